@@ -1,0 +1,74 @@
+"""The pure core never reaches for I/O, a clock, randomness or the UI.
+
+STYLE.md: ``rules/``, ``crypto/`` and ``table/`` are sans-IO so that every
+peer's replay and the audit are the very same code. This walks the import
+statements of every module there (not just the text, so a commented-out import
+does not count and an aliased one does).
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+PACKAGE = Path(__file__).resolve().parent.parent / "uno_p2p"
+PURE_LAYERS = ("rules", "crypto", "table")
+FORBIDDEN = {
+    "asyncio", "socket", "time", "random", "secrets", "selectors", "threading",
+    "subprocess", "prompt_toolkit", "zeroconf", "os",
+}
+#: What each layer may import of ours (imports point only down, STYLE.md).
+ALLOWED_OURS = {
+    "rules": {"uno_p2p.rules", "uno_p2p.errors"},
+    "crypto": {"uno_p2p.crypto", "uno_p2p.errors"},
+    "table": {
+        "uno_p2p.table", "uno_p2p.rules", "uno_p2p.crypto", "uno_p2p.wire", "uno_p2p.errors",
+    },
+}
+
+
+def imported_modules(path: Path) -> set[str]:
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names.add(node.module)
+    return names
+
+
+def modules_of(layer: str) -> list[Path]:
+    return sorted((PACKAGE / layer).rglob("*.py"))
+
+
+@pytest.mark.parametrize("layer", PURE_LAYERS)
+def test_pure_layer_imports_no_io(layer: str) -> None:
+    offenders = {
+        f"{path.relative_to(PACKAGE)}: {name}"
+        for path in modules_of(layer)
+        for name in imported_modules(path)
+        if name.split(".")[0] in FORBIDDEN
+    }
+    assert not offenders, f"{layer}/ must stay pure but imports: {sorted(offenders)}"
+
+
+@pytest.mark.parametrize("layer", PURE_LAYERS)
+def test_pure_layer_imports_point_down(layer: str) -> None:
+    offenders = {
+        f"{path.relative_to(PACKAGE)}: {name}"
+        for path in modules_of(layer)
+        for name in imported_modules(path)
+        if name.startswith("uno_p2p")
+        and not any(name == ok or name.startswith(ok + ".") for ok in ALLOWED_OURS[layer])
+    }
+    assert not offenders, f"{layer}/ imports upward: {sorted(offenders)}"
+
+
+def test_walker_sees_imports(tmp_path: Path) -> None:
+    """The checker itself must be able to fail."""
+    sample = tmp_path / "sample.py"
+    sample.write_text("import time as clock\nfrom asyncio import sleep\n# import socket\n")
+    assert imported_modules(sample) == {"time", "asyncio"}
