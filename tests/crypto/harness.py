@@ -1,0 +1,137 @@
+"""N in-process peers running the deck protocol, every value through its wire form.
+
+Each peer keeps its own ``Deck``; every message one peer makes is encoded with
+``to_wire`` and decoded by every other peer with ``from_wire`` before being
+verified, as the table will do over the codec.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from uno_p2p.crypto.context import PURPOSE_DEAL, PURPOSE_OPEN, Verified
+from uno_p2p.crypto.deck import Deck
+from uno_p2p.crypto.keys import (
+    KeyAnnouncement,
+    PeerSecrets,
+    SecretsReveal,
+    peer_label,
+    verify_key_announcement,
+    verify_secrets_reveal,
+)
+from uno_p2p.crypto.shares import DecryptionShare
+from uno_p2p.crypto.shuffle import ShuffleMessage
+
+TABLE = b"table-under-test"
+
+
+def peer_id(seat: int) -> bytes:
+    return hashlib.sha256(b"peer %d" % seat).digest()
+
+
+def fixed_seed(seat: int, tag: bytes = b"") -> bytes:
+    return hashlib.sha256(b"seed %d " % seat + tag).digest()
+
+
+@dataclass
+class Peer:
+    seat: int
+    secrets: PeerSecrets
+    keys: list[Verified[KeyAnnouncement]] = field(default_factory=list)
+    decks: list[Deck] = field(default_factory=list)
+    hand: dict[int, int] = field(default_factory=dict)  # position -> card
+
+    @property
+    def deck(self) -> Deck:
+        return self.decks[-1]
+
+
+class Table:
+    """Seats N peers; drives key setup, shuffles, deals and opens."""
+
+    def __init__(self, n: int, *, seeds: Sequence[bytes] | None = None) -> None:
+        seeds = seeds or [fixed_seed(seat) for seat in range(n)]
+        self.peers = [
+            Peer(seat, PeerSecrets.from_seed(seeds[seat], table=TABLE, peer=peer_id(seat)))
+            for seat in range(n)
+        ]
+        self.shuffle_log: list[list[ShuffleMessage]] = []
+
+    def setup_keys(self) -> None:
+        wires = [peer.secrets.announce().to_wire() for peer in self.peers]
+        for peer in self.peers:
+            peer.keys = [
+                verify_key_announcement(
+                    KeyAnnouncement.from_wire(wire, peer=peer_label(peer_id(seat))),
+                    table=TABLE, peer=peer_id(seat),
+                )
+                for seat, wire in enumerate(wires)
+            ]
+
+    def new_deck(self, round_number: int, deck: int, card_ids: Sequence[int]) -> None:
+        for peer in self.peers:
+            peer.decks.append(Deck(
+                table=TABLE, round_number=round_number, deck=deck, keys=peer.keys,
+                card_ids=card_ids,
+            ))
+            peer.hand = {}
+
+    def shuffle(self) -> None:
+        messages = []
+        while (seat := self.peers[0].deck.next_shuffler) is not None:
+            wire = self.peers[seat].deck.make_shuffle(self.peers[seat].secrets).to_wire()
+            messages.append(ShuffleMessage.from_wire(wire, peer=str(seat)))
+            for peer in self.peers:
+                peer.deck.accept_shuffle(
+                    peer.deck.verify_shuffle(ShuffleMessage.from_wire(wire, peer=str(seat)), seat)
+                )
+        self.shuffle_log.append(messages)
+
+    def broadcast_share(
+        self, seat: int, position: int, *, purpose: str, recipient: bytes = b""
+    ) -> None:
+        sender = self.peers[seat]
+        wire = sender.deck.make_share(
+            sender.secrets, position, purpose=purpose, recipient=recipient
+        ).to_wire()
+        for peer in self.peers:
+            share = DecryptionShare.from_wire(wire, peer=str(seat))
+            peer.deck.accept_share(peer.deck.verify_share(
+                share, seat=seat, position=position, purpose=purpose, recipient=recipient
+            ))
+
+    def deal(self, position: int, to_seat: int) -> int:
+        recipient = peer_id(to_seat)
+        for seat in range(len(self.peers)):
+            if seat != to_seat:
+                self.broadcast_share(seat, position, purpose=PURPOSE_DEAL, recipient=recipient)
+        holder = self.peers[to_seat]
+        card = holder.deck.open_private(holder.secrets, position)
+        holder.hand[position] = card
+        return card
+
+    def deal_round(self, cards_each: int) -> None:
+        position = 0
+        for _ in range(cards_each):
+            for seat in range(len(self.peers)):
+                self.deal(position, seat)
+                position += 1
+
+    def play(self, seat: int, position: int) -> list[int]:
+        """The holder opens its card; every peer decrypts and checks the claim."""
+        claimed = self.peers[seat].hand.pop(position)
+        self.broadcast_share(seat, position, purpose=PURPOSE_OPEN)
+        return [
+            peer.deck.open_public(position, claimed=claimed, claimant=seat) for peer in self.peers
+        ]
+
+    def reveal_all(self) -> list[Verified[SecretsReveal]]:
+        return [
+            verify_secrets_reveal(
+                SecretsReveal.from_wire(peer.secrets.reveal().to_wire(), peer=str(peer.seat)),
+                self.peers[0].keys[peer.seat],
+            )
+            for peer in self.peers
+        ]

@@ -1,0 +1,140 @@
+"""The group layer: what a peer's bytes must be to get in, and the hashes' framing."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from uno_p2p.crypto.cards import CARD_COUNT, UnknownCard, card_of, card_point, card_points
+from uno_p2p.crypto.group import (
+    IDENTITY,
+    G,
+    InvalidPoint,
+    InvalidScalar,
+    L,
+    Point,
+    Scalar,
+    base_mul,
+    frame,
+    hash_to_scalar,
+)
+from uno_p2p.errors import CryptoError, InvalidMessage, LocalProtocolError
+
+#: The point of order 2, (0, -1): y = p - 1.
+ORDER_TWO = bytes.fromhex("ec" + "ff" * 30 + "7f")
+#: A point of order 8 (from libsodium's small-order list).
+ORDER_EIGHT = bytes.fromhex("26e8958fc2b227b045c3f489f2ef98f0d5dfac05d3c63339b13802886d53fc05")
+#: y = p + 1: a non-canonical encoding (of y = 1, the identity's y).
+NON_CANONICAL = bytes.fromhex("ee" + "ff" * 30 + "7f")
+
+
+def test_a_valid_point_comes_in() -> None:
+    point = base_mul(Scalar(12345))
+    assert Point.from_wire(point.data, peer="p", item="x") == point
+
+
+@pytest.mark.parametrize(
+    ("raw", "why"),
+    [
+        (IDENTITY.data, "identity (small order)"),
+        (ORDER_TWO, "order 2"),
+        (ORDER_EIGHT, "order 8"),
+        (NON_CANONICAL, "non-canonical"),
+        (bytes(32), "order 4 (y = 0)"),
+    ],
+)
+def test_bad_points_are_refused_naming_peer_and_item(raw: bytes, why: str) -> None:
+    with pytest.raises(InvalidPoint) as caught:
+        Point.from_wire(raw, peer="mallory", item="share for position 3")
+    assert caught.value.peer == "mallory", why
+    assert caught.value.item == "share for position 3"
+
+
+def test_a_point_with_a_torsion_component_is_refused() -> None:
+    """libsodium's add checks nothing: P + T is on the curve but off the subgroup."""
+    from nacl.bindings import crypto_core_ed25519_add
+
+    mixed = crypto_core_ed25519_add(base_mul(Scalar(7)).data, ORDER_TWO)
+    with pytest.raises(InvalidPoint):
+        Point.from_wire(mixed, peer="mallory", item="c1")
+
+
+def test_points_off_the_curve_are_refused() -> None:
+    # y = 2 gives x^2 = 3 / (4d + 1), which is not a square mod p.
+    off_curve = (2).to_bytes(32, "little")
+    with pytest.raises(InvalidPoint):
+        Point.from_wire(off_curve, peer="m", item="c2")
+
+
+@pytest.mark.parametrize("raw", [b"", bytes(31), bytes(33), "00" * 32, 5, None, [bytes(32)]])
+def test_wrong_shapes_are_invalid_messages(raw: object) -> None:
+    with pytest.raises(InvalidMessage):
+        Point.from_wire(raw, peer="m", item="p")
+    with pytest.raises(InvalidMessage):
+        Scalar.from_wire(raw, peer="m", item="s")
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.binary(min_size=32, max_size=32))
+def test_any_32_bytes_decode_to_a_subgroup_point_or_raise(raw: bytes) -> None:
+    try:
+        point = Point.from_wire(raw, peer="fuzz", item="p")
+    except InvalidPoint:
+        return
+    assert point * Scalar(L - 1) == IDENTITY - point  # L·P = O, so (L-1)·P = -P
+
+
+def test_scalars_must_be_canonical() -> None:
+    assert Scalar.from_wire((L - 1).to_bytes(32, "little"), peer="p", item="s").value == L - 1
+    for bad in (L, L + 1, 2**256 - 1):
+        with pytest.raises(InvalidScalar) as caught:
+            Scalar.from_wire(bad.to_bytes(32, "little"), peer="eve", item="proof response")
+        assert caught.value.peer == "eve"
+        assert isinstance(caught.value, CryptoError)
+
+
+@settings(max_examples=50, deadline=None)
+@given(st.integers(0, L - 1), st.integers(0, L - 1))
+def test_scalar_arithmetic_matches_the_group(a: int, b: int) -> None:
+    sa, sb = Scalar(a), Scalar(b)
+    assert base_mul(sa + sb) == base_mul(sa) + base_mul(sb)
+    assert base_mul(sa * sb) == base_mul(sa) * sb
+    assert base_mul(sa - sb) == base_mul(sa) - base_mul(sb)
+
+
+def test_zero_times_anything_is_the_identity() -> None:
+    assert base_mul(Scalar(0)) == IDENTITY
+    assert G * Scalar(0) == IDENTITY
+    assert IDENTITY * Scalar(5) == IDENTITY
+
+
+def test_framing_is_unambiguous() -> None:
+    assert frame("x", b"ab", b"c") != frame("x", b"a", b"bc")
+    assert frame("x", 1) != frame("x", b"\x00" * 7 + b"\x01", b"")
+    assert hash_to_scalar("a", b"") != hash_to_scalar("b", b"")
+
+
+def test_scalars_never_print_their_value() -> None:
+    assert "12345" not in repr(Scalar(12345))
+
+
+def test_card_points_are_distinct_valid_and_map_back() -> None:
+    points = card_points()
+    assert len(points) == CARD_COUNT
+    assert len({point.data for point in points}) == CARD_COUNT
+    for card, point in enumerate(points):
+        assert Point.from_wire(point.data, peer=None, item="card") == point
+        assert card_of(point) == card
+    assert card_point(107) == points[107]
+
+
+def test_a_point_that_is_no_card_is_an_error_not_a_guess() -> None:
+    with pytest.raises(UnknownCard):
+        card_of(G, item="card at position 4")
+
+
+@pytest.mark.parametrize("bad", [-1, 108, True, "3"])
+def test_card_ids_are_checked(bad: object) -> None:
+    with pytest.raises(LocalProtocolError):
+        card_point(bad)  # type: ignore[arg-type]

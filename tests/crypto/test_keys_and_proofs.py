@@ -1,0 +1,181 @@
+"""Keys with proofs of knowledge, DLEQ shares, contexts, and the secrets' reveal."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tests.crypto.harness import TABLE, fixed_seed, peer_id
+from uno_p2p.crypto.context import SEAL, ProofContext, Verified
+from uno_p2p.crypto.group import InvalidPoint, InvalidScalar, Point, Scalar, base_mul
+from uno_p2p.crypto.keys import (
+    CommitmentMismatch,
+    KeyAnnouncement,
+    KeyMismatch,
+    PeerSecrets,
+    SecretsReveal,
+    joint_key,
+    peer_label,
+    verify_key_announcement,
+    verify_secrets_reveal,
+)
+from uno_p2p.crypto.proofs import Proof, prove_dleq, verify_dleq
+from uno_p2p.errors import InvalidMessage, LocalProtocolError, ProofRejected
+
+ALICE, BOB = peer_id(0), peer_id(1)
+
+
+def secrets_of(seat: int) -> PeerSecrets:
+    return PeerSecrets.from_seed(fixed_seed(seat), table=TABLE, peer=peer_id(seat))
+
+
+def test_an_honest_key_is_accepted_through_its_wire_form() -> None:
+    announcement = secrets_of(0).announce()
+    decoded = KeyAnnouncement.from_wire(announcement.to_wire(), peer="alice")
+    verified = verify_key_announcement(decoded, table=TABLE, peer=ALICE)
+    assert verified.value.public_key == secrets_of(0).public_key
+
+
+def test_a_rogue_key_without_proof_of_knowledge_is_refused() -> None:
+    """Bob announces h_B = X - h_A (cancelling Alice) with a proof he cannot make."""
+    alice = secrets_of(0).announce()
+    rogue_public = base_mul(Scalar(999)) - alice.public_key
+    honest_bob = secrets_of(1).announce()
+    rogue = KeyAnnouncement(rogue_public, honest_bob.commitment, honest_bob.proof)
+    with pytest.raises(ProofRejected) as caught:
+        verify_key_announcement(rogue, table=TABLE, peer=BOB)
+    assert caught.value.peer == peer_label(BOB)
+    assert caught.value.item == "key announcement"
+
+
+def test_a_key_proof_cannot_be_replayed_by_another_peer_or_table() -> None:
+    alice = secrets_of(0).announce()
+    with pytest.raises(ProofRejected):
+        verify_key_announcement(alice, table=TABLE, peer=BOB)
+    with pytest.raises(ProofRejected):
+        verify_key_announcement(alice, table=b"another table", peer=ALICE)
+
+
+def test_the_proof_binds_the_seed_commitment() -> None:
+    alice = secrets_of(0).announce()
+    swapped = dataclasses.replace(alice, commitment=bytes(32))
+    with pytest.raises(ProofRejected):
+        verify_key_announcement(swapped, table=TABLE, peer=ALICE)
+
+
+def test_the_joint_key_is_the_sum_and_refuses_a_peer_twice() -> None:
+    keys = [
+        verify_key_announcement(secrets_of(s).announce(), table=TABLE, peer=peer_id(s))
+        for s in range(3)
+    ]
+    total = secrets_of(0).key_share + secrets_of(1).key_share + secrets_of(2).key_share
+    assert joint_key(keys) == base_mul(total)
+    with pytest.raises(LocalProtocolError):
+        joint_key([keys[0], keys[0]])
+
+
+def test_verified_values_cannot_be_forged_without_the_seal() -> None:
+    context = ProofContext(TABLE, 1, 0, "deal", ALICE, 3)
+    with pytest.raises(LocalProtocolError):
+        Verified(secrets_of(0).announce(), context, object())  # type: ignore[arg-type]
+    assert Verified(1, context, SEAL).value == 1
+
+
+def test_seeds_must_be_32_bytes() -> None:
+    with pytest.raises(LocalProtocolError):
+        PeerSecrets.from_seed(b"short", table=TABLE, peer=ALICE)
+
+
+def test_secrets_reveal_checks_key_and_commitment() -> None:
+    alice = secrets_of(0)
+    key = verify_key_announcement(alice.announce(), table=TABLE, peer=ALICE)
+    wire = alice.reveal().to_wire()
+    verify_secrets_reveal(SecretsReveal.from_wire(wire, peer="alice"), key)
+    with pytest.raises(KeyMismatch) as wrong_key:
+        verify_secrets_reveal(SecretsReveal(secrets_of(1).key_share, wire[1]), key)
+    assert wrong_key.value.peer == peer_label(ALICE)
+    with pytest.raises(CommitmentMismatch) as wrong_seed:
+        verify_secrets_reveal(SecretsReveal(alice.key_share, bytes(32)), key)
+    assert wrong_seed.value.peer == peer_label(ALICE)
+    assert "commitment" in str(wrong_seed.value)
+
+
+# -- DLEQ -------------------------------------------------------------------
+
+BASE = base_mul(Scalar(424242))
+CONTEXT = ProofContext(TABLE, 2, 1, "deal", ALICE, 17, BOB)
+
+
+def test_a_dleq_share_verifies_and_equals_x_times_base() -> None:
+    x = secrets_of(0).key_share
+    share, proof = prove_dleq(x, BASE, CONTEXT)
+    assert share == BASE * x
+    verify_dleq(proof, base_mul(x), BASE, share, CONTEXT, peer="a", item="s")
+
+
+def test_a_wrong_share_is_refused_even_with_a_proof_for_the_right_one() -> None:
+    x = secrets_of(0).key_share
+    share, proof = prove_dleq(x, BASE, CONTEXT)
+    with pytest.raises(ProofRejected) as caught:
+        verify_dleq(proof, base_mul(x), BASE, share + BASE, CONTEXT, peer="alice", item="s")
+    assert caught.value.peer == "alice"
+
+
+CONTEXT_CHANGES = st.sampled_from([
+    {"table": b"other"}, {"round": 3}, {"deck": 0}, {"purpose": "open"},
+    {"peer": BOB}, {"position": 18}, {"position": None}, {"recipient": b""},
+    {"recipient": ALICE},
+])
+
+
+@settings(max_examples=20, deadline=None)
+@given(CONTEXT_CHANGES)
+def test_a_dleq_proof_is_refused_in_any_other_context(change: dict[str, object]) -> None:
+    x = secrets_of(0).key_share
+    share, proof = prove_dleq(x, BASE, CONTEXT)
+    other = dataclasses.replace(CONTEXT, **change)  # type: ignore[arg-type]
+    with pytest.raises(ProofRejected):
+        verify_dleq(proof, base_mul(x), BASE, share, other, peer="alice", item="s")
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.binary(min_size=32, max_size=32), st.binary(min_size=32, max_size=32))
+def test_random_proofs_do_not_verify(e: bytes, z: bytes) -> None:
+    x = secrets_of(0).key_share
+    share = BASE * x
+    try:
+        proof = Proof.from_wire([e, z], peer="fuzz", item="p")
+    except InvalidScalar:  # non-canonical scalars are refused on decode
+        return
+    with pytest.raises(ProofRejected):
+        verify_dleq(proof, base_mul(x), BASE, share, CONTEXT, peer="fuzz", item="s")
+
+
+@pytest.mark.parametrize(
+    "raw", [None, [], [b"\x00" * 32], [b"\x00" * 32, b"\x00" * 31], (1, 2), b"\x00" * 64]
+)
+def test_malformed_proofs_are_invalid_messages(raw: object) -> None:
+    with pytest.raises(InvalidMessage):
+        Proof.from_wire(raw, peer="m", item="p")
+
+
+@pytest.mark.parametrize(
+    "change",
+    [{"table": b""}, {"table": b"x" * 65}, {"round": -1}, {"deck": 2**32}, {"purpose": "Deal"},
+     {"purpose": ""}, {"position": -1}, {"recipient": b"x" * 65}],
+)
+def test_contexts_are_checked(change: dict[str, object]) -> None:
+    with pytest.raises(LocalProtocolError):
+        dataclasses.replace(CONTEXT, **change)  # type: ignore[arg-type]
+
+
+def test_points_in_announcements_are_checked() -> None:
+    wire = secrets_of(0).announce().to_wire()
+    wire[0] = bytes(32)
+    with pytest.raises(InvalidPoint) as caught:
+        KeyAnnouncement.from_wire(wire, peer="m")
+    assert caught.value.item == "key announcement public key"
+    assert isinstance(Point.from_wire(secrets_of(0).public_key.data, peer=None, item="k"), Point)

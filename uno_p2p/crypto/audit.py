@@ -1,0 +1,137 @@
+"""The end-of-game check: re-execute every shuffle and compare.
+
+docs/protocol/deck.md §9. Once every peer has revealed its key share and
+shuffle master seed (``SecretsReveal``, checked against the announced key and
+the commitment), anyone holding the log can recompute each peer's shuffle of
+each deck from the public starting deck and compare it byte for byte with
+what the peer published. The first shuffle that differs is a proven cheat,
+and its author is named: a dropped, duplicated or substituted card, or a
+permutation not drawn from the committed seed, all differ. With every shuffle
+proven, the order of every deck follows from the permutations alone, so the
+audit learns every card at every position (for hands, draws, challenges).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from uno_p2p.crypto.context import Verified
+from uno_p2p.crypto.group import Scalar
+from uno_p2p.crypto.keys import KeyAnnouncement, SecretsReveal, joint_key, peer_label
+from uno_p2p.crypto.shuffle import (
+    Ciphertext,
+    ShuffleMessage,
+    apply_shuffle,
+    initial_deck,
+    permutation,
+    shuffle_seed,
+)
+from uno_p2p.errors import CryptoError, LocalProtocolError
+
+
+class ShuffleCheatDetected(CryptoError):
+    """A published shuffle differs from the one its committed seed gives."""
+
+    code = "dishonest_shuffle"
+
+
+class MissingReveal(CryptoError):
+    """A peer that shuffled never revealed its secrets: its shuffles stay unproven."""
+
+    code = "missing_reveal"
+
+
+@dataclass(frozen=True, slots=True)
+class DeckRecord:
+    """What the log holds about one deck: its cards, who shuffled, and how.
+
+    ``shufflers`` are seats in the order they shuffled; ``shuffles`` their
+    messages, in the same order.
+    """
+
+    round: int
+    deck: int
+    card_ids: tuple[int, ...]
+    shufflers: tuple[int, ...]
+    shuffles: tuple[ShuffleMessage, ...]
+
+    def __post_init__(self) -> None:
+        if len(self.shufflers) != len(self.shuffles) or not self.shuffles:
+            raise LocalProtocolError("a deck record needs one message per shuffler")
+
+
+def verify_deck(
+    record: DeckRecord, *, keys: Sequence[Verified[KeyAnnouncement]],
+    reveals: Mapping[int, Verified[SecretsReveal]],
+) -> tuple[int, ...]:
+    """Re-execute every shuffle of one deck; return the card at each position.
+
+    ``reveals`` maps seats to their verified secrets; every seat's is needed
+    (its key share is part of the joint secret used to check re-randomising).
+
+    Raises:
+        MissingReveal: a seat's secrets are missing.
+        ShuffleCheatDetected: a shuffle differs from its re-execution; the
+            error names the shuffler and the first differing position.
+    """
+    joint_secret = _joint_secret(keys, reveals)
+    public_key = joint_key(list(keys))
+    current = initial_deck(record.card_ids)
+    order = tuple(sorted(record.card_ids))
+    for seat, message in zip(record.shufflers, record.shuffles, strict=True):
+        reveal = reveals[seat].value
+        seed = shuffle_seed(reveal.shuffle_master, record.round, record.deck)
+        expected = apply_shuffle(current, seed, public_key, joint_secret)
+        _compare(record, seat, keys, expected, message.ciphertexts)
+        order = tuple(order[source] for source in permutation(seed, len(order)))
+        current = expected
+    return order
+
+
+def verify_game(
+    records: Sequence[DeckRecord], *, keys: Sequence[Verified[KeyAnnouncement]],
+    reveals: Mapping[int, Verified[SecretsReveal]],
+) -> list[tuple[int, ...]]:
+    """``verify_deck`` for every deck of the game, in log order.
+
+    Raises:
+        MissingReveal / ShuffleCheatDetected: as ``verify_deck``, for the first
+            deck that fails.
+    """
+    return [verify_deck(record, keys=keys, reveals=reveals) for record in records]
+
+
+def _joint_secret(
+    keys: Sequence[Verified[KeyAnnouncement]], reveals: Mapping[int, Verified[SecretsReveal]]
+) -> Scalar:
+    total = Scalar(0)
+    for seat, key in enumerate(keys):
+        reveal = reveals.get(seat)
+        if reveal is None:
+            raise MissingReveal(
+                "this peer never revealed its key share and shuffle seed",
+                peer=peer_label(key.context.peer), item="secrets reveal",
+            )
+        if reveal.context.peer != key.context.peer:
+            raise LocalProtocolError(f"the reveal given for seat {seat} is another peer's")
+        total = total + reveal.value.key_share
+    return total
+
+
+def _compare(
+    record: DeckRecord, seat: int, keys: Sequence[Verified[KeyAnnouncement]],
+    expected: Sequence[Ciphertext], published: Sequence[Ciphertext],
+) -> None:
+    where = f"round {record.round} deck {record.deck}: shuffle by seat {seat}"
+    if len(expected) != len(published):
+        raise ShuffleCheatDetected(
+            f"{where} holds {len(published)} cards instead of {len(expected)}",
+            peer=peer_label(keys[seat].context.peer), item=where,
+        )
+    for position, (want, got) in enumerate(zip(expected, published, strict=True)):
+        if want != got:
+            raise ShuffleCheatDetected(
+                f"{where} differs from its committed seed at position {position}",
+                peer=peer_label(keys[seat].context.peer), item=f"{where}, position {position}",
+            )

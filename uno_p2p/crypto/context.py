@@ -1,0 +1,112 @@
+"""Proof contexts and the ``Verified`` seal.
+
+docs/protocol/deck.md §2. Every Fiat-Shamir challenge of this layer hashes a
+``ProofContext``: the table, the round, the deck within the round, the
+purpose, the proving peer, the deck position and the intended recipient. The
+context is never sent: each verifier rebuilds it from where the value sits in
+the game log, so a proof made for one place fails everywhere else (no
+replays).
+
+``Verified[T]`` marks a value that passed its checks. Only this layer's
+verification functions make one (they hold the seal), so unverified data
+cannot reach the table's state by mistake: the type checker says so.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Generic, TypeVar
+
+from uno_p2p.errors import LocalProtocolError
+
+T = TypeVar("T")
+
+MAX_ID_BYTES = 64
+MAX_U32 = 2**32 - 1
+_PURPOSE = re.compile(r"[a-z][a-z0-9_]{0,31}")
+
+# The purposes the protocol uses (docs/protocol/deck.md §2); the table may add
+# its own lower-case labels.
+PURPOSE_KEY = "key"
+PURPOSE_DEAL = "deal"
+PURPOSE_OPEN = "open"
+PURPOSE_PRIVATE = "private"
+
+
+@dataclass(frozen=True, slots=True)
+class ProofContext:
+    """Where a proof belongs; hashed into its challenge.
+
+    ``position`` is ``None`` for proofs not about a deck position (keys);
+    ``recipient`` is empty for public values.
+    """
+
+    table: bytes
+    round: int
+    deck: int
+    purpose: str
+    peer: bytes
+    position: int | None = None
+    recipient: bytes = b""
+
+    def __post_init__(self) -> None:
+        for name, ident in (("table", self.table), ("peer", self.peer)):
+            if not isinstance(ident, bytes) or not 1 <= len(ident) <= MAX_ID_BYTES:
+                raise LocalProtocolError(f"proof context: {name} must be 1..64 bytes")
+        if not isinstance(self.recipient, bytes) or len(self.recipient) > MAX_ID_BYTES:
+            raise LocalProtocolError("proof context: recipient must be 0..64 bytes")
+        for name, number in (("round", self.round), ("deck", self.deck)):
+            if not isinstance(number, int) or not 0 <= number <= MAX_U32:
+                raise LocalProtocolError(f"proof context: {name} must be 0..2^32-1")
+        if self.position is not None and not 0 <= self.position <= MAX_U32:
+            raise LocalProtocolError("proof context: position must be 0..2^32-1")
+        if not isinstance(self.purpose, str) or not _PURPOSE.fullmatch(self.purpose):
+            raise LocalProtocolError("proof context: purpose must match [a-z][a-z0-9_]{0,31}")
+
+    def encode(self) -> list[bytes | int]:
+        """The framed parts this context contributes to a transcript (§2)."""
+        position: bytes | int = b"" if self.position is None else self.position
+        return [
+            self.table,
+            self.round,
+            self.deck,
+            self.purpose.encode("ascii"),
+            self.peer,
+            position,
+            self.recipient,
+        ]
+
+    def at(
+        self, position: int | None, *, purpose: str, peer: bytes, recipient: bytes = b""
+    ) -> ProofContext:
+        """The same table, round and deck, for another position or prover."""
+        return ProofContext(
+            self.table, self.round, self.deck, purpose, peer, position, recipient
+        )
+
+
+class _Seal:
+    """Held only by this package's verification functions."""
+
+    __slots__ = ()
+
+
+SEAL = _Seal()
+
+
+@dataclass(frozen=True, slots=True)
+class Verified(Generic[T]):
+    """A value that passed verification in ``context``.
+
+    Construct only through the verify functions of ``uno_p2p.crypto``; a
+    direct construction without the package's seal raises.
+    """
+
+    value: T
+    context: ProofContext
+    seal: _Seal = field(repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        if self.seal is not SEAL:
+            raise LocalProtocolError("Verified values are made only by the verify functions")
