@@ -8,10 +8,11 @@ verified, as the table will do over the codec.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from uno_p2p.crypto.context import PURPOSE_DEAL, PURPOSE_OPEN, Verified
+from uno_p2p.crypto.audit import DeckRecord
+from uno_p2p.crypto.context import PURPOSE_DEAL, PURPOSE_OPEN, PURPOSE_PRIVATE, Verified
 from uno_p2p.crypto.deck import Deck
 from uno_p2p.crypto.keys import (
     KeyAnnouncement,
@@ -25,6 +26,9 @@ from uno_p2p.crypto.shares import DecryptionShare
 from uno_p2p.crypto.shuffle import ShuffleMessage
 
 TABLE = b"table-under-test"
+
+#: A dishonest shuffler: given its deck view and secrets, returns its message.
+Cheat = Callable[[Deck, PeerSecrets], ShuffleMessage]
 
 
 def peer_id(seat: int) -> bytes:
@@ -48,6 +52,10 @@ class Peer:
         return self.decks[-1]
 
 
+def _honest_shuffle(deck: Deck, secrets: PeerSecrets) -> ShuffleMessage:
+    return deck.make_shuffle(secrets)
+
+
 class Table:
     """Seats N peers; drives key setup, shuffles, deals and opens."""
 
@@ -57,7 +65,7 @@ class Table:
             Peer(seat, PeerSecrets.from_seed(seeds[seat], table=TABLE, peer=peer_id(seat)))
             for seat in range(n)
         ]
-        self.shuffle_log: list[list[ShuffleMessage]] = []
+        self.records: list[DeckRecord] = []
 
     def setup_keys(self) -> None:
         wires = [peer.secrets.announce().to_wire() for peer in self.peers]
@@ -70,24 +78,33 @@ class Table:
                 for seat, wire in enumerate(wires)
             ]
 
-    def new_deck(self, round_number: int, deck: int, card_ids: Sequence[int]) -> None:
+    def new_deck(
+        self, round_number: int, deck: int, card_ids: Sequence[int],
+        released: Sequence[tuple[int, Verified[SecretsReveal]]] = (),
+    ) -> None:
         for peer in self.peers:
             peer.decks.append(Deck(
                 table=TABLE, round_number=round_number, deck=deck, keys=peer.keys,
-                card_ids=card_ids,
+                card_ids=card_ids, released=released,
             ))
             peer.hand = {}
 
-    def shuffle(self) -> None:
+    def shuffle(self, cheats: dict[int, Cheat] | None = None) -> None:
+        """Every shuffling seat in turn; each other peer decodes and verifies."""
+        cheats = cheats or {}
         messages = []
-        while (seat := self.peers[0].deck.next_shuffler) is not None:
-            wire = self.peers[seat].deck.make_shuffle(self.peers[seat].secrets).to_wire()
+        first = self.peers[0].deck
+        while (seat := first.next_shuffler) is not None:
+            shuffler = self.peers[seat]
+            make = cheats.get(seat, _honest_shuffle)
+            wire = make(shuffler.deck, shuffler.secrets).to_wire()
             messages.append(ShuffleMessage.from_wire(wire, peer=str(seat)))
             for peer in self.peers:
-                peer.deck.accept_shuffle(
-                    peer.deck.verify_shuffle(ShuffleMessage.from_wire(wire, peer=str(seat)), seat)
-                )
-        self.shuffle_log.append(messages)
+                message = ShuffleMessage.from_wire(wire, peer=peer_label(peer_id(seat)))
+                peer.deck.accept_shuffle(peer.deck.verify_shuffle(message, seat))
+        self.records.append(DeckRecord(
+            first.round, first.deck, first.card_ids, first.shufflers, tuple(messages)
+        ))
 
     def broadcast_share(
         self, seat: int, position: int, *, purpose: str, recipient: bytes = b""
@@ -102,11 +119,23 @@ class Table:
                 share, seat=seat, position=position, purpose=purpose, recipient=recipient
             ))
 
+    def send_private(self, seat: int, position: int, to_seat: int) -> list[object]:
+        """``seat``'s share of ``position`` for ``to_seat`` only; returns its wire form."""
+        sender = self.peers[seat]
+        wire = sender.deck.make_share(
+            sender.secrets, position, purpose=PURPOSE_PRIVATE, recipient=peer_id(to_seat)
+        ).to_wire()
+        receiver = self.peers[to_seat].deck
+        receiver.accept_share(receiver.verify_share(
+            DecryptionShare.from_wire(wire, peer=str(seat)), seat=seat, position=position,
+            purpose=PURPOSE_PRIVATE, recipient=peer_id(to_seat),
+        ))
+        return wire
+
     def deal(self, position: int, to_seat: int) -> int:
         recipient = peer_id(to_seat)
-        for seat in range(len(self.peers)):
-            if seat != to_seat:
-                self.broadcast_share(seat, position, purpose=PURPOSE_DEAL, recipient=recipient)
+        for seat in self.peers[to_seat].deck.missing_shares(position, holder=to_seat):
+            self.broadcast_share(seat, position, purpose=PURPOSE_DEAL, recipient=recipient)
         holder = self.peers[to_seat]
         card = holder.deck.open_private(holder.secrets, position)
         holder.hand[position] = card
