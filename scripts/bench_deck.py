@@ -17,7 +17,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from uno_p2p.crypto.audit import DeckRecord, verify_deck
+from uno_p2p.crypto.audit import DeckRecord, DeckResult, verify_deck
 from uno_p2p.crypto.cards import CARD_COUNT
 from uno_p2p.crypto.context import PURPOSE_DEAL, Verified
 from uno_p2p.crypto.deck import Deck
@@ -130,7 +130,7 @@ class BenchTable:
         for position in range(CARDS_EACH * self.n):
             self.deal(position, position % self.n)
 
-    def verify_reveal(self) -> tuple[int, ...]:
+    def verify_reveal(self) -> DeckResult:
         """What anyone (the audit) does with the end-of-game reveal of this deck."""
         keys = self.peers[0].keys
         reveals: dict[int, Verified[SecretsReveal]] = {}

@@ -66,6 +66,7 @@ class Table:
             for seat in range(n)
         ]
         self.records: list[DeckRecord] = []
+        self._carried: tuple[tuple[int, int], ...] = ()
 
     def setup_keys(self) -> None:
         wires = [peer.secrets.announce().to_wire() for peer in self.peers]
@@ -81,13 +82,17 @@ class Table:
     def new_deck(
         self, round_number: int, deck: int, card_ids: Sequence[int],
         released: Sequence[tuple[int, Verified[SecretsReveal]]] = (),
+        carried: Sequence[tuple[int, int]] = (),
     ) -> None:
+        """A new deck; ``carried`` names (record index, position) of unseen cards put back."""
         for peer in self.peers:
             peer.decks.append(Deck(
                 table=TABLE, round_number=round_number, deck=deck, keys=peer.keys,
                 card_ids=card_ids, released=released,
+                carried=[peer.decks[index].ciphertext(position) for index, position in carried],
             ))
             peer.hand = {}
+        self._carried = tuple(carried)
 
     def shuffle(self, cheats: dict[int, Cheat] | None = None) -> None:
         """Every shuffling seat in turn; each other peer decodes and verifies."""
@@ -103,7 +108,8 @@ class Table:
                 message = ShuffleMessage.from_wire(wire, peer=peer_label(peer_id(seat)))
                 peer.deck.accept_shuffle(peer.deck.verify_shuffle(message, seat))
         self.records.append(DeckRecord(
-            first.round, first.deck, first.card_ids, first.shufflers, tuple(messages)
+            first.round, first.deck, first.card_ids, first.shufflers, tuple(messages),
+            self._carried,
         ))
 
     def broadcast_share(

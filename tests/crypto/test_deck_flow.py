@@ -205,3 +205,27 @@ def test_only_the_next_seat_may_shuffle() -> None:
         peer.deck.make_shuffle(peer.secrets)
     with pytest.raises(LocalProtocolError):
         peer.deck.ciphertext(0)  # no dealing before the shuffle is done
+
+
+def test_unseen_cards_go_back_into_a_new_deck_and_the_audit_follows_them() -> None:
+    """A Wild Draw Four starter goes back and the deck is reshuffled (RULES.md, starter card);
+    the same path puts a leaver's hand back. Unseen ciphertexts are carried, never opened."""
+    n = 3
+    table = dealt_table(n, cards_each=2)
+    starter = 2 * n  # the first undealt position, turned over for everyone
+    for seat in range(n):
+        table.broadcast_share(seat, starter, purpose="open")
+    starter_card = table.peers[0].deck.open_public(starter)
+    remaining = [(0, position) for position in range(starter + 1, CARD_COUNT)]
+    table.new_deck(1, 1, [starter_card], carried=remaining)
+    table.shuffle()
+    assert len(table.peers[0].deck.ciphertexts) == CARD_COUNT - 2 * n
+    dealt = {position: table.deal(position, 0) for position in range(5)}
+
+    reveals = dict(enumerate(table.reveal_all()))
+    first, second = verify_game(table.records, keys=table.peers[0].keys, reveals=reveals)
+    assert first[starter] == starter_card
+    assert sorted(second) == sorted([first[p] for _, p in remaining] + [starter_card])
+    assert all(second[position] == card for position, card in dealt.items())
+    # The cards already in hands are not in the new deck.
+    assert not set(second) & {first[p] for p in range(2 * n)}

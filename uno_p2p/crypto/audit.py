@@ -46,6 +46,10 @@ class MissingReveal(CryptoError):
 class DeckRecord:
     """What the log holds about one deck: its cards, who shuffled, and how.
 
+    The deck starts from ``carried`` ciphertexts, each named by the index of an
+    earlier record of the same game and a position in that deck (cards put
+    back into a deck without being seen, §8.4), followed by the public
+    encryption of ``card_ids`` ascending (known cards: a discard pile).
     ``shufflers`` are seats in the order they shuffled; ``shuffles`` their
     messages, in the same order.
     """
@@ -55,30 +59,40 @@ class DeckRecord:
     card_ids: tuple[int, ...]
     shufflers: tuple[int, ...]
     shuffles: tuple[ShuffleMessage, ...]
+    carried: tuple[tuple[int, int], ...] = ()
 
     def __post_init__(self) -> None:
         if len(self.shufflers) != len(self.shuffles) or not self.shuffles:
             raise LocalProtocolError("a deck record needs one message per shuffler")
 
 
+@dataclass(frozen=True, slots=True)
+class DeckResult:
+    """A verified deck: its final ciphertexts and the card at each position."""
+
+    ciphertexts: tuple[Ciphertext, ...]
+    order: tuple[int, ...]
+
+
 def verify_deck(
     record: DeckRecord, *, keys: Sequence[Verified[KeyAnnouncement]],
-    reveals: Mapping[int, Verified[SecretsReveal]],
-) -> tuple[int, ...]:
-    """Re-execute every shuffle of one deck; return the card at each position.
+    reveals: Mapping[int, Verified[SecretsReveal]], earlier: Sequence[DeckResult] = (),
+) -> DeckResult:
+    """Re-execute every shuffle of one deck; return its ciphertexts and card order.
 
     ``reveals`` maps seats to their verified secrets; every seat's is needed
     (its key share is part of the joint secret used to check re-randomising).
+    ``earlier`` holds the results of the game's earlier decks, for ``carried``.
 
     Raises:
         MissingReveal: a seat's secrets are missing.
         ShuffleCheatDetected: a shuffle differs from its re-execution; the
             error names the shuffler and the first differing position.
+        LocalProtocolError: ``carried`` names no earlier deck position.
     """
     joint_secret = _joint_secret(keys, reveals)
     public_key = joint_key(list(keys))
-    current = initial_deck(record.card_ids)
-    order = tuple(sorted(record.card_ids))
+    current, order = _starting_deck(record, earlier)
     for seat, message in zip(record.shufflers, record.shuffles, strict=True):
         reveal = reveals[seat].value
         seed = shuffle_seed(reveal.shuffle_master, record.round, record.deck)
@@ -86,20 +100,39 @@ def verify_deck(
         _compare(record, seat, keys, expected, message.ciphertexts)
         order = tuple(order[source] for source in permutation(seed, len(order)))
         current = expected
-    return order
+    return DeckResult(current, order)
 
 
 def verify_game(
     records: Sequence[DeckRecord], *, keys: Sequence[Verified[KeyAnnouncement]],
     reveals: Mapping[int, Verified[SecretsReveal]],
 ) -> list[tuple[int, ...]]:
-    """``verify_deck`` for every deck of the game, in log order.
+    """``verify_deck`` for every deck of the game, in log order; the card orders.
 
     Raises:
         MissingReveal / ShuffleCheatDetected: as ``verify_deck``, for the first
             deck that fails.
     """
-    return [verify_deck(record, keys=keys, reveals=reveals) for record in records]
+    results: list[DeckResult] = []
+    for record in records:
+        results.append(verify_deck(record, keys=keys, reveals=reveals, earlier=results))
+    return [result.order for result in results]
+
+
+def _starting_deck(
+    record: DeckRecord, earlier: Sequence[DeckResult]
+) -> tuple[tuple[Ciphertext, ...], tuple[int, ...]]:
+    ciphertexts: list[Ciphertext] = []
+    order: list[int] = []
+    for index, position in record.carried:
+        if not 0 <= index < len(earlier) or not 0 <= position < len(earlier[index].order):
+            raise LocalProtocolError(f"no earlier deck position ({index}, {position})")
+        ciphertexts.append(earlier[index].ciphertexts[position])
+        order.append(earlier[index].order[position])
+    if record.card_ids:
+        ciphertexts.extend(initial_deck(record.card_ids))
+        order.extend(sorted(record.card_ids))
+    return tuple(ciphertexts), tuple(order)
 
 
 def _joint_secret(

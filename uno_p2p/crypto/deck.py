@@ -60,15 +60,20 @@ class Deck:
     def __init__(
         self, *, table: bytes, round_number: int, deck: int,
         keys: Sequence[Verified[KeyAnnouncement]], card_ids: Sequence[int],
+        carried: Sequence[Ciphertext] = (),
         released: Sequence[tuple[int, Verified[SecretsReveal]]] = (),
     ) -> None:
-        """Start a deck of ``card_ids`` for the seats holding ``keys`` (seat order).
+        """Start a deck for the seats holding ``keys`` (seat order).
 
-        Seats whose secrets are in ``released`` (peers that left) do not
-        shuffle; their shares are computed from the released key.
+        The deck is ``carried`` (unseen ciphertexts of an earlier deck put back,
+        in the order the log names them, §8.4) followed by the public encryption
+        of the known ``card_ids``, ascending. Seats whose secrets are in
+        ``released`` (peers that left) do not shuffle; their shares are computed
+        from the released key.
 
         Raises:
-            LocalProtocolError: keys of another table, or no seat left to shuffle.
+            LocalProtocolError: keys of another table, an empty deck, or no
+                seat left to shuffle.
         """
         if any(key.context.table != table for key in keys):
             raise LocalProtocolError("every key must belong to this table")
@@ -76,7 +81,10 @@ class Deck:
         self.keys = tuple(keys)
         self.joint_key = joint_key(list(keys))
         self.card_ids = tuple(sorted(card_ids))
-        self.initial = initial_deck(card_ids)
+        known = initial_deck(card_ids) if card_ids else ()
+        self.initial = tuple(carried) + known
+        if not self.initial:
+            raise LocalProtocolError("a deck holds at least one card")
         self.ciphertexts = self.initial
         self.shuffles: list[Verified[ShuffleMessage]] = []
         self._released: dict[int, Scalar] = {}
