@@ -1,0 +1,104 @@
+"""The cryptographic layer: pure, no I/O, no clock, no randomness of its own.
+
+The mental-poker deck (docs/protocol/deck.md), one module per concern:
+
+- ``group``: edwards25519 points and scalars through libsodium, the checked
+  doors for peer bytes, domain-separated hashing.
+- ``context``: ``ProofContext`` (what every proof is bound to) and the
+  ``Verified[T]`` seal.
+- ``proofs``: Schnorr and Chaum-Pedersen (DLEQ) proofs.
+- ``keys``: a peer's secrets from its seed, key announcements with seed
+  commitments, the joint key, the secrets' reveal.
+- ``cards``: card points and the lookup back to card ids.
+- ``shuffle``: ElGamal ciphertexts and the committed shuffle.
+- ``shares``: decryption shares with their proofs.
+- ``deck``: one peer's view of one deck (what the table keeps).
+- ``audit``: the end-of-game re-execution of every shuffle.
+
+``identity`` and ``channel`` (signatures and the private channel) belong to
+the wire format (docs/protocol/wire.md).
+"""
+
+from __future__ import annotations
+
+from uno_p2p.crypto.audit import (
+    DeckRecord,
+    DeckResult,
+    MissingReveal,
+    ShuffleCheatDetected,
+    verify_deck,
+    verify_game,
+)
+from uno_p2p.crypto.cards import CARD_COUNT, UnknownCard, card_of, card_point
+from uno_p2p.crypto.context import (
+    PURPOSE_DEAL,
+    PURPOSE_KEY,
+    PURPOSE_OPEN,
+    PURPOSE_PRIVATE,
+    ProofContext,
+    Verified,
+)
+from uno_p2p.crypto.deck import ClaimMismatch, Deck, DuplicateCard
+from uno_p2p.crypto.group import InvalidPoint, InvalidScalar, Point, Scalar
+from uno_p2p.crypto.keys import (
+    CommitmentMismatch,
+    KeyAnnouncement,
+    KeyMismatch,
+    PeerSecrets,
+    SecretsReveal,
+    joint_key,
+    peer_label,
+    verify_key_announcement,
+    verify_secrets_reveal,
+)
+from uno_p2p.crypto.proofs import Proof
+from uno_p2p.crypto.shares import DecryptionShare, ShareRejected, verify_share
+from uno_p2p.crypto.shuffle import (
+    Ciphertext,
+    ShuffleMessage,
+    ShuffleRejected,
+    verify_shuffle_message,
+)
+
+__all__ = [
+    "CARD_COUNT",
+    "PURPOSE_DEAL",
+    "PURPOSE_KEY",
+    "PURPOSE_OPEN",
+    "PURPOSE_PRIVATE",
+    "Ciphertext",
+    "ClaimMismatch",
+    "CommitmentMismatch",
+    "Deck",
+    "DeckRecord",
+    "DeckResult",
+    "DecryptionShare",
+    "DuplicateCard",
+    "InvalidPoint",
+    "InvalidScalar",
+    "KeyAnnouncement",
+    "KeyMismatch",
+    "MissingReveal",
+    "PeerSecrets",
+    "Point",
+    "Proof",
+    "ProofContext",
+    "Scalar",
+    "SecretsReveal",
+    "ShareRejected",
+    "ShuffleCheatDetected",
+    "ShuffleMessage",
+    "ShuffleRejected",
+    "UnknownCard",
+    "Verified",
+    "card_of",
+    "card_point",
+    "joint_key",
+    "peer_label",
+    "verify_deck",
+    "verify_game",
+    "verify_key_announcement",
+    "verify_secrets_reveal",
+    "verify_share",
+    "verify_shuffle_message",
+]
