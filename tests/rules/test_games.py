@@ -1,0 +1,26 @@
+"""Whole games among bots: they end, with a valid winner, and every view agrees."""
+
+from __future__ import annotations
+
+import pytest
+
+from uno_p2p.rules import PRESETS, Phase, play_game, preset
+
+
+@pytest.mark.parametrize("name", sorted(PRESETS))
+@pytest.mark.parametrize("players", [2, 4])
+def test_heuristic_game_ends_with_a_winner_and_views_agree(name: str, players: int) -> None:
+    result = play_game(preset(name, ["target=150"]), players, f"{name}{players}", "heuristic",
+                       mirror=True)
+    state = result.state
+    assert state.phase == Phase.GAME_OVER
+    assert 0 <= result.winner < players
+    assert state.scores[result.winner] >= 150
+    assert result.violations == []
+
+
+@pytest.mark.parametrize("name", sorted(PRESETS))
+def test_random_game_ends(name: str) -> None:
+    result = play_game(preset(name, ["target=100"]), 3, f"r{name}", "random", mirror=True)
+    assert result.state.phase == Phase.GAME_OVER
+    assert max(result.state.scores) >= 100

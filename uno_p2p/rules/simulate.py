@@ -1,0 +1,217 @@
+"""The omniscient driver: a whole game from a seed, with bots.
+
+It answers the engine's events itself, in a few lines, the way a table
+protocol would with real cryptography: a ``ShuffleRequested`` becomes a deck
+order drawn from the seed (``learn``), a public ``RevealRequested`` becomes a
+``Reveal`` action, a ``ReseatRequested`` a ``Reseat``. Bots see only
+``view_for`` their seat. Used by the tests, the benchmark and ``uno-lan
+simulate``. With ``mirror=True`` it also keeps every seat's own view, fed
+exactly as a table would feed it (same actions, private faces through
+``learn``), and checks after every action that all public digests agree.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from uno_p2p.errors import LocalProtocolError
+from uno_p2p.rules.actions import Action, Reseat, Reveal
+from uno_p2p.rules.bots import BOTS, Bot, HeuristicBot, RandomBot
+from uno_p2p.rules.cards import CARD_COUNT
+from uno_p2p.rules.codec import Slot
+from uno_p2p.rules.engine import apply, faces_of, learn, new_game, public_digest, view_for
+from uno_p2p.rules.events import (
+    EVERYONE,
+    CardsDrawn,
+    ClaimViolated,
+    Event,
+    ReseatRequested,
+    RevealRequested,
+    ShuffleRequested,
+)
+from uno_p2p.rules.legal import legal_actions
+from uno_p2p.rules.options import Options
+from uno_p2p.rules.prng import Stream
+from uno_p2p.rules.state import Phase, State
+
+#: A game that has not ended after this many actions is a bug, not a long game.
+MAX_ACTIONS = 200_000
+
+
+@dataclass(slots=True)
+class GameResult:
+    """What a simulated game produced."""
+
+    state: State
+    rounds: int
+    actions: int
+    violations: list[ClaimViolated] = field(default_factory=list)
+    history: list[tuple[str, object]] = field(default_factory=list)
+
+    @property
+    def winner(self) -> int:
+        return self.state.winner
+
+
+class Driver:
+    """Plays one game omnisciently; ``step`` applies one action."""
+
+    def __init__(self, options: Options, players: int, seed: bytes | int | str,
+                 bots: Sequence[Bot] | str = "random", *, mirror: bool = False,
+                 record: bool = False, max_rounds: int = 0) -> None:
+        self.rng = Stream(seed)
+        self.deck_rng = self.rng.fork("deck")
+        names = [f"P{i + 1}" for i in range(players)]
+        if isinstance(bots, str):
+            make: type[RandomBot] | type[HeuristicBot] = BOTS[bots]
+            bots = [make(self.rng.fork(f"bot{i}").seed) for i in range(players)]
+        self.bots = list(bots)
+        self.mirror = mirror
+        self.record = record
+        self.max_rounds = max_rounds
+        self.history: list[tuple[str, object]] = []
+        self.violations: list[ClaimViolated] = []
+        self.actions = 0
+        self.now_ms = 0
+        self.state, events = new_game(options, names)
+        self.views = [new_game(options, names, viewer=s)[0] for s in range(players)] \
+            if mirror else []
+        self._handle(events)
+
+    # -- the event answers --------------------------------------------------------------------
+    def _handle(self, events: list[Event]) -> None:
+        for event in events:
+            if isinstance(event, ShuffleRequested):
+                self._shuffle(event)
+            elif isinstance(event, ClaimViolated):
+                self.violations.append(event)
+            elif self.mirror and isinstance(event, CardsDrawn | RevealRequested):
+                self._reveal_privately(event)
+
+    def _shuffle(self, event: ShuffleRequested) -> None:
+        if event.sources:
+            order = [self.state.known[s] for s in event.sources]
+        else:
+            order = list(range(CARD_COUNT))
+        self.deck_rng.shuffle(order)
+        faces = [(Slot(event.shuffle, p), card) for p, card in enumerate(order)]
+        self.state, _ = learn(self.state, faces)
+        if self.record:
+            self.history.append(("deck", (event.shuffle, tuple(order))))
+
+    def _reveal_privately(self, event: CardsDrawn | RevealRequested) -> None:
+        seat = event.seat if isinstance(event, CardsDrawn) else event.to
+        if seat == EVERYONE:
+            return
+        faces = faces_of(self.state, event.slots)
+        self.views[seat], found = learn(self.views[seat], faces)
+        self.violations.extend(e for e in found if isinstance(e, ClaimViolated))
+
+    # -- moves --------------------------------------------------------------------------------
+    def apply(self, action: Action) -> None:
+        """Apply ``action`` to the omniscient state (and every mirrored view)."""
+        self.state, events = apply(self.state, action, self.now_ms)
+        if self.mirror:
+            for seat, view in enumerate(self.views):
+                self.views[seat], _ = apply(view, action, self.now_ms)
+        self.actions += 1
+        self.now_ms += 1000
+        if self.record:
+            self.history.append(("action", action.to_wire()))
+        self._handle(events)
+        if self.mirror:
+            self.check_agreement()
+
+    def check_agreement(self) -> None:
+        """Every view's public digest equals the omniscient one.
+
+        Raises:
+            LocalProtocolError: the views disagree (an engine bug).
+        """
+        digest = public_digest(self.state)
+        for seat, view in enumerate(self.views):
+            if public_digest(view) != digest:
+                raise LocalProtocolError(
+                    f"seat {seat}'s view disagrees after {self.actions} actions")
+
+    def view(self, seat: int) -> State:
+        return self.views[seat] if self.mirror else view_for(self.state, seat)
+
+    def step(self) -> bool:
+        """Let the table or one player act; False once the game is over."""
+        state = self.state
+        if state.phase == Phase.GAME_OVER:
+            return False
+        if self.max_rounds and state.round > self.max_rounds:
+            return False
+        if state.awaiting:
+            self.apply(Reveal(tuple(faces_of(state, state.awaiting))))
+            return True
+        if state.phase == Phase.RESEAT:
+            self.apply(Reseat(self._seating()))
+            return True
+        for seat in self._out_of_turn_seats():
+            view = self.view(seat)
+            choice = self.bots[seat].choose(view, seat, legal_actions(view, seat), False)
+            if choice is not None:
+                self.apply(choice)
+                return True
+        actor = state.challenge[0] if state.phase == Phase.CHALLENGE else state.current
+        view = self.view(actor)
+        actions = legal_actions(view, actor)
+        choice = self.bots[actor].choose(view, actor, actions, True)
+        if choice is None:
+            raise LocalProtocolError(f"seat {actor} has no move in {state.phase.value}")
+        self.apply(choice)
+        return True
+
+    def _out_of_turn_seats(self) -> list[int]:
+        state = self.state
+        if state.phase not in (Phase.PLAYING, Phase.CHALLENGE):
+            return []
+        jumps = state.last_player >= 0 and (state.options.jump_in or state.options.sum_jump_in)
+        actor = state.challenge[0] if state.phase == Phase.CHALLENGE else state.current
+        seats = []
+        for seat in state.order:
+            if seat == actor:
+                continue
+            one = len(state.hands[seat]) == 1 and not state.uno_said[seat]
+            if jumps or one or (state.exposed >= 0 and state.exposed != seat):
+                seats.append(seat)
+        return seats
+
+    def _seating(self) -> tuple[int, ...]:
+        """A random seating; with teams, teams stay alternate (RULES.md teams)."""
+        n, teams = len(self.state.players), self.state.options.teams
+        if not teams:
+            order = list(range(n))
+            self.rng.shuffle(order)
+            return tuple(order)
+        members = [[s for s in range(n) if s % teams == t] for t in range(teams)]
+        for group in members:
+            self.rng.shuffle(group)
+        return tuple(members[i % teams][i // teams] for i in range(n))
+
+    def run(self, on_step: Callable[[Driver], None] | None = None) -> GameResult:
+        """Play to the end (or ``max_rounds``).
+
+        Raises:
+            LocalProtocolError: the game did not end within ``MAX_ACTIONS``.
+        """
+        while self.step():
+            if on_step is not None:
+                on_step(self)
+            if self.actions > MAX_ACTIONS:
+                raise LocalProtocolError("the game did not end: the engine is stuck")
+        return GameResult(self.state, self.state.round, self.actions, self.violations,
+                          self.history)
+
+
+def play_game(options: Options, players: int, seed: bytes | int | str,
+              bots: Sequence[Bot] | str = "random", **kwargs: bool | int) -> GameResult:
+    """Play a whole game (to ``target``) among bots from ``seed``; see ``Driver``."""
+    return Driver(options, players, seed, bots, **kwargs).run()  # type: ignore[arg-type]
+
+
+__all__ = ["Driver", "GameResult", "ReseatRequested", "play_game"]

@@ -1,0 +1,185 @@
+"""The state of a game as one viewer knows it.
+
+A ``State`` is an immutable value: ``apply`` returns a new one. Cards are
+tracked as ``Slot``s (places in a joint shuffle); ``known`` maps the slots
+whose faces *this viewer* knows to card ids. ``viewer`` is a seat number for
+a player's view, or ``OMNISCIENT`` for the simulation and the audit, which
+know every face. The public part (everything except ``known`` and ``seen``)
+is identical for every viewer of the same history, and ``public_digest``
+hashes it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, fields
+from enum import Enum
+
+from uno_p2p.errors import LocalProtocolError
+from uno_p2p.rules.cards import CARD_COLOUR, CARD_RANK, Rank
+from uno_p2p.rules.codec import Slot
+from uno_p2p.rules.options import Options
+
+OMNISCIENT = -1
+NOBODY = -1
+
+
+class Phase(Enum):
+    """Where the game stands; ``TRANSITIONS`` lists the moves between phases."""
+
+    DEALER_SELECTION = "dealer_selection"  # waiting for the public reveal of drawn cards
+    RESEAT = "reseat"                      # waiting for a Reseat (seat_shuffle_every)
+    STARTER = "starter"                    # waiting for the public reveal of the starter
+    STARTER_COLOUR = "starter_colour"      # a Wild starter: waiting for its colour
+    PLAYING = "playing"
+    CHALLENGE = "challenge"                # waiting for the challenger's verdict
+    ROUND_OVER = "round_over"              # waiting for the public reveal of the hands
+    GAME_OVER = "game_over"
+
+
+#: The only phase changes the engine makes (h11-style explicit table).
+TRANSITIONS: dict[Phase, frozenset[Phase]] = {
+    Phase.DEALER_SELECTION: frozenset({Phase.DEALER_SELECTION, Phase.STARTER}),
+    Phase.RESEAT: frozenset({Phase.STARTER}),
+    Phase.STARTER: frozenset({Phase.STARTER, Phase.STARTER_COLOUR, Phase.PLAYING}),
+    Phase.STARTER_COLOUR: frozenset({Phase.PLAYING}),
+    Phase.PLAYING: frozenset({Phase.PLAYING, Phase.CHALLENGE, Phase.ROUND_OVER}),
+    Phase.CHALLENGE: frozenset({Phase.PLAYING, Phase.ROUND_OVER}),
+    Phase.ROUND_OVER: frozenset({Phase.RESEAT, Phase.STARTER, Phase.GAME_OVER}),
+    Phase.GAME_OVER: frozenset(),
+}
+
+
+def check_transition(old: Phase, new: Phase) -> None:
+    """Refuse a phase change the table does not list.
+
+    Raises:
+        LocalProtocolError: the engine itself tried an unlisted transition (a bug).
+    """
+    if new not in TRANSITIONS[old]:
+        raise LocalProtocolError(f"no transition from {old.value} to {new.value}")
+
+
+@dataclass(frozen=True, slots=True)
+class Claim:
+    """A statement about hidden cards, checked once their faces are known.
+
+    ``kind`` is ``"unplayable"`` (the card at ``slots[0]`` could not be played
+    on ``colour``/``top``), ``"playable"`` (it could), or ``"no_colour"`` (no
+    card at ``slots`` has colour ``colour``: a Wild Draw Four's condition).
+    ``rule`` is the RULES.md name the claim upholds.
+    """
+
+    seat: int
+    kind: str
+    rule: str
+    slots: tuple[Slot, ...]
+    colour: int
+    top: int
+
+    def verdict(self, known: Mapping[Slot, int]) -> bool | None:
+        """True if the claim holds, False if it is false, None while faces are unknown."""
+        faces = [known.get(slot) for slot in self.slots]
+        if self.kind == "no_colour":
+            if any(f is not None and CARD_COLOUR[f] == self.colour for f in faces):
+                return False
+            return None if None in faces else True
+        face = faces[0]
+        if face is None:
+            return None
+        return playable(face, self.colour, self.top) == (self.kind == "playable")
+
+    def wire(self) -> tuple[object, ...]:
+        return (self.seat, self.kind, self.rule, tuple(self.slots), self.colour, self.top)
+
+
+def playable(card: int, colour: int, top: int) -> bool:
+    """RULES.md "A turn": match the colour to match, or the top's number or symbol, or black.
+
+    ``colour`` is the colour to match (a Wild's named colour), ``top`` the top card.
+    """
+    if card >= 100:
+        return True
+    if CARD_COLOUR[card] == colour:
+        return True
+    return top < 100 and CARD_RANK[card] == CARD_RANK[top]
+
+
+@dataclass(frozen=True, slots=True)
+class State:
+    """One viewer's knowledge of a game. Build with ``new_game``; change with ``apply``.
+
+    Seats are the players' fixed numbers; ``order`` is the clockwise seating.
+    ``draw_pile`` and ``discard`` have their top card last. ``pending`` is the
+    draw penalty waiting for ``current`` (``pending_rank`` the card that set it).
+    ``drawn`` is the card ``current`` drew this turn and may still play.
+    ``last_player`` is who played the top card when the last action was a play
+    (the jump-in window), else -1. ``exposed`` is the player catchable for a
+    missed UNO, else -1. ``awaiting`` are the slots of a pending public reveal.
+    ``challenge`` is ``(challenger, challenged, colour)`` during a challenge.
+    ``scores`` are points (``points``/``losses``) or chip balances (``chips``).
+    """
+
+    options: Options
+    players: tuple[str, ...]
+    viewer: int
+    phase: Phase
+    round: int
+    order: tuple[int, ...]
+    dealer: int
+    current: int
+    direction: int
+    next_shuffle: int
+    draw_pile: tuple[Slot, ...]
+    discard: tuple[tuple[Slot, int], ...]
+    colour: int
+    hands: tuple[tuple[Slot, ...], ...]
+    pending: int
+    pending_rank: int
+    drawn: Slot | None
+    last_player: int
+    uno_said: tuple[bool, ...]
+    exposed: int
+    exposed_ms: int
+    awaiting: tuple[Slot, ...]
+    contenders: tuple[tuple[int, Slot], ...]
+    challenge: tuple[int, int, int]
+    claims: tuple[Claim, ...]
+    scores: tuple[int, ...]
+    round_winner: int
+    winner: int
+    violations: tuple[tuple[int, str], ...]
+    turn_started_ms: int
+    known: Mapping[Slot, int]
+    seen: tuple[frozenset[Slot], ...]
+    public: frozenset[Slot]
+
+    # Convenience for the UI, bots and tests -------------------------------------------------
+    @property
+    def top_card(self) -> int:
+        """The face of the top discard (-1 before the starter is turned)."""
+        return self.discard[-1][1] if self.discard else -1
+
+    def hand(self, seat: int) -> tuple[Slot, ...]:
+        """The slots in ``seat``'s hand."""
+        return self.hands[seat]
+
+    def hand_faces(self, seat: int) -> tuple[int | None, ...]:
+        """The faces of ``seat``'s hand as this viewer knows them (None = unknown)."""
+        known = self.known
+        return tuple(known.get(slot) for slot in self.hands[seat])
+
+    def team_of(self, seat: int) -> int:
+        """``seat``'s team (RULES.md ``teams``: seated alternately), or the seat itself."""
+        return seat % self.options.teams if self.options.teams else seat
+
+    def next_seat(self, seat: int, steps: int = 1) -> int:
+        """The player ``steps`` places after ``seat`` in the direction of play."""
+        order = self.order
+        return order[(order.index(seat) + steps * self.direction) % len(order)]
+
+
+STATE_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(State))
+PRIVATE_FIELDS = frozenset({"known", "seen", "viewer"})
+#: Ranks a penalty can come from (``pending_rank``).
+PENALTY_RANKS = (Rank.DRAW_TWO, Rank.WILD_DRAW_FOUR)

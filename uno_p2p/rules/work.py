@@ -1,0 +1,158 @@
+"""A scratch copy of a ``State`` that one ``apply`` call edits, then freezes.
+
+Keeping the edits on a private mutable copy makes ``apply`` both fast and
+atomic: an ``IllegalAction`` raised half-way leaves the caller's state as it
+was, because the caller's state was never touched.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from uno_p2p.rules.codec import Slot
+from uno_p2p.rules.events import CardsDrawn, Event, ShuffleRequested
+from uno_p2p.rules.state import OMNISCIENT, STATE_FIELDS, Phase, State, check_transition
+
+
+class Work:
+    """Mutable mirror of ``State`` plus the events of the action being applied."""
+
+    __slots__ = (*STATE_FIELDS, "events", "now_ms", "_known_copied")
+
+    # Declared for the type checker; set in ``__init__`` from the state.
+    options: Any
+    players: tuple[str, ...]
+    viewer: int
+    phase: Phase
+    round: int
+    order: tuple[int, ...]
+    dealer: int
+    current: int
+    direction: int
+    next_shuffle: int
+    draw_pile: list[Slot]
+    discard: list[tuple[Slot, int]]
+    colour: int
+    hands: list[tuple[Slot, ...]]
+    pending: int
+    pending_rank: int
+    drawn: Slot | None
+    last_player: int
+    uno_said: list[bool]
+    exposed: int
+    exposed_ms: int
+    awaiting: tuple[Slot, ...]
+    contenders: tuple[tuple[int, Slot], ...]
+    challenge: tuple[int, int, int]
+    claims: tuple[Any, ...]
+    scores: list[int]
+    round_winner: int
+    winner: int
+    violations: tuple[tuple[int, str], ...]
+    turn_started_ms: int
+    known: Any
+    seen: tuple[frozenset[Slot], ...]
+    public: frozenset[Slot]
+
+    def __init__(self, state: State, now_ms: int) -> None:
+        for name in STATE_FIELDS:
+            setattr(self, name, getattr(state, name))
+        self.draw_pile = list(state.draw_pile)
+        self.discard = list(state.discard)
+        self.hands = list(state.hands)
+        self.uno_said = list(state.uno_said)
+        self.scores = list(state.scores)
+        self.events: list[Event] = []
+        self.now_ms = now_ms
+        self._known_copied = False
+
+    def freeze(self) -> State:
+        """The edited state as a new immutable value."""
+        values = {name: getattr(self, name) for name in STATE_FIELDS}
+        values["draw_pile"] = tuple(self.draw_pile)
+        values["discard"] = tuple(self.discard)
+        values["hands"] = tuple(self.hands)
+        values["uno_said"] = tuple(self.uno_said)
+        values["scores"] = tuple(self.scores)
+        return State(**values)
+
+    # ----------------------------------------------------------------------------------------
+    def set_phase(self, phase: Phase) -> None:
+        """Move to ``phase`` through the transition table."""
+        check_transition(self.phase, phase)
+        self.phase = phase
+
+    def learn(self, slot: Slot, card: int) -> None:
+        """This viewer now knows ``slot`` holds ``card`` (copy-on-write of ``known``)."""
+        if not self._known_copied:
+            self.known = dict(self.known)
+            self._known_copied = True
+        self.known[slot] = card
+
+    def make_public(self, slot: Slot, card: int) -> None:
+        """Everyone now knows ``slot``'s face (a public reveal or a play)."""
+        self.learn(slot, card)
+        self.public = self.public | {slot}
+
+    def show_privately(self, seat: int, slots: tuple[Slot, ...]) -> None:
+        """Record, in the omniscient view, that ``seat`` has now seen ``slots``."""
+        if self.viewer == OMNISCIENT and slots:
+            seen = list(self.seen)
+            seen[seat] = seen[seat] | frozenset(slots)
+            self.seen = tuple(seen)
+
+    def set_turn(self, seat: int) -> None:
+        """Give the turn to ``seat`` and start its turn timer."""
+        self.current = seat
+        self.drawn = None
+        self.turn_started_ms = self.now_ms
+
+    def next_seat(self, seat: int, steps: int = 1) -> int:
+        order = self.order
+        return order[(order.index(seat) + steps * self.direction) % len(order)]
+
+    # ----------------------------------------------------------------------------------------
+    def new_shuffle(self, size: int, sources: tuple[Slot, ...], faces: tuple[int, ...]) -> None:
+        """Ask for joint shuffle number ``next_shuffle`` and make it the draw pile."""
+        number = self.next_shuffle
+        self.next_shuffle += 1
+        self.events.append(ShuffleRequested(number, size, sources, faces))
+        # Top card last: position 0 is drawn first (docs/protocol.md deals in order).
+        self.draw_pile = [Slot(number, p) for p in range(size - 1, -1, -1)]
+
+    def reshuffle_discard(self) -> bool:
+        """RULES.md: "the discard pile except its top card is shuffled into a new deck".
+
+        Returns False when there is nothing under the top card to reshuffle.
+        """
+        if len(self.discard) < 2:
+            return False
+        under = self.discard[:-1]
+        self.discard = self.discard[-1:]
+        self.new_shuffle(len(under), tuple(s for s, _ in under), tuple(c for _, c in under))
+        return True
+
+    def take_from_pile(self, count: int) -> list[Slot]:
+        """Pop up to ``count`` slots from the draw pile, reshuffling when it runs out."""
+        taken: list[Slot] = []
+        while len(taken) < count:
+            if not self.draw_pile and not self.reshuffle_discard():
+                break
+            taken.append(self.draw_pile.pop())
+        return taken
+
+    def give_cards(self, seat: int, count: int, reason: str) -> int:
+        """``seat`` draws ``count`` cards (fewer if the deck is exhausted); returns how many."""
+        taken = self.take_from_pile(count)
+        if taken:
+            self.hands[seat] = self.hands[seat] + tuple(taken)
+            self.events.append(CardsDrawn(seat, tuple(taken), reason))
+            if len(self.hands[seat]) != 1:
+                self.uno_said[seat] = False
+            if self.exposed == seat:
+                self.exposed = -1
+        return len(taken)
+
+    def remove_from_hand(self, seat: int, slots: tuple[Slot, ...]) -> None:
+        gone = set(slots)
+        self.hands[seat] = tuple(s for s in self.hands[seat] if s not in gone)
