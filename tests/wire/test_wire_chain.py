@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from uno_p2p.crypto.identity import Identity
-from uno_p2p.errors import InvalidMessage, RemoteProtocolError
+from uno_p2p.errors import InvalidMessage, LocalProtocolError, RemoteProtocolError
 from uno_p2p.wire.chain import (
     ChainError,
     EquivocationError,
@@ -254,3 +254,23 @@ def test_verify_entry_checks_one_entry_against_the_previous() -> None:
     with pytest.raises(RemoteProtocolError) as refused:
         verify_entry(LOG[7], LOG[6], LOG[1].author)
     assert refused.value.code == "bad_countersignature"
+
+
+def test_the_sequencer_helper_places_checks_and_refuses() -> None:
+    table = SampleTable(3)
+    table.lobby()
+    bob = table.peers[1].identity.peer
+    assert table.verifier.next_counter(bob) == 2
+    entry = table.place(table.message(1, sample_play(0)))
+    assert table.verifier.entry(entry.seq) == entry
+    assert len(table.verifier) == entry.seq + 1
+    assert table.verifier.next_counter(bob) == 3
+    with pytest.raises(IndexError):
+        table.verifier.entry(entry.seq + 1)
+    with pytest.raises(LocalProtocolError):
+        table.verifier.sequence(table.peers[1].identity, table.message(1, sample_play(1)))
+    stale = table.message(2, sample_play(2))
+    table.counters[2] -= 1
+    table.place(table.message(2, sample_play(3)))
+    with pytest.raises(EquivocationError):
+        table.place(stale)

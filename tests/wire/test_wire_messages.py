@@ -9,11 +9,12 @@ from hypothesis import strategies as st
 from tests.wire.strategies import bodies, messages
 from uno_p2p.crypto.identity import Identity
 from uno_p2p.errors import InvalidMessage, LocalProtocolError
+from uno_p2p.wire import fields
 from uno_p2p.wire.codec import WireValue, pack, unpack
 from uno_p2p.wire.envelope import Entry, Head, Message
 from uno_p2p.wire.game import DecryptionShare, PlayCard, Slot
 from uno_p2p.wire.lobby import Join, OpenTable, Start
-from uno_p2p.wire.registry import BODIES, Body, Registry
+from uno_p2p.wire.registry import BODIES, Body, Names, Registry
 from uno_p2p.wire.samples import SampleTable
 
 SLOW_CRYPTO = settings(max_examples=80, deadline=None,
@@ -135,3 +136,35 @@ def test_head_and_message_fields_are_checked_on_construction() -> None:
         Head(0, bytes(31))
     with pytest.raises(InvalidMessage):
         Message.sign(Identity(bytes(32)), bytes(15), 0, Head(0, bytes(32)), Join("a", bytes(32)))
+
+
+def test_a_table_kind_is_added_in_one_line_and_travels_in_entries() -> None:
+    from dataclasses import dataclass
+
+    registry = Registry()
+    registry.add(1, "join", Join)
+
+    @registry.kind(70, "say_uno")
+    @dataclass(frozen=True, slots=True)
+    class SayUno:
+        cards_left: int
+
+        def to_wire(self) -> list[WireValue]:
+            return [self.cards_left]
+
+        @classmethod
+        def from_wire(cls, value: WireValue) -> SayUno:
+            (cards,) = fields.array(value, 1, "say_uno")
+            return cls(fields.integer(cards, "cards left", lo=0, hi=108))
+
+        def describe(self, names: Names) -> str:
+            return "said UNO"
+
+    identity = Identity(bytes(32))
+    message = Message.sign(identity, bytes(16), 0, Head(0, bytes(32)), SayUno(1), registry)
+    assert message.kind == 70
+    decoded = Message.decode(message.encode(), registry)
+    assert decoded.body == SayUno(1)
+    assert decoded.body.describe(bytes.hex) == "said UNO"
+    with pytest.raises(InvalidMessage, match="unknown message kind 70"):
+        Message.decode(message.encode())  # not in the default registry

@@ -24,8 +24,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from uno_p2p.crypto.identity import PeerId
-from uno_p2p.errors import RemoteProtocolError
+from uno_p2p.crypto.identity import Identity, PeerId
+from uno_p2p.errors import LocalProtocolError, RemoteProtocolError
 from uno_p2p.wire.envelope import Entry, Head, Message, genesis_hash
 
 
@@ -133,7 +133,41 @@ class ChainVerifier:
 
     @property
     def entries(self) -> tuple[Entry, ...]:
+        """Every accepted entry (a copy: use ``len`` and ``entry`` in hot paths)."""
         return tuple(self._entries)
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def entry(self, seq: int) -> Entry:
+        """The accepted entry number ``seq``.
+
+        Raises:
+            IndexError: no such entry yet.
+        """
+        if not 0 <= seq < len(self._entries):
+            raise IndexError(f"no entry {seq} in a log of {len(self._entries)}")
+        return self._entries[seq]
+
+    def next_counter(self, author: PeerId) -> int:
+        """The counter ``author``'s next message must carry, as far as this log knows."""
+        state = self._authors.get(author.key)
+        return state.next_counter if state else 0
+
+    def sequence(self, sequencer: Identity, message: Message) -> Entry:
+        """As the sequencer: check ``message``, place it next, countersign and accept it.
+
+        Raises:
+            LocalProtocolError: ``sequencer`` is not this log's sequencer.
+            ChainError: the message may not be placed (see ``check_message``).
+        """
+        if sequencer.peer != self.sequencer:
+            raise LocalProtocolError("only the table's sequencer can place entries")
+        self.check_message(message)
+        head = self.head
+        entry = Entry.countersign(sequencer, head.seen, head.hash, message)
+        self.accept(entry)
+        return entry
 
     def accept(self, entry: Entry) -> None:
         """Append ``entry`` if it is the valid next one, else leave everything unchanged.

@@ -29,7 +29,7 @@ from uno_p2p.crypto.identity import SIGNATURE_BYTES, Identity, PeerId
 from uno_p2p.errors import CryptoError, InvalidMessage, LocalProtocolError, RemoteProtocolError
 from uno_p2p.wire import fields
 from uno_p2p.wire.codec import DEFAULT_LIMITS, Limits, WireValue, pack, unpack
-from uno_p2p.wire.registry import BODIES, Body, Registry
+from uno_p2p.wire.registry import BODIES, MAX_KIND, Body, Registry
 
 PROTOCOL_VERSION = 1
 TABLE_ID_BYTES = 16
@@ -98,6 +98,7 @@ class Message:
             raise InvalidMessage(f"protocol version {self.version} is not supported")
         fields.blob(self.table_id, "a table id", size=TABLE_ID_BYTES)
         fields.integer(self.counter, "an author counter", lo=0, hi=MAX_POSITION)
+        fields.integer(self.kind, "a kind", lo=0, hi=MAX_KIND)
         fields.blob(self.signature, "a signature", size=SIGNATURE_BYTES)
         unsigned = self._unsigned_wire()
         digest = hashlib.sha256(MESSAGE_DIGEST_LABEL + pack(unsigned)).digest()
@@ -159,7 +160,7 @@ class Message:
         number = fields.integer(version, "a protocol version", lo=0, hi=MAX_POSITION)
         if number != PROTOCOL_VERSION:
             raise InvalidMessage(f"protocol version {number} is not supported")
-        number = fields.integer(kind, "a kind", lo=0, hi=0xFFFF)
+        number = fields.integer(kind, "a kind", lo=0, hi=MAX_KIND)
         return cls(
             fields.blob(table_id, "a table id", size=TABLE_ID_BYTES),
             PeerId.from_wire(author),
