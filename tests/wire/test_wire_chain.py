@@ -274,3 +274,15 @@ def test_the_sequencer_helper_places_checks_and_refuses() -> None:
     table.place(table.message(2, sample_play(3)))
     with pytest.raises(EquivocationError):
         table.place(stale)
+
+
+def test_the_first_entry_must_be_the_sequencers() -> None:
+    table = SampleTable(3)
+    bob = table.peers[1]
+    message = table.message(1, Leave(""))
+    entry = Entry.countersign(table.peers[0].identity, 0, table.verifier.head.hash, message)
+    with pytest.raises(ChainError) as caught:
+        table.verifier.accept(entry)
+    assert caught.value.code == "bad_first_entry"
+    with pytest.raises(ChainError):
+        verify_chain(LOG, bob.identity.peer)

@@ -8,7 +8,7 @@ the entries that prove it. The peer named is the one whose signature vouches
 for the broken fact:
 
 - the sequencer for an entry's place: ``wrong_table``, ``bad_sequence``,
-  ``bad_prev_hash``, ``bad_countersignature``, ``counter_gap``,
+  ``bad_prev_hash``, ``bad_first_entry``, ``bad_countersignature``, ``counter_gap``,
   ``replayed_message`` (it must check all of these before countersigning),
   and ``sequencer_fork`` (two countersigned entries at one number);
 - the author for what it signed: ``bad_signature``, ``head_ahead``,
@@ -220,6 +220,10 @@ class ChainVerifier:
         if entry.prev_hash != self._hashes[-1]:
             raise self._fail(entry, "bad_prev_hash",
                              "it does not follow the previous entry", self.sequencer)
+        if entry.seq == 0 and entry.author != self.sequencer:
+            # wire.md §4: the sequencer opens the table, so entry 0 is its own.
+            raise self._fail(entry, "bad_first_entry",
+                             "the first entry is not the sequencer's", self.sequencer)
 
     def _check_author(self, message: Message, seq: int, entry: Entry | None) -> None:
         if entry is None:

@@ -96,6 +96,8 @@ class Message:
     def __post_init__(self) -> None:
         if self.version != PROTOCOL_VERSION:
             raise InvalidMessage(f"protocol version {self.version} is not supported")
+        if not isinstance(self.author, PeerId) or not isinstance(self.head, Head):
+            raise InvalidMessage("a message needs an author identity and a head")
         fields.blob(self.table_id, "a table id", size=TABLE_ID_BYTES)
         fields.integer(self.counter, "an author counter", lo=0, hi=MAX_POSITION)
         fields.integer(self.kind, "a kind", lo=0, hi=MAX_KIND)
@@ -199,6 +201,8 @@ class Entry:
         fields.integer(self.seq, "a sequence number", lo=0, hi=MAX_POSITION)
         fields.blob(self.prev_hash, "a previous hash", size=HASH_BYTES)
         fields.blob(self.countersignature, "a countersignature", size=SIGNATURE_BYTES)
+        if not isinstance(self.message, Message):
+            raise InvalidMessage("an entry holds a message")
         link = entry_hash(self.message.table_id, self.seq, self.prev_hash, self.message.hash)
         object.__setattr__(self, "hash", link)
 
