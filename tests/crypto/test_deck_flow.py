@@ -229,3 +229,11 @@ def test_unseen_cards_go_back_into_a_new_deck_and_the_audit_follows_them() -> No
     assert all(second[position] == card for position, card in dealt.items())
     # The cards already in hands are not in the new deck.
     assert not set(second) & {first[p] for p in range(2 * n)}
+
+
+def test_the_holder_records_its_own_share_without_checking_its_own_proof() -> None:
+    table = dealt_table(2, cards_each=1)
+    holder = table.peers[1]
+    position, card = next(iter(holder.hand.items()))
+    holder.deck.add_own_share(holder.secrets, position)
+    assert holder.deck.open_public(position, claimed=card, claimant=1) == card

@@ -66,7 +66,7 @@ class Deck:
         """Start a deck for the seats holding ``keys`` (seat order).
 
         The deck is ``carried`` (unseen ciphertexts of an earlier deck put back,
-        in the order the log names them, §8.4) followed by the public encryption
+        in the order the log names them, §8 step 4) followed by the public encryption
         of the known ``card_ids``, ascending. Seats whose secrets are in
         ``released`` (peers that left) do not shuffle; their shares are computed
         from the released key.
@@ -226,6 +226,16 @@ class Deck:
         seat = self.seat_of(context.peer)
         self._shares.setdefault(context.position, {})[seat] = verified.value.share
 
+    def add_own_share(self, secrets: PeerSecrets, position: int) -> None:
+        """Record this peer's own share of ``position`` (its own secret: no proof to check).
+
+        Lets the holder of a card open it publicly in its own view without
+        verifying the proof it just made for the others.
+        """
+        seat = self.seat_of(secrets.peer)
+        own = self.ciphertext(position).c1 * secrets.key_share
+        self._shares.setdefault(position, {})[seat] = own
+
     def release_key(self, seat: int, reveal: Verified[SecretsReveal]) -> None:
         """A peer left and published its key: compute its shares from now on.
 
@@ -253,7 +263,7 @@ class Deck:
             return self.ciphertext(position).c1 * released
         return self._shares[position][seat]
 
-    # -- opening (§7.3) -----------------------------------------------------
+    # -- opening (§7) -----------------------------------------------------
 
     def open_private(self, secrets: PeerSecrets, position: int) -> int:
         """Open a card dealt or revealed to this peer: others' shares plus its own.
