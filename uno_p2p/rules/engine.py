@@ -111,7 +111,7 @@ def apply(state: State, action: Action, now_ms: int = 0) -> tuple[State, list[Ev
     return work.freeze(), work.events
 
 
-def learn(state: State, faces: Iterable[tuple[Slot, int]]) -> tuple[State, list[Event]]:
+def learn(state: State, faces: Iterable[tuple[Slot, int]]) -> tuple[State, list[ClaimViolated]]:
     """This viewer learned faces (a private reveal the deck proved, or the deck order).
 
     Any claim that the new faces show to be false is reported as a
@@ -128,7 +128,7 @@ def learn(state: State, faces: Iterable[tuple[Slot, int]]) -> tuple[State, list[
             raise IllegalAction(f"the slot {tuple(slot)} was known to hold card {old}, not {card}",
                                 rule="card")
         known[slot] = card
-    events: list[Event] = []
+    events: list[ClaimViolated] = []
     for claim in state.claims:
         if claim.verdict(state.known) is None and claim.verdict(known) is False:
             message = f"{state.players[claim.seat]} broke {claim.rule}: " + \
