@@ -106,7 +106,7 @@ def _decode(data: bytes, limits: Limits) -> WireValue:
         )
     except InvalidMessage:
         raise
-    except (ValueError, TypeError, OverflowError, msgpack.UnpackException) as error:
+    except (ValueError, msgpack.UnpackException) as error:
         # ExtraData, FormatError, StackError, OutOfData, UnicodeDecodeError and
         # the max_*_len refusals are all ValueError or UnpackException.
         raise InvalidMessage(f"malformed msgpack: {type(error).__name__}") from error
