@@ -147,7 +147,7 @@ def test_random_proofs_do_not_verify(e: bytes, z: bytes) -> None:
     x = secrets_of(0).key_share
     share = BASE * x
     try:
-        proof = Proof.from_wire([e, z], peer="fuzz", item="p")
+        proof = Proof.from_wire(e + z, peer="fuzz", item="p")
     except InvalidScalar:  # non-canonical scalars are refused on decode
         return
     with pytest.raises(ProofRejected):
@@ -155,7 +155,7 @@ def test_random_proofs_do_not_verify(e: bytes, z: bytes) -> None:
 
 
 @pytest.mark.parametrize(
-    "raw", [None, [], [b"\x00" * 32], [b"\x00" * 32, b"\x00" * 31], (1, 2), b"\x00" * 64]
+    "raw", [None, [], [b"\x00" * 32, b"\x00" * 32], b"\x00" * 63, b"\x00" * 65, (1, 2)]
 )
 def test_malformed_proofs_are_invalid_messages(raw: object) -> None:
     with pytest.raises(InvalidMessage):

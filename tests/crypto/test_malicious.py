@@ -30,6 +30,7 @@ from uno_p2p.crypto.shuffle import (
 from uno_p2p.errors import CryptoError, InvalidMessage, ProofRejected
 
 CHEATER = 1
+BASE_POINT = bytes.fromhex("58" + "66" * 31)  # G, valid: the proof field is what is wrong
 
 
 def shuffled(n: int = 3) -> Table:
@@ -121,8 +122,8 @@ def test_an_off_group_share_is_refused_on_decoding(bad_point: bytes) -> None:
 
 
 @pytest.mark.parametrize(
-    "wire", [None, [], [1, 2], [-1, bytes(32), [bytes(32)] * 2], [True, bytes(32), []],
-             [2**32, bytes(32), [bytes(32)] * 2]],
+    "wire", [None, [], [1, 2], [-1, bytes(32), bytes(64)], [True, bytes(32), bytes(64)],
+             [2**32, bytes(32), bytes(64)], [0, BASE_POINT, [bytes(32)] * 2]],
 )
 def test_malformed_shares_are_invalid_messages(wire: object) -> None:
     with pytest.raises(InvalidMessage):

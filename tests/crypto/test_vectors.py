@@ -62,8 +62,7 @@ def test_keys_and_commitments_follow_the_spec(stored: dict[str, Any]) -> None:
         master = hashlib.sha256(spec_frame("shuffle-master", table, ident, seed)).digest()
         assert peer["shuffle_master"] == master.hex()
         commitment = hashlib.sha256(spec_frame("shuffle-commit", table, ident, master)).digest()
-        announcement = [bytes.fromhex(v) if isinstance(v, str) else [bytes.fromhex(w) for w in v]
-                        for v in peer["announcement"]]
+        announcement = [bytes.fromhex(v) for v in peer["announcement"]]
         assert announcement[1] == commitment
         verify_key_announcement(
             KeyAnnouncement.from_wire(announcement, peer="vector"), table=table, peer=ident
@@ -102,13 +101,13 @@ def test_the_deal_share_verifies_in_its_context_only(stored: dict[str, Any]) -> 
     )
     wire = stored["deal_share"]["wire"]
     share = DecryptionShare.from_wire(
-        [wire[0], bytes.fromhex(wire[1]), [bytes.fromhex(v) for v in wire[2]]], peer="vector"
+        [wire[0], bytes.fromhex(wire[1]), bytes.fromhex(wire[2])], peer="vector"
     )
     peer0 = stored["peers"][0]
     key = verify_key_announcement(
         KeyAnnouncement.from_wire(
             [bytes.fromhex(peer0["announcement"][0]), bytes.fromhex(peer0["announcement"][1]),
-             [bytes.fromhex(v) for v in peer0["announcement"][2]]], peer="vector"),
+             bytes.fromhex(peer0["announcement"][2])], peer="vector"),
         table=context.table, peer=context.peer,
     )
     ciphertext = Ciphertext.from_wire(

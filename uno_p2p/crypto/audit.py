@@ -48,7 +48,7 @@ class DeckRecord:
 
     The deck starts from ``carried`` ciphertexts, each named by the index of an
     earlier record of the same game and a position in that deck (cards put
-    back into a deck without being seen, §8.4), followed by the public
+    back into a deck without being seen, §8 step 4), followed by the public
     encryption of ``card_ids`` ascending (known cards: a discard pile).
     ``shufflers`` are seats in the order they shuffled; ``shuffles`` their
     messages, in the same order.

@@ -105,7 +105,7 @@ class PeerSecrets:
 
 @dataclass(frozen=True, slots=True)
 class KeyAnnouncement:
-    """``[h_i, commitment, [e, z]]`` on the wire."""
+    """``[h_i, commitment, e || z]`` on the wire."""
 
     public_key: Point
     commitment: bytes
@@ -128,7 +128,7 @@ class KeyAnnouncement:
         return cls(public_key, raw[1], Proof.from_wire(raw[2], peer=peer, item=f"{item} proof"))
 
     def to_wire(self) -> list[object]:
-        """``[h_i, commitment, [e, z]]``."""
+        """``[h_i, commitment, e || z]``."""
         return [self.public_key.to_wire(), self.commitment, self.proof.to_wire()]
 
 

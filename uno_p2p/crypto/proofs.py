@@ -2,8 +2,8 @@
 
 docs/protocol/deck.md §3. Both are non-interactive through Fiat-Shamir, with
 the challenge binding the full ``ProofContext`` and every public value of the
-statement. A proof travels as ``[e, z]`` (challenge, response; 32 bytes each,
-little-endian scalars); the verifier recomputes the commitments from them and
+statement. A proof travels as 64 bytes ``e || z`` (challenge, response; 32
+bytes each, little-endian scalars); the verifier recomputes the commitments from them and
 checks that they hash back to ``e``.
 
 Nonces are deterministic (RFC 6979 in spirit): hashed from the secret, the
@@ -18,6 +18,8 @@ from dataclasses import dataclass
 from uno_p2p.crypto.context import ProofContext
 from uno_p2p.crypto.group import G, Point, Scalar, base_mul, hash_to_nonzero_scalar, hash_to_scalar
 from uno_p2p.errors import InvalidMessage, ProofRejected
+
+PROOF_BYTES = 64
 
 _SCHNORR_CHALLENGE = "schnorr/challenge"
 _SCHNORR_NONCE = "schnorr/nonce"
@@ -34,22 +36,22 @@ class Proof:
 
     @classmethod
     def from_wire(cls, raw: object, *, peer: str | None, item: str) -> Proof:
-        """Decode ``[e, z]``.
+        """Decode ``e || z``.
 
         Raises:
-            InvalidMessage: not a list of two 32-byte strings.
+            InvalidMessage: not 64 bytes.
             InvalidScalar: a non-canonical scalar.
         """
-        if not isinstance(raw, list | tuple) or len(raw) != 2:
-            raise InvalidMessage(f"{item}: a proof is a list [challenge, response]")
+        if not isinstance(raw, bytes) or len(raw) != PROOF_BYTES:
+            raise InvalidMessage(f"{item}: a proof is {PROOF_BYTES} bytes (challenge, response)")
         return cls(
-            Scalar.from_wire(raw[0], peer=peer, item=f"{item} challenge"),
-            Scalar.from_wire(raw[1], peer=peer, item=f"{item} response"),
+            Scalar.from_wire(raw[:32], peer=peer, item=f"{item} challenge"),
+            Scalar.from_wire(raw[32:], peer=peer, item=f"{item} response"),
         )
 
-    def to_wire(self) -> list[bytes]:
-        """``[e, z]`` as two 32-byte little-endian scalars."""
-        return [self.challenge.to_wire(), self.response.to_wire()]
+    def to_wire(self) -> bytes:
+        """``e || z``: two 32-byte little-endian scalars."""
+        return self.challenge.to_wire() + self.response.to_wire()
 
 
 def _schnorr_challenge(

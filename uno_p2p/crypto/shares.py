@@ -29,7 +29,7 @@ class ShareRejected(CryptoError):
 
 @dataclass(frozen=True, slots=True)
 class DecryptionShare:
-    """``[position, D_i, [e, z]]`` on the wire."""
+    """``[position, D_i, e || z]`` on the wire."""
 
     position: int
     share: Point
@@ -58,7 +58,7 @@ class DecryptionShare:
         )
 
     def to_wire(self) -> list[object]:
-        """``[position, D_i, [e, z]]``."""
+        """``[position, D_i, e || z]``."""
         return [self.position, self.share.to_wire(), self.proof.to_wire()]
 
 
