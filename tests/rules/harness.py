@@ -116,6 +116,8 @@ class Table:
         self.decks: list[DeckOrder] = [first, *decks]
         self.events: list[Event] = []
         self.violations: list[ClaimViolated] = []
+        #: Every face of every shuffle so far (the engine forgets old rounds' faces).
+        self.all_faces: dict[Slot, int] = {}
         self.state, events = new_game(self.options, names, now_ms=now_ms)
         self.views = [new_game(self.options, names, viewer=s, now_ms=now_ms)[0]
                       for s in range(players)]
@@ -132,8 +134,9 @@ class Table:
                 spec = self.decks.pop(0) if self.decks else list(faces)
                 order = spec(faces) if callable(spec) else list(spec)
                 assert sorted(order) == sorted(faces), "a deck must hold the cards it shuffles"
-                self.state, _ = learn(self.state, [(Slot(event.shuffle, p), c)
-                                                   for p, c in enumerate(order)])
+                faces_now = [(Slot(event.shuffle, p), c) for p, c in enumerate(order)]
+                self.all_faces.update(faces_now)
+                self.state, _ = learn(self.state, faces_now)
             elif isinstance(event, CardsDrawn | RevealRequested):
                 seat = event.seat if isinstance(event, CardsDrawn) else event.to
                 if seat != EVERYONE:
