@@ -11,7 +11,7 @@ from uno_p2p.crypto.context import PURPOSE_PRIVATE
 from uno_p2p.crypto.deck import Deck
 from uno_p2p.crypto.group import Scalar
 from uno_p2p.crypto.keys import SecretsReveal, verify_secrets_reveal
-from uno_p2p.crypto.shares import DecryptionShare
+from uno_p2p.crypto.shares import DecryptionShare, open_card, share_from_key
 from uno_p2p.errors import LocalProtocolError
 
 
@@ -237,3 +237,13 @@ def test_the_holder_records_its_own_share_without_checking_its_own_proof() -> No
     position, card = next(iter(holder.hand.items()))
     holder.deck.add_own_share(holder.secrets, position)
     assert holder.deck.open_public(position, claimed=card, claimant=1) == card
+
+
+def test_the_pure_opening_functions_agree_with_the_deck() -> None:
+    """A table that keeps its own state uses share_from_key / open_card directly."""
+    table = dealt_table(3, cards_each=1)
+    ciphertext = table.peers[0].deck.ciphertext(0)
+    shares = [share_from_key(peer.secrets.key_share, ciphertext) for peer in table.peers]
+    assert open_card(ciphertext, shares) == table.peers[0].hand[0]
+    with pytest.raises(UnknownCard):
+        open_card(ciphertext, shares[1:], item="card at position 0")

@@ -52,11 +52,21 @@ from uno_p2p.crypto.keys import (
     verify_secrets_reveal,
 )
 from uno_p2p.crypto.proofs import Proof
-from uno_p2p.crypto.shares import DecryptionShare, ShareRejected, verify_share
+from uno_p2p.crypto.shares import (
+    DecryptionShare,
+    ShareRejected,
+    make_share,
+    open_card,
+    share_from_key,
+    verify_share,
+)
 from uno_p2p.crypto.shuffle import (
     Ciphertext,
     ShuffleMessage,
     ShuffleRejected,
+    initial_deck,
+    make_shuffle,
+    shuffle_context,
     verify_shuffle_message,
 )
 
@@ -93,8 +103,14 @@ __all__ = [
     "Verified",
     "card_of",
     "card_point",
+    "initial_deck",
     "joint_key",
+    "make_share",
+    "make_shuffle",
+    "open_card",
     "peer_label",
+    "share_from_key",
+    "shuffle_context",
     "verify_deck",
     "verify_game",
     "verify_key_announcement",

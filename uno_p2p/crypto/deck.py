@@ -12,9 +12,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from uno_p2p.crypto.cards import card_of
 from uno_p2p.crypto.context import ProofContext, Verified
-from uno_p2p.crypto.group import Point, Scalar, sum_points
+from uno_p2p.crypto.group import Point, Scalar
 from uno_p2p.crypto.keys import (
     KeyAnnouncement,
     PeerSecrets,
@@ -22,7 +21,13 @@ from uno_p2p.crypto.keys import (
     joint_key,
     peer_label,
 )
-from uno_p2p.crypto.shares import DecryptionShare, make_share, verify_share
+from uno_p2p.crypto.shares import (
+    DecryptionShare,
+    make_share,
+    open_card,
+    share_from_key,
+    verify_share,
+)
 from uno_p2p.crypto.shuffle import (
     Ciphertext,
     ShuffleMessage,
@@ -233,7 +238,7 @@ class Deck:
         verifying the proof it just made for the others.
         """
         seat = self.seat_of(secrets.peer)
-        own = self.ciphertext(position).c1 * secrets.key_share
+        own = share_from_key(secrets.key_share, self.ciphertext(position))
         self._shares.setdefault(position, {})[seat] = own
 
     def release_key(self, seat: int, reveal: Verified[SecretsReveal]) -> None:
@@ -260,7 +265,7 @@ class Deck:
     def _share_of(self, position: int, seat: int) -> Point:
         released = self._released.get(seat)
         if released is not None:
-            return self.ciphertext(position).c1 * released
+            return share_from_key(released, self.ciphertext(position))
         return self._shares[position][seat]
 
     # -- opening (§7) -----------------------------------------------------
@@ -273,7 +278,7 @@ class Deck:
             UnknownCard / DuplicateCard: the deck or a share was bad.
         """
         seat = self.seat_of(secrets.peer)
-        own = self.ciphertext(position).c1 * secrets.key_share
+        own = share_from_key(secrets.key_share, self.ciphertext(position))
         return self._open(position, own, skip=seat)
 
     def open_public(
@@ -303,7 +308,7 @@ class Deck:
         if own is not None:
             shares.append(own)
         item = f"card at position {position}"
-        card = card_of(self.ciphertext(position).c2 - sum_points(shares), item=item)
+        card = open_card(self.ciphertext(position), shares, item=item)
         for other, seen in self._opened.items():
             if seen == card and other != position:
                 raise DuplicateCard(

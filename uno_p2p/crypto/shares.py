@@ -9,10 +9,12 @@ for another position or replayed from another context fails at once.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
+from uno_p2p.crypto.cards import card_of
 from uno_p2p.crypto.context import SEAL, ProofContext, Verified
-from uno_p2p.crypto.group import Point
+from uno_p2p.crypto.group import Point, Scalar, sum_points
 from uno_p2p.crypto.keys import KeyAnnouncement, PeerSecrets, peer_label
 from uno_p2p.crypto.proofs import Proof, prove_dleq, verify_dleq
 from uno_p2p.crypto.shuffle import Ciphertext
@@ -101,3 +103,22 @@ def verify_share(
         peer=peer, item=item,
     )
     return Verified(share, context, SEAL)
+
+
+def share_from_key(key_share: Scalar, ciphertext: Ciphertext) -> Point:
+    """``x·c1``: one's own share, or a leaver's from its released key (no proof needed)."""
+    return ciphertext.c1 * key_share
+
+
+def open_card(
+    ciphertext: Ciphertext, shares: Sequence[Point], *, peer: str | None = None,
+    item: str = "card",
+) -> int:
+    """The card under ``ciphertext``, given every seat's share: ``c2 - Σ D_i``.
+
+    Pass only verified shares (or ones computed from a known key).
+
+    Raises:
+        UnknownCard: the point is no card (a bad deck, or a share missing).
+    """
+    return card_of(ciphertext.c2 - sum_points(list(shares)), peer=peer, item=item)
