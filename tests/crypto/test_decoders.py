@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.crypto.harness import fixed_seed, peer_id
+from uno_p2p.crypto.group import Point, Scalar, base_mul
 from uno_p2p.crypto.keys import (
     KeyAnnouncement,
     PeerSecrets,
@@ -72,3 +73,30 @@ def test_round_trips() -> None:
     assert KeyAnnouncement.from_wire(announcement.to_wire(), peer=None) == announcement
     reveal = secrets.reveal()
     assert SecretsReveal.from_wire(reveal.to_wire(), peer=None) == reveal
+
+
+SCALARS = st.integers(1, 2**252).map(Scalar)
+POINTS = SCALARS.map(base_mul)
+PROOFS = st.builds(Proof, SCALARS, SCALARS)
+CIPHERTEXTS = st.builds(Ciphertext, POINTS, POINTS)
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(0, 2**32 - 1), POINTS, PROOFS)
+def test_shares_round_trip(position: int, share: Point, proof: Proof) -> None:
+    value = DecryptionShare(position, share, proof)
+    assert DecryptionShare.from_wire(value.to_wire(), peer=None) == value
+
+
+@settings(max_examples=10, deadline=None)
+@given(st.lists(CIPHERTEXTS, min_size=1, max_size=6))
+def test_shuffles_round_trip(ciphertexts: list[Ciphertext]) -> None:
+    value = ShuffleMessage(tuple(ciphertexts))
+    assert ShuffleMessage.from_wire(value.to_wire(), peer=None) == value
+
+
+@settings(max_examples=30, deadline=None)
+@given(POINTS, st.binary(min_size=32, max_size=32), PROOFS)
+def test_announcements_round_trip(public: Point, commitment: bytes, proof: Proof) -> None:
+    value = KeyAnnouncement(public, commitment, proof)
+    assert KeyAnnouncement.from_wire(value.to_wire(), peer=None) == value
