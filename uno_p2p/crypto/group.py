@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from nacl import bindings as _na
 from nacl.exceptions import RuntimeError as _NaclRuntimeError
 
-from uno_p2p.errors import CryptoError, InvalidMessage
+from uno_p2p.errors import CryptoError, InvalidMessage, LocalProtocolError
 
 #: The order of the prime subgroup of edwards25519.
 L = 2**252 + 27742317777372353535851937790883648493
@@ -82,7 +82,7 @@ class Scalar:
 
     def __post_init__(self) -> None:
         if not 0 <= self.value < L:
-            raise ValueError("a Scalar must be reduced modulo L")
+            raise LocalProtocolError("a Scalar must be reduced modulo L")
 
     @classmethod
     def of(cls, value: int) -> Scalar:
