@@ -1,12 +1,14 @@
 # Sourced by scripts/test, scripts/play and the benchmarks: makes .venv from
 # nothing but a Python 3.11+ interpreter, and keeps it in step with
 # pyproject.toml. Sets VENV_PY to the venv's interpreter.
-# Usage: . scripts/bootstrap.sh [EXTRAS]     e.g. ". scripts/bootstrap.sh test"
+# Usage: UNO_EXTRAS=test . scripts/bootstrap.sh    (extras are optional)
+# The extras come from a variable, not from "$1": a sourced script sees its
+# caller's arguments, and a benchmark's "--json" is no pip extra.
 
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 VENV="$ROOT/.venv"
-EXTRAS="${1:-}"
+EXTRAS="${UNO_EXTRAS:-}"
 
 find_python() {
     local candidate
