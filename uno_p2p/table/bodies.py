@@ -1,0 +1,334 @@
+"""The table protocol's message bodies: kinds 64 and up.
+
+docs/protocol/table.md §3. Each body is a frozen dataclass with a
+fixed-order array as its wire form, registered in the shared ``BODIES``
+registry, so the envelope decodes it and refuses anything malformed. Crypto
+values (points, proofs, ciphertexts) are carried as the deck's own wire
+forms and parsed into checked group elements by the ledger, which knows who
+sent them (so a bad point names its peer).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from uno_p2p.crypto.channel import CHANNEL_KEY_BYTES
+from uno_p2p.crypto.identity import PeerId
+from uno_p2p.crypto.shuffle import CIPHERTEXT_BYTES
+from uno_p2p.errors import InvalidMessage
+from uno_p2p.rules.actions import Action, action_from_wire
+from uno_p2p.rules.cards import CARD_COUNT
+from uno_p2p.rules.codec import MAX_SEATS, MAX_SHUFFLES
+from uno_p2p.wire import fields
+from uno_p2p.wire.codec import WireValue
+from uno_p2p.wire.registry import BODIES, Names
+
+POINT_BYTES = 32
+PROOF_BYTES = 64
+KEY_ANNOUNCEMENT_ITEMS = 3
+#: A batch of shares: every card of a deal to 9 others plus a starter, with room.
+MAX_SHARES = 2 * CARD_COUNT
+#: Purposes of a share on the wire (docs/protocol/deck.md §2).
+PURPOSES = ("deal", "open", "private")
+MAX_REASON = 200
+MAX_NOW_MS = (1 << 53) - 1
+NO_SEAT = -1
+
+
+def _seat(value: object, item: str, *, optional: bool = False) -> int:
+    return fields.integer(value, item, lo=NO_SEAT if optional else 0, hi=MAX_SEATS - 1)
+
+
+@dataclass(frozen=True, slots=True)
+class ShareItem:
+    """One proven decryption share: ``[shuffle, prover, purpose, recipient, [p, D, proof]]``.
+
+    ``prover`` is the seat whose key made the share (the author, except for a
+    private share forwarded as evidence); ``recipient`` is the seat a deal or
+    private share is for, ``-1`` for an open (public) share.
+    """
+
+    shuffle: int
+    prover: int
+    purpose: str
+    recipient: int
+    position: int
+    share: bytes
+    proof: bytes
+
+    def __post_init__(self) -> None:
+        fields.integer(self.shuffle, "a shuffle number", lo=0, hi=MAX_SHUFFLES)
+        _seat(self.prover, "a prover seat")
+        _seat(self.recipient, "a recipient seat", optional=True)
+        if self.purpose not in PURPOSES:
+            raise InvalidMessage(f"a share's purpose is one of {PURPOSES}")
+        if (self.purpose == "open") != (self.recipient == NO_SEAT):
+            raise InvalidMessage("an open share has no recipient; deal and private ones have one")
+        fields.integer(self.position, "a deck position", lo=0, hi=CARD_COUNT - 1)
+        fields.blob(self.share, "a decryption share", size=POINT_BYTES)
+        fields.blob(self.proof, "a DLEQ proof", size=PROOF_BYTES)
+
+    def to_wire(self) -> list[WireValue]:
+        return [self.shuffle, self.prover, self.purpose, self.recipient,
+                [self.position, self.share, self.proof]]
+
+    @classmethod
+    def from_wire(cls, value: WireValue) -> ShareItem:
+        """Raises: InvalidMessage: malformed."""
+        shuffle, prover, purpose, recipient, share = fields.array(value, 5, "a share item")
+        position, point, proof = fields.array(share, 3, "a decryption share")
+        return cls(
+            fields.integer(shuffle, "a shuffle number", lo=0, hi=MAX_SHUFFLES),
+            _seat(prover, "a prover seat"),
+            fields.text(purpose, "a purpose", max_chars=8),
+            _seat(recipient, "a recipient seat", optional=True),
+            fields.integer(position, "a deck position", lo=0, hi=CARD_COUNT - 1),
+            fields.blob(point, "a decryption share", size=POINT_BYTES),
+            fields.blob(proof, "a DLEQ proof", size=PROOF_BYTES),
+        )
+
+    @property
+    def share_wire(self) -> list[object]:
+        """The deck's ``DecryptionShare`` wire form."""
+        return [self.position, self.share, self.proof]
+
+
+def _share_items(value: WireValue, item: str) -> tuple[ShareItem, ...]:
+    return tuple(ShareItem.from_wire(v) for v in fields.items(value, item, max_len=MAX_SHARES))
+
+
+def _check_items(items: tuple[ShareItem, ...], item: str) -> None:
+    if type(items) is not tuple or len(items) > MAX_SHARES or not all(
+        isinstance(i, ShareItem) for i in items
+    ):
+        raise InvalidMessage(f"{item} must be a tuple of at most {MAX_SHARES} share items")
+
+
+@BODIES.kind(64, "key_setup")
+@dataclass(frozen=True, slots=True)
+class KeySetup:
+    """A seated peer's key announcement: ``[[h_i, commitment, proof]]`` (deck.md §4.2)."""
+
+    public_key: bytes
+    commitment: bytes
+    proof: bytes
+
+    def __post_init__(self) -> None:
+        fields.blob(self.public_key, "a public key", size=POINT_BYTES)
+        fields.blob(self.commitment, "a seed commitment", size=32)
+        fields.blob(self.proof, "a key proof", size=PROOF_BYTES)
+
+    def to_wire(self) -> list[WireValue]:
+        return [[self.public_key, self.commitment, self.proof]]
+
+    @classmethod
+    def from_wire(cls, value: WireValue) -> KeySetup:
+        """Raises: InvalidMessage: malformed."""
+        (announcement,) = fields.array(value, 1, "key_setup")
+        key, commitment, proof = fields.array(announcement, KEY_ANNOUNCEMENT_ITEMS,
+                                              "a key announcement")
+        return cls(fields.blob(key, "a public key", size=POINT_BYTES),
+                   fields.blob(commitment, "a seed commitment", size=32),
+                   fields.blob(proof, "a key proof", size=PROOF_BYTES))
+
+    def describe(self, names: Names) -> str:
+        return "announced its deck key and shuffle commitment"
+
+
+@BODIES.kind(65, "shuffle_deck")
+@dataclass(frozen=True, slots=True)
+class ShuffleDeck:
+    """A peer's turn in joint shuffle number ``shuffle``: the re-encrypted deck (deck.md §6)."""
+
+    shuffle: int
+    ciphertexts: tuple[bytes, ...]
+
+    def __post_init__(self) -> None:
+        fields.integer(self.shuffle, "a shuffle number", lo=0, hi=MAX_SHUFFLES)
+        if type(self.ciphertexts) is not tuple or not 1 <= len(self.ciphertexts) <= CARD_COUNT:
+            raise InvalidMessage(f"a shuffle holds 1..{CARD_COUNT} ciphertexts")
+        for ciphertext in self.ciphertexts:
+            fields.blob(ciphertext, "a ciphertext", size=CIPHERTEXT_BYTES)
+
+    def to_wire(self) -> list[WireValue]:
+        return [self.shuffle, list(self.ciphertexts)]
+
+    @classmethod
+    def from_wire(cls, value: WireValue) -> ShuffleDeck:
+        """Raises: InvalidMessage: malformed."""
+        shuffle, deck = fields.array(value, 2, "shuffle_deck")
+        items = fields.items(deck, "a shuffled deck", max_len=CARD_COUNT)
+        return cls(fields.integer(shuffle, "a shuffle number", lo=0, hi=MAX_SHUFFLES),
+                   tuple(fields.blob(c, "a ciphertext", size=CIPHERTEXT_BYTES) for c in items))
+
+    def describe(self, names: Names) -> str:
+        return f"shuffled deck {self.shuffle} ({len(self.ciphertexts)} cards)"
+
+
+@BODIES.kind(66, "shares")
+@dataclass(frozen=True, slots=True)
+class Shares:
+    """A batch of the author's public shares: deals to others and public openings (§4)."""
+
+    items: tuple[ShareItem, ...]
+
+    def __post_init__(self) -> None:
+        _check_items(self.items, "shares")
+        if not self.items:
+            raise InvalidMessage("a shares message carries at least one share")
+
+    def to_wire(self) -> list[WireValue]:
+        return [[item.to_wire() for item in self.items]]
+
+    @classmethod
+    def from_wire(cls, value: WireValue) -> Shares:
+        """Raises: InvalidMessage: malformed."""
+        (items,) = fields.array(value, 1, "shares")
+        return cls(_share_items(items, "shares"))
+
+    def describe(self, names: Names) -> str:
+        return f"gave {len(self.items)} decryption shares"
+
+
+@BODIES.kind(67, "move")
+@dataclass(frozen=True, slots=True)
+class Move:
+    """An engine action, with the shares that prove the faces it shows (§5).
+
+    A play carries the author's open shares of the played cards; a guilty
+    challenge verdict carries the challenged player's private share as
+    received (docs/protocol/deck.md §7).
+    """
+
+    action: Action
+    shares: tuple[ShareItem, ...] = ()
+
+    def __post_init__(self) -> None:
+        _check_items(self.shares, "a move's shares")
+
+    def to_wire(self) -> list[WireValue]:
+        action: WireValue = self.action.to_wire()  # type: ignore[assignment]
+        return [action, [item.to_wire() for item in self.shares]]
+
+    @classmethod
+    def from_wire(cls, value: WireValue) -> Move:
+        """Raises: InvalidMessage: malformed action or shares."""
+        action, shares = fields.array(value, 2, "move")
+        return cls(action_from_wire(action), _share_items(shares, "a move's shares"))
+
+    def describe(self, names: Names) -> str:
+        return f"moved: {self.action.TAG}"
+
+
+@BODIES.kind(68, "private_shares")
+@dataclass(frozen=True, slots=True)
+class PrivateShares:
+    """Shares for one peer's eyes only; always sent inside a ``Sealed`` body (§4.3)."""
+
+    items: tuple[ShareItem, ...]
+
+    def __post_init__(self) -> None:
+        _check_items(self.items, "private shares")
+        if not self.items or any(item.purpose != "private" for item in self.items):
+            raise InvalidMessage("private shares carry one or more shares of purpose private")
+
+    def to_wire(self) -> list[WireValue]:
+        return [[item.to_wire() for item in self.items]]
+
+    @classmethod
+    def from_wire(cls, value: WireValue) -> PrivateShares:
+        """Raises: InvalidMessage: malformed."""
+        (items,) = fields.array(value, 1, "private_shares")
+        return cls(_share_items(items, "private shares"))
+
+    def describe(self, names: Names) -> str:
+        return f"revealed {len(self.items)} cards privately"
+
+
+@BODIES.kind(69, "clock")
+@dataclass(frozen=True, slots=True)
+class Clock:
+    """The sequencer's signed time: the log's ``now_ms`` from here on (§6)."""
+
+    now_ms: int
+
+    def __post_init__(self) -> None:
+        fields.integer(self.now_ms, "a time", lo=0, hi=MAX_NOW_MS)
+
+    def to_wire(self) -> list[WireValue]:
+        return [self.now_ms]
+
+    @classmethod
+    def from_wire(cls, value: WireValue) -> Clock:
+        """Raises: InvalidMessage: malformed."""
+        (now_ms,) = fields.array(value, 1, "clock")
+        return cls(fields.integer(now_ms, "a time", lo=0, hi=MAX_NOW_MS))
+
+    def describe(self, names: Names) -> str:
+        return f"the table clock reads {self.now_ms} ms"
+
+
+@BODIES.kind(70, "reveal_secrets")
+@dataclass(frozen=True, slots=True)
+class RevealSecrets:
+    """``[x_i, m_i, channel seed]``: at the end of the game, or on leaving (§8)."""
+
+    key_share: bytes
+    shuffle_master: bytes
+    channel_seed: bytes
+
+    def __post_init__(self) -> None:
+        fields.blob(self.key_share, "a key share", size=32)
+        fields.blob(self.shuffle_master, "a shuffle seed", size=32)
+        fields.blob(self.channel_seed, "a channel seed", size=CHANNEL_KEY_BYTES)
+
+    def to_wire(self) -> list[WireValue]:
+        return [self.key_share, self.shuffle_master, self.channel_seed]
+
+    @classmethod
+    def from_wire(cls, value: WireValue) -> RevealSecrets:
+        """Raises: InvalidMessage: malformed."""
+        key, master, channel = fields.array(value, 3, "reveal_secrets")
+        return cls(fields.blob(key, "a key share", size=32),
+                   fields.blob(master, "a shuffle seed", size=32),
+                   fields.blob(channel, "a channel seed", size=CHANNEL_KEY_BYTES))
+
+    def describe(self, names: Names) -> str:
+        return "revealed its key share, shuffle seed and channel key"
+
+
+@BODIES.kind(71, "abort")
+@dataclass(frozen=True, slots=True)
+class Abort:
+    """Stop the game and name ``culprit`` for ``code`` (§7).
+
+    ``evidence`` is the culprit's signed message the sequencer refused (empty
+    for an accusation about a private share or an unresponsive peer).
+    """
+
+    culprit: PeerId
+    code: str
+    reason: str
+    evidence: bytes = b""
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.culprit, PeerId):
+            raise InvalidMessage("an abort names the culprit's identity")
+        fields.text(self.code, "a code", min_chars=1, max_chars=48)
+        fields.text(self.reason, "a reason", max_chars=MAX_REASON)
+        fields.blob(self.evidence, "evidence", max_size=1 << 20)
+
+    def to_wire(self) -> list[WireValue]:
+        return [self.culprit.to_wire(), self.code, self.reason, self.evidence]
+
+    @classmethod
+    def from_wire(cls, value: WireValue) -> Abort:
+        """Raises: InvalidMessage: malformed."""
+        culprit, code, reason, evidence = fields.array(value, 4, "abort")
+        return cls(PeerId.from_wire(culprit), fields.text(code, "a code", min_chars=1,
+                                                         max_chars=48),
+                   fields.text(reason, "a reason", max_chars=MAX_REASON),
+                   fields.blob(evidence, "evidence", max_size=1 << 20))
+
+    def describe(self, names: Names) -> str:
+        return f"stopped the game: {names(self.culprit.key)} broke the protocol ({self.code})"

@@ -1,0 +1,132 @@
+"""What one seat owes the table now, computed from the log alone (table.md §4).
+
+A duty is work the game waits for: a key announcement, a turn in a joint
+shuffle, decryption shares (deals to others, public openings), private
+shares to one viewer, the final reveal. Every peer computes every seat's
+duties from the same log, so the sequencer knows whom the table is waiting
+for (``waiting_for``) and each peer knows what to send (``public_duty``,
+``private_duties``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from uno_p2p.crypto.context import PURPOSE_DEAL, PURPOSE_OPEN, PURPOSE_PRIVATE
+from uno_p2p.crypto.keys import PeerSecrets, joint_key
+from uno_p2p.crypto.shares import make_share
+from uno_p2p.crypto.shuffle import make_shuffle
+from uno_p2p.rules.codec import Slot
+from uno_p2p.table.bodies import (
+    MAX_SHARES,
+    NO_SEAT,
+    KeySetup,
+    RevealSecrets,
+    ShareItem,
+    Shares,
+    ShuffleDeck,
+)
+from uno_p2p.table.game import share_context
+from uno_p2p.table.state import TablePhase, TableState
+
+
+@dataclass(frozen=True, slots=True)
+class Owed:
+    """One share this seat owes: ``slot`` for ``purpose`` to ``recipient`` (-1: public)."""
+
+    slot: Slot
+    purpose: str
+    recipient: int
+
+
+def public_shares_owed(ts: TableState, seat: int) -> list[Owed]:
+    """Deal shares for others' draws and open shares for an awaited public reveal."""
+    if ts.phase != TablePhase.PLAYING or ts.engine is None:
+        return []
+    owed: list[Owed] = []
+    seen: set[Slot] = set()
+    for to, slots in ts.deals:
+        for slot in slots:
+            if to != seat and slot not in seen and _lacks(ts, slot, seat):
+                owed.append(Owed(slot, PURPOSE_DEAL, to))
+                seen.add(slot)
+    for slot in ts.engine.awaiting:
+        if slot not in seen and _lacks(ts, slot, seat):
+            owed.append(Owed(slot, PURPOSE_OPEN, NO_SEAT))
+            seen.add(slot)
+    return owed
+
+
+def private_shares_owed(ts: TableState, seat: int) -> dict[int, list[Owed]]:
+    """Private shares this seat owes, by recipient seat (one sealed body each)."""
+    owed: dict[int, list[Owed]] = {}
+    if ts.phase != TablePhase.PLAYING:
+        return owed
+    for due in ts.privates:
+        if seat not in due.owed or not all(ts.slot_ready(s) for s in due.slots):
+            continue
+        items = owed.setdefault(due.to, [])
+        for slot in due.slots:
+            if _lacks(ts, slot, seat) and all(o.slot != slot for o in items):
+                items.append(Owed(slot, PURPOSE_PRIVATE, due.to))
+    return owed
+
+
+def _lacks(ts: TableState, slot: Slot, seat: int) -> bool:
+    return ts.slot_ready(slot) and seat not in ts.shares.get(slot, {})
+
+
+def shuffle_due(ts: TableState, seat: int) -> int | None:
+    """The number of the shuffle this seat must take its turn in, if any."""
+    if ts.phase != TablePhase.PLAYING:
+        return None
+    for deck in ts.decks:
+        if deck.next_shuffler == seat:
+            return deck.number
+    return None
+
+
+def waiting_for(ts: TableState) -> list[int]:
+    """The seats the table waits for (no entry can move the game on without them)."""
+    seats = range(len(ts.seats))
+    if ts.phase == TablePhase.KEYS:
+        return [s for s in seats if ts.keys[s] is None]
+    if ts.phase == TablePhase.REVEALING:
+        return sorted(ts.reveals_expected - set(ts.reveals))
+    if ts.phase != TablePhase.PLAYING:
+        return []
+    return [s for s in seats if shuffle_due(ts, s) is not None
+            or public_shares_owed(ts, s) or private_shares_owed(ts, s)]
+
+
+def make_item(ts: TableState, secrets: PeerSecrets, seat: int, owed: Owed) -> ShareItem:
+    """This seat's proven share for one ``Owed``."""
+    context = share_context(ts, owed.slot, seat, owed.purpose, owed.recipient)
+    share = make_share(secrets, ts.ciphertext(owed.slot), context)
+    return ShareItem(owed.slot.shuffle, seat, owed.purpose, owed.recipient, share.position,
+                     share.share.to_wire(), share.proof.to_wire())
+
+
+def public_duty(ts: TableState, secrets: PeerSecrets, seat: int,
+                channel_seed: bytes) -> KeySetup | ShuffleDeck | Shares | RevealSecrets | None:
+    """The next public message this seat owes, or None."""
+    if ts.phase == TablePhase.KEYS and ts.keys[seat] is None:
+        announcement = secrets.announce()
+        return KeySetup(announcement.public_key.to_wire(), announcement.commitment,
+                        announcement.proof.to_wire())
+    if ts.phase == TablePhase.REVEALING:
+        if seat in ts.reveals_expected and seat not in ts.reveals:
+            reveal = secrets.reveal()
+            return RevealSecrets(reveal.key_share.to_wire(), reveal.shuffle_master, channel_seed)
+        return None
+    number = shuffle_due(ts, seat)
+    if number is not None:
+        deck = ts.decks[number]
+        message = make_shuffle(deck.ciphertexts, shuffle_master=secrets.shuffle_master,
+                               round_number=deck.round, deck=deck.number,
+                               joint_key=joint_key([ts.key(s) for s in range(len(ts.seats))]))
+        return ShuffleDeck(number, tuple(message.to_wire()))
+    owed = public_shares_owed(ts, seat)[:MAX_SHARES]
+    if owed:
+        return Shares(tuple(make_item(ts, secrets, seat, o) for o in owed))
+    return None

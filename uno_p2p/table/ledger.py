@@ -1,0 +1,427 @@
+"""Applying one log entry: the single path every peer, the sequencer and the audit run.
+
+docs/protocol/table.md §2-§8. ``apply_entry(state, entry)`` is pure: it
+checks the entry's body against everything the log has said so far (lobby
+rules, keys, decks, shares, the engine's rules) and returns the new state
+and the public facts, or raises ``Misbehaviour`` naming who broke what, and
+leaves the state as it was. The chain itself (signatures, sequence numbers,
+heads, equivocation) is ``uno_p2p.wire.chain``'s ``ChainVerifier``, which
+the ``Ledger`` runs first.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from typing import Any
+
+from uno_p2p.crypto.audit import DeckRecord, verify_game
+from uno_p2p.crypto.channel import ChannelKey
+from uno_p2p.crypto.group import Scalar
+from uno_p2p.crypto.identity import PeerId
+from uno_p2p.crypto.keys import (
+    KeyAnnouncement,
+    SecretsReveal,
+    verify_key_announcement,
+    verify_secrets_reveal,
+)
+from uno_p2p.crypto.shuffle import ShuffleMessage
+from uno_p2p.errors import ConfigError, CryptoError, InvalidMessage, RemoteProtocolError
+from uno_p2p.rules.engine import public_digest
+from uno_p2p.rules.options import Options
+from uno_p2p.table import game
+from uno_p2p.table.bodies import (
+    Abort,
+    Clock,
+    KeySetup,
+    Move,
+    RevealSecrets,
+    Shares,
+    ShuffleDeck,
+)
+from uno_p2p.table.events import (
+    GameStarted,
+    OptionsChanged,
+    PeerMisbehaved,
+    PlayerJoined,
+    PlayerLeft,
+    PlayerReady,
+    TableEvent,
+)
+from uno_p2p.table.game import Events, fault
+from uno_p2p.table.state import (
+    Misbehaviour,
+    Seating,
+    Stop,
+    TablePhase,
+    TableState,
+    check_transition,
+)
+from uno_p2p.wire.chain import ChainError, ChainVerifier
+from uno_p2p.wire.envelope import Entry, Head, Message
+from uno_p2p.wire.lobby import Join, Kick, Leave, OpenTable, Ready, SetOptions, Start
+from uno_p2p.wire.private import Sealed
+from uno_p2p.wire.registry import Body
+
+DIGEST_LABEL = b"uno-lan/table/v1/digest\x00"
+
+
+def initial_state(table_id: bytes, me: bytes | None = None) -> TableState:
+    """The state before entry 0 (``me``: this peer's key, ``None`` for an observer)."""
+    return TableState(table_id=table_id, me=me, phase=TablePhase.LOBBY)
+
+
+@dataclass(frozen=True, slots=True)
+class _At:
+    """Where a body is being applied: its entry (None for a message not yet logged)."""
+
+    entry: Entry | None
+    seq: int
+    author: PeerId
+
+    def fault(self, code: str, why: str, culprit: PeerId | None = None) -> Misbehaviour:
+        return fault(self.entry, self.seq, culprit or self.author, code, why)
+
+
+def apply_entry(ts: TableState, entry: Entry, chain: ChainVerifier | None = None
+                ) -> tuple[TableState, list[TableEvent]]:
+    """Apply one countersigned entry (whose chain checks passed) to ``ts``.
+
+    Raises:
+        Misbehaviour: the body breaks the table protocol or the rules; the
+            error names the culprit and holds the entry.
+    """
+    return apply_body(ts, _At(entry, entry.seq, entry.author), entry.body, chain)
+
+
+def check_message(ts: TableState, message: Message, chain: ChainVerifier | None = None) -> None:
+    """Would ``message`` be valid as the next entry? (the sequencer's check, §7).
+
+    Raises:
+        Misbehaviour: as ``apply_entry``, naming the message's author.
+    """
+    apply_body(ts, _At(None, ts.seq, message.author), message.body, chain)
+
+
+def apply_body(ts: TableState, at: _At, body: Body, chain: ChainVerifier | None
+               ) -> tuple[TableState, list[TableEvent]]:
+    """Dispatch on the body's kind; ``seq`` is always advanced on success."""
+    if ts.phase == TablePhase.ENDED:
+        raise at.fault("after_end", "the table has ended")
+    if at.seq == 0 and not isinstance(body, OpenTable):
+        raise at.fault("no_table", "entry 0 must open the table")
+    handler = _HANDLERS.get(type(body))
+    if handler is None:
+        raise at.fault("unexpected", f"a {type(body).__name__} has no place at this table")
+    new, events = handler(ts, at, body, chain)
+    return replace(new, seq=at.seq + 1), events
+
+
+# -- lobby (table.md §3) ------------------------------------------------------------------
+def _lobby(ts: TableState, at: _At, *, host_only: bool = False) -> Seating:
+    if ts.phase != TablePhase.LOBBY or ts.lobby is None:
+        raise at.fault("not_lobby", "the lobby is closed")
+    if host_only and at.author != ts.lobby.host:
+        raise at.fault("not_host", "only the host may do this")
+    return ts.lobby
+
+
+def _options(at: _At, pairs: tuple[tuple[str, int | bool | str], ...]) -> Options:
+    try:
+        return Options.from_mapping(dict(pairs))
+    except (ConfigError, TypeError) as error:
+        raise at.fault("bad_options", f"the options are not valid: {error}") from error
+
+
+def _open_table(ts: TableState, at: _At, body: OpenTable, _: Any) -> tuple[TableState, Events]:
+    if at.seq != 0 or ts.lobby is not None:
+        raise at.fault("reopened", "only entry 0 opens the table")
+    options = _options(at, body.options)
+    lobby = Seating(at.author, {at.author.key: body.name}, {at.author.key: body.channel_key},
+                    (at.author,), frozenset({at.author.key}), body.preset, body.options,
+                    body.max_players)
+    return replace(ts, lobby=lobby), [PlayerJoined(at.author, body.name),
+                                      OptionsChanged(body.preset, options)]
+
+
+def _join(ts: TableState, at: _At, body: Join, _: Any) -> tuple[TableState, Events]:
+    lobby = _lobby(ts, at)
+    if at.author.key in lobby.names and at.author in lobby.joined:
+        raise at.fault("joined_twice", "this peer has a place already")
+    if len(lobby.joined) >= lobby.max_players:
+        raise at.fault("table_full", "the table is full")
+    if body.name in {lobby.names[p.key] for p in lobby.joined}:
+        raise at.fault("name_taken", f"the name {body.name} is taken")
+    lobby = replace(lobby, names={**lobby.names, at.author.key: body.name},
+                    channels={**lobby.channels, at.author.key: body.channel_key},
+                    joined=(*lobby.joined, at.author))
+    return replace(ts, lobby=lobby), [PlayerJoined(at.author, body.name)]
+
+
+def _set_options(ts: TableState, at: _At, body: SetOptions, _: Any) -> tuple[TableState, Events]:
+    lobby = _lobby(ts, at, host_only=True)
+    options = _options(at, body.options)
+    lobby = replace(lobby, preset=body.preset, options=body.options,
+                    ready=frozenset({lobby.host.key}))
+    return replace(ts, lobby=lobby), [OptionsChanged(body.preset, options)]
+
+
+def _ready(ts: TableState, at: _At, body: Ready, _: Any) -> tuple[TableState, Events]:
+    lobby = _lobby(ts, at)
+    if at.author not in lobby.joined:
+        raise at.fault("not_joined", "only a peer with a place can be ready")
+    ready = lobby.ready | {at.author.key} if body.ready else lobby.ready - {at.author.key}
+    event = PlayerReady(at.author, lobby.names[at.author.key], body.ready)
+    return replace(ts, lobby=replace(lobby, ready=ready)), [event]
+
+
+def _kick(ts: TableState, at: _At, body: Kick, _: Any) -> tuple[TableState, Events]:
+    lobby = _lobby(ts, at, host_only=True)
+    if body.peer not in lobby.joined or body.peer == lobby.host:
+        raise at.fault("bad_kick", "the host can only remove a peer with a place")
+    lobby = replace(lobby, joined=tuple(p for p in lobby.joined if p != body.peer),
+                    ready=lobby.ready - {body.peer.key})
+    event = PlayerLeft(body.peer, lobby.names[body.peer.key], True, body.reason)
+    return replace(ts, lobby=lobby), [event]
+
+
+def _leave(ts: TableState, at: _At, body: Leave, _: Any) -> tuple[TableState, Events]:
+    if ts.lobby is None:
+        raise at.fault("no_table", "no table to leave")
+    name = ts.name_of(at.author.key)
+    event = PlayerLeft(at.author, name, False, body.reason)
+    if ts.phase == TablePhase.LOBBY:
+        lobby = ts.lobby
+        if at.author not in lobby.joined:
+            raise at.fault("not_joined", "this peer has no place to leave")
+        if at.author == lobby.host:  # the host closes the table
+            return replace(ts, phase=TablePhase.ENDED), [event]
+        lobby = replace(lobby, joined=tuple(p for p in lobby.joined if p != at.author),
+                        ready=lobby.ready - {at.author.key})
+        return replace(ts, lobby=lobby), [event]
+    if ts.seat_of(at.author.key) is None or ts.phase not in (TablePhase.KEYS,
+                                                              TablePhase.PLAYING):
+        raise at.fault("not_seated", "only a seated peer can leave a game under way")
+    # table.md §8: leaving stops the game; every seat, the leaver first, reveals.
+    ts = _stop(ts, Stop("left", None, f"{name} left the table", at.seq))
+    return ts, [event]
+
+
+def _start(ts: TableState, at: _At, body: Start, _: Any) -> tuple[TableState, Events]:
+    lobby = _lobby(ts, at, host_only=True)
+    if body.seats != lobby.joined:
+        raise at.fault("bad_seats", "the seats must be the joined peers in joining order")
+    if any(p.key not in lobby.ready for p in lobby.joined):
+        raise at.fault("not_ready", "every seated peer must be ready")
+    options = _options(at, lobby.options)
+    try:
+        options.check_players(len(body.seats))
+    except ConfigError as error:
+        raise at.fault("bad_seats", str(error)) from error
+    check_transition(ts.phase, TablePhase.KEYS)
+    ts = replace(ts, phase=TablePhase.KEYS, seats=body.seats, options=options,
+                 keys=(None,) * len(body.seats))
+    return ts, [GameStarted(ts.player_names, options)]
+
+
+# -- keys, clock, reveal, abort ----------------------------------------------------------
+def _key_setup(ts: TableState, at: _At, body: KeySetup, _: Any) -> tuple[TableState, Events]:
+    seat = ts.seat_of(at.author.key)
+    if ts.phase != TablePhase.KEYS or seat is None or ts.keys[seat] is not None:
+        raise at.fault("unexpected_key", "a key announcement out of place")
+    try:
+        announcement = KeyAnnouncement.from_wire(body.to_wire()[0], peer=at.author.fingerprint)
+        verified = verify_key_announcement(announcement, table=ts.table_id, peer=at.author.key)
+    except (CryptoError, InvalidMessage) as error:
+        raise at.fault("bad_key", str(error)) from error
+    keys = (*ts.keys[:seat], verified, *ts.keys[seat + 1:])
+    ts = replace(ts, keys=keys)
+    if all(keys):
+        return game.start_engine(ts, at.seq)
+    return ts, []
+
+
+def _clock(ts: TableState, at: _At, body: Clock, _: Any) -> tuple[TableState, Events]:
+    if ts.host is None or at.author != ts.host:
+        raise at.fault("not_sequencer", "only the sequencer keeps the table clock")
+    if body.now_ms < ts.clock_ms:
+        raise at.fault("clock_backwards", "the table clock went backwards")
+    return replace(ts, clock_ms=body.now_ms), []
+
+
+def _reveal(ts: TableState, at: _At, body: RevealSecrets, _: Any) -> tuple[TableState, Events]:
+    seat = ts.seat_of(at.author.key)
+    if seat is None or seat in ts.reveals or ts.phase == TablePhase.LOBBY:
+        raise at.fault("unexpected_reveal", "a secrets reveal out of place")
+    key = ts.keys[seat]
+    if key is None:
+        raise at.fault("unexpected_reveal", "this seat announced no key to reveal")
+    try:
+        share = Scalar.from_wire(body.key_share, peer=at.author.fingerprint, item="key share")
+        verified = verify_secrets_reveal(SecretsReveal(share, body.shuffle_master), key)
+    except CryptoError as error:
+        raise at.fault(error.code, str(error)) from error
+    channels = {} if ts.lobby is None else ts.lobby.channels
+    if ChannelKey(body.channel_seed).public != channels.get(at.author.key):
+        raise at.fault("channel_mismatch", "the channel seed does not match the lobby's key")
+    events: Events = []
+    if ts.phase in (TablePhase.KEYS, TablePhase.PLAYING):
+        name = ts.name_of(at.author.key)
+        ts = _stop(ts, Stop("left", None, f"{name} left the table", at.seq))
+    ts = replace(ts, reveals={**ts.reveals, seat: verified},
+                 channel_seeds={**ts.channel_seeds, seat: body.channel_seed})
+    if ts.reveals_expected <= set(ts.reveals):
+        ts, events = _finish(ts, at)
+    return ts, events
+
+
+def _abort(ts: TableState, at: _At, body: Abort, chain: ChainVerifier | None
+           ) -> tuple[TableState, Events]:
+    if ts.phase not in (TablePhase.KEYS, TablePhase.PLAYING):
+        raise at.fault("unexpected", "nothing to stop")
+    if ts.seat_of(at.author.key) is None:
+        raise at.fault("not_seated", "only a seated peer can stop the game")
+    if body.evidence:
+        _check_evidence(ts, at, body, chain)
+    name = ts.name_of(body.culprit.key)
+    why = f"{ts.name_of(at.author.key)} stopped the game: {name} {body.reason} ({body.code})"
+    ts = _stop(ts, Stop(body.code, body.culprit, why, at.seq))
+    event = PeerMisbehaved(body.culprit, name, at.seq, body.code, body.reason)
+    return ts, [event]
+
+
+def _check_evidence(ts: TableState, at: _At, body: Abort, chain: ChainVerifier | None) -> None:
+    """The refused message must be the culprit's, signed, and really refused (§7)."""
+    try:
+        message = Message.decode(body.evidence)
+        message.verify()
+    except (InvalidMessage, RemoteProtocolError) as error:
+        raise at.fault("bad_evidence", f"the evidence does not hold: {error}") from error
+    if message.author != body.culprit or message.table_id != ts.table_id:
+        raise at.fault("bad_evidence", "the evidence is not the culprit's message here")
+    try:
+        if chain is not None:
+            chain.check_message(message)
+        check_message(ts, message, chain)
+    except ChainError as error:
+        if error.peer_key == body.culprit:
+            return
+        raise at.fault("false_accusation", "the evidence blames someone else") from error
+    except Misbehaviour as error:
+        if error.culprit == body.culprit:
+            return
+        raise at.fault("false_accusation", "the evidence blames someone else") from error
+    raise at.fault("false_accusation", "the refused message was valid")
+
+
+def _stop(ts: TableState, stop: Stop) -> TableState:
+    check_transition(ts.phase, TablePhase.REVEALING)
+    return replace(ts, phase=TablePhase.REVEALING, stop=stop)
+
+
+def _finish(ts: TableState, at: _At) -> tuple[TableState, Events]:
+    """Every expected reveal is in: re-execute every shuffle (docs/protocol/deck.md §9)."""
+    events: Events = []
+    audit = ""
+    records = [DeckRecord(d.round, d.number, d.card_ids, d.done,
+                          tuple(ShuffleMessage(s) for s in d.shuffles),
+                          tuple((s.shuffle, s.position) for s in d.carried))
+               for d in ts.decks if d.done]
+    keys = [k for k in ts.keys if k is not None]
+    if records and len(keys) == len(ts.seats):
+        try:
+            verify_game(records, keys=keys, reveals=ts.reveals)
+        except CryptoError as error:
+            audit = str(error)
+            if error.code == "dishonest_shuffle":
+                culprit = _peer_by_hex(ts, error.peer)
+                events.append(PeerMisbehaved(culprit, "" if culprit is None else
+                                             ts.name_of(culprit.key), at.seq, error.code, audit))
+    check_transition(ts.phase, TablePhase.ENDED)
+    ts = replace(ts, phase=TablePhase.ENDED, audit_error=audit)
+    events.append(game.game_result(ts))
+    return ts, events
+
+
+def _peer_by_hex(ts: TableState, label: str | None) -> PeerId | None:
+    for peer in ts.seats:
+        if peer.key.hex() == label:
+            return peer
+    return None
+
+
+def _move(ts: TableState, at: _At, body: Move, _: Any) -> tuple[TableState, Events]:
+    return game.apply_move(ts, at.entry, at.seq, at.author, body)
+
+
+def _shares(ts: TableState, at: _At, body: Shares, _: Any) -> tuple[TableState, Events]:
+    return game.apply_shares(ts, at.entry, at.seq, at.author, body)
+
+
+def _shuffle(ts: TableState, at: _At, body: ShuffleDeck, _: Any) -> tuple[TableState, Events]:
+    return game.apply_shuffle(ts, at.entry, at.seq, at.author, body)
+
+
+def _sealed(ts: TableState, at: _At, body: Sealed, _: Any) -> tuple[TableState, Events]:
+    return game.apply_sealed(ts, at.entry, at.seq, at.author, body.recipient)
+
+
+_HANDLERS: dict[type, Callable[[TableState, _At, Any, ChainVerifier | None],
+                               tuple[TableState, Events]]] = {
+    OpenTable: _open_table, Join: _join, SetOptions: _set_options, Ready: _ready, Kick: _kick,
+    Leave: _leave, Start: _start, KeySetup: _key_setup, Clock: _clock, RevealSecrets: _reveal,
+    Abort: _abort, Move: _move, Shares: _shares, ShuffleDeck: _shuffle, Sealed: _sealed,
+}
+
+
+def digest(ts: TableState) -> bytes:
+    """The public digest after the last entry: the engine's once it runs, else the log's seq.
+
+    Every peer of the same log computes the same value (docs/protocol/table.md §2).
+    """
+    if ts.engine is not None:
+        return public_digest(ts.engine)
+    return hashlib.sha256(DIGEST_LABEL + ts.table_id + ts.seq.to_bytes(8, "big")
+                          + ts.phase.value.encode()).digest()
+
+
+class Ledger:
+    """The chain verifier and the table state together: what one peer has accepted.
+
+    ``accept`` runs the chain checks, then ``apply_entry``; an entry that fails
+    either leaves both unchanged.
+    """
+
+    def __init__(self, table_id: bytes, host: PeerId, me: bytes | None = None) -> None:
+        self.chain = ChainVerifier(table_id, host)
+        self.state = initial_state(table_id, me)
+        self.digests: list[bytes] = []
+
+    @property
+    def head(self) -> Head:
+        return self.chain.head
+
+    def accept(self, entry: Entry) -> list[TableEvent]:
+        """Check and apply ``entry``.
+
+        Raises:
+            ChainError: the chain is broken (naming the peer at fault).
+            Misbehaviour: the body breaks the table protocol or the rules.
+        """
+        self.chain.accept(entry)
+        try:
+            new, events = apply_entry(self.state, entry, self.chain)
+        except Misbehaviour:
+            self._rewind(entry.seq)
+            raise
+        self.state = new
+        self.digests.append(digest(new))
+        return events
+
+    def _rewind(self, seq: int) -> None:
+        """Forget entry ``seq`` from the chain (it failed the table's checks)."""
+        entries = self.chain.entries[:seq]
+        self.chain = ChainVerifier(self.chain.table_id, self.chain.sequencer)
+        for entry in entries:
+            self.chain.accept(entry)

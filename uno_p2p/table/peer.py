@@ -1,0 +1,566 @@
+"""One peer at the table: a sans-IO protocol object (like h11's ``Connection``).
+
+docs/protocol/table.md. Bytes in (``receive``), bytes out (``data_to_send``,
+each with its destination), events out (``next_event``), the local player's
+moves in (``act``), timers (``next_timer`` / ``handle_timer``). No clock,
+no randomness, no I/O: every secret of the peer (deck key share, shuffle
+master seed, channel key, bot choices) is derived from the ``entropy`` it is
+given, and the time comes in as ``now_ms``.
+
+Every entry is applied through ``Ledger.accept`` (chain, then table rules,
+engine and proofs), the same path the audit's ``replay`` runs. The host's
+peer also holds the ``Sequencer``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections import deque
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
+
+from uno_p2p.crypto.channel import ChannelKey, Party
+from uno_p2p.crypto.group import Point
+from uno_p2p.crypto.identity import Identity, PeerId
+from uno_p2p.crypto.keys import PeerSecrets
+from uno_p2p.errors import (
+    CryptoError,
+    IllegalAction,
+    InvalidMessage,
+    LocalProtocolError,
+    RemoteProtocolError,
+)
+from uno_p2p.rules.actions import Action, ChallengeVerdict, Play
+from uno_p2p.rules.bots import BOTS, Bot
+from uno_p2p.rules.codec import Slot
+from uno_p2p.rules.engine import apply as engine_apply
+from uno_p2p.rules.engine import learn
+from uno_p2p.rules.legal import legal_actions
+from uno_p2p.rules.options import Options
+from uno_p2p.rules.state import Phase, State
+from uno_p2p.table.bodies import Abort, Move, PrivateShares, RevealSecrets, ShareItem
+from uno_p2p.table.duties import Owed, make_item, private_shares_owed, public_duty
+from uno_p2p.table.events import (
+    HandChanged,
+    PeerMisbehaved,
+    Progress,
+    TableEvent,
+    YourTurn,
+)
+from uno_p2p.table.frames import (
+    FRAME_DROP,
+    FRAME_ENTRY,
+    FRAME_MESSAGE,
+    decode_drop,
+    drop_notice,
+    frame,
+)
+from uno_p2p.table.game import open_with, verify_item
+from uno_p2p.table.ledger import Ledger
+from uno_p2p.table.sequencer import Outcome, Sequencer
+from uno_p2p.table.state import Misbehaviour, TablePhase, TableState
+from uno_p2p.wire.chain import ChainError
+from uno_p2p.wire.envelope import TABLE_ID_BYTES, Entry, Message
+from uno_p2p.wire.lobby import Join, Leave, OpenTable, Ready, SetOptions, Start
+from uno_p2p.wire.private import Sealed, open_body, seal_body
+from uno_p2p.wire.registry import Body
+
+ENTROPY_MIN = 32
+DERIVE_LABEL = b"uno-lan/table/v1/derive\x00"
+
+
+@dataclass(frozen=True, slots=True)
+class Outgoing:
+    """Bytes to send: to the sequencer (``to`` is None) or to the listed peers."""
+
+    to: tuple[PeerId, ...] | None
+    data: bytes
+
+
+def derive(entropy: bytes, label: str, table_id: bytes) -> bytes:
+    """A 32-byte secret of this peer for one purpose, from its entropy (§2.1)."""
+    return hashlib.sha256(DERIVE_LABEL + label.encode() + b"\x00" + table_id + entropy).digest()
+
+
+class TablePeer:
+    """One seat's (or the host's) protocol state machine. Build with ``host`` or ``join``."""
+
+    def __init__(self, identity: Identity, entropy: bytes, *, table_id: bytes, host: PeerId,
+                 name: str, bot: str | None = "heuristic") -> None:
+        if len(entropy) < ENTROPY_MIN or len(table_id) != TABLE_ID_BYTES:
+            raise LocalProtocolError("a peer needs 32+ bytes of entropy and a 16-byte table id")
+        self.identity = identity
+        self.name = name
+        self.table_id = table_id
+        self.host_id = host
+        self.secrets = PeerSecrets.from_seed(derive(entropy, "deck", table_id), table=table_id,
+                                             peer=identity.peer.key)
+        self.channel_seed = derive(entropy, "channel", table_id)
+        self.channel = ChannelKey(self.channel_seed)
+        self.bot: Bot | None = None if bot is None else BOTS[bot](derive(entropy, "bot", table_id))
+        self.ledger = Ledger(table_id, host, identity.peer.key)
+        self.sequencer = Sequencer(identity, self.ledger) if identity.peer == host else None
+        self.counter = 0
+        self.outstanding: int | None = None
+        self.private: dict[Slot, dict[int, Point]] = {}
+        self.received: dict[tuple[Slot, int], ShareItem] = {}
+        self.wanted: set[Slot] = set()
+        self.stopped: RemoteProtocolError | None = None
+        self.now_ms = 0
+        self._out: list[Outgoing] = []
+        self._events: deque[TableEvent] = deque()
+        self._early: dict[int, Entry] = {}
+        self._hand: tuple[int, ...] = ()
+        self._turn_shown = -1
+
+    # -- construction ---------------------------------------------------------------------
+    @classmethod
+    def host(cls, identity: Identity, entropy: bytes, *, table_id: bytes, name: str,
+             options: Options, preset: str = "", max_players: int = 10,
+             bot: str | None = "heuristic", now_ms: int = 0) -> TablePeer:
+        """Open a table: the host's peer logs entry 0 with the options everyone will see."""
+        peer = cls(identity, entropy, table_id=table_id, host=identity.peer, name=name, bot=bot)
+        peer.now_ms = now_ms
+        pairs = tuple((str(k), v) for k, v in options.to_wire())
+        peer._submit(OpenTable(name, peer.channel.public, preset, pairs, max_players))
+        return peer
+
+    @classmethod
+    def join(cls, identity: Identity, entropy: bytes, *, table_id: bytes, host: PeerId,
+             name: str, bot: str | None = "heuristic", ready: bool = True) -> TablePeer:
+        """Ask the host for a seat (and say ready at once when ``ready``)."""
+        peer = cls(identity, entropy, table_id=table_id, host=host, name=name, bot=bot)
+        peer._submit(Join(name, peer.channel.public))
+        peer._ready_wanted = ready
+        return peer
+
+    _ready_wanted = False
+
+    # -- the sans-IO surface --------------------------------------------------------------
+    @property
+    def state(self) -> TableState:
+        return self.ledger.state
+
+    @property
+    def peer_id(self) -> PeerId:
+        return self.identity.peer
+
+    @property
+    def is_host(self) -> bool:
+        return self.sequencer is not None
+
+    def data_to_send(self) -> list[Outgoing]:
+        """Everything queued for the network, in order."""
+        out, self._out = self._out, []
+        return out
+
+    def next_event(self) -> TableEvent | None:
+        return self._events.popleft() if self._events else None
+
+    def events(self) -> list[TableEvent]:
+        """Every queued event."""
+        out = list(self._events)
+        self._events.clear()
+        return out
+
+    def receive(self, data: bytes, now_ms: int | None = None) -> None:
+        """Bytes from the network: an entry, a message for the host, or a drop notice.
+
+        A peer's fault becomes a ``PeerMisbehaved`` event, never an exception.
+        """
+        if now_ms is not None:
+            self.now_ms = max(self.now_ms, now_ms)
+        if not data:
+            return
+        tag, payload = data[:1], data[1:]
+        try:
+            if tag == FRAME_ENTRY:
+                self._receive_entry(Entry.decode(payload))
+            elif tag == FRAME_MESSAGE and self.sequencer is not None:
+                self._order(self.sequencer.submit(Message.decode(payload), self.now_ms))
+            elif tag == FRAME_DROP:
+                self._dropped(*decode_drop(payload))
+        except InvalidMessage as error:
+            self._misbehaved(None if tag == FRAME_MESSAGE else self.host_id, None,
+                             "invalid_frame", str(error), ())
+        self._drive()
+
+    def next_timer(self) -> int | None:
+        """The time ``handle_timer`` should be called at, if any."""
+        times = []
+        if self.sequencer is not None and self.stopped is None:
+            timer = self.sequencer.next_timer()
+            if timer is not None:
+                times.append(timer)
+        grace = self._grace_deadline()
+        if grace is not None:
+            times.append(grace)
+        return min(times) if times else None
+
+    def handle_timer(self, now_ms: int) -> None:
+        """Time has come: the host times out a turn or a stalled peer; a bot waits no more."""
+        self.now_ms = max(self.now_ms, now_ms)
+        if self.sequencer is not None and self.stopped is None:
+            self._order(self.sequencer.tick(self.now_ms))
+        self._drive()
+
+    # -- lobby controls -------------------------------------------------------------------
+    def set_ready(self, ready: bool = True) -> None:
+        self._submit(Ready(ready))
+
+    def set_options(self, options: Options, preset: str = "") -> None:
+        """The host changes the rules before the start."""
+        self._submit(SetOptions(preset, tuple((str(k), v) for k, v in options.to_wire())))
+
+    def start(self) -> None:
+        """The host starts the game with everyone who joined, in joining order.
+
+        Raises:
+            LocalProtocolError: not the host, or the lobby refuses (someone not ready).
+        """
+        lobby = self.state.lobby
+        if self.sequencer is None or lobby is None:
+            raise LocalProtocolError("only the host starts the game")
+        self._submit(Start(lobby.joined))
+
+    def leave(self, reason: str = "") -> None:
+        """Leave: during a game, reveal this peer's secrets first (table.md §8)."""
+        state, seat = self.state, self.state.my_seat
+        if state.phase in (TablePhase.KEYS, TablePhase.PLAYING) and seat is not None \
+                and state.keys[seat] is not None:
+            reveal = self.secrets.reveal()
+            self._submit(RevealSecrets(reveal.key_share.to_wire(), reveal.shuffle_master,
+                                       self.channel_seed))
+            return
+        self._submit(Leave(reason))
+
+    # -- moves ----------------------------------------------------------------------------
+    def act(self, action: Action) -> None:
+        """The local player's move: checked by the engine, then sent with its proofs.
+
+        Raises:
+            IllegalAction: the rules refuse it now (nothing is sent).
+            LocalProtocolError: no game, or a message of ours is still on its way.
+        """
+        state = self.state
+        if state.phase != TablePhase.PLAYING or state.engine is None or self.stopped:
+            raise LocalProtocolError("there is no game to move in")
+        if self.outstanding is not None:
+            raise LocalProtocolError("wait until our last message is logged")
+        engine_apply(state.engine, action, max(state.clock_ms, self.now_ms))
+        self._submit(Move(action, self._proofs(action)))
+
+    def _proofs(self, action: Action) -> tuple[ShareItem, ...]:
+        state, seat = self.state, self.state.my_seat
+        if seat is None:
+            raise LocalProtocolError("this peer has no seat")
+        if isinstance(action, Play):
+            slots: list[Slot] = list(action.slots)
+        elif isinstance(action, ChallengeVerdict):
+            slots = [slot for slot, _ in action.evidence]
+        else:
+            return ()
+        items = []
+        for slot in slots:
+            for holder in state.missing_shares(slot):
+                if holder == seat:
+                    items.append(make_item(state, self.secrets, seat, Owed(slot, "open", -1)))
+                else:
+                    items.append(self.received[slot, holder])
+        return tuple(items)
+
+    # -- sending --------------------------------------------------------------------------
+    def _submit(self, body: Body | None = None, *, to: PeerId | None = None,
+                private: PrivateShares | None = None) -> None:
+        if self.sequencer is not None:
+            make = self._maker(body, to, private)
+            try:
+                self._order(self.sequencer.submit_own(make, self.now_ms))
+            except (Misbehaviour, ChainError) as error:
+                raise LocalProtocolError(f"the host's own message was refused: {error}") from error
+            return
+        counter = self.counter
+        message = Message.sign(self.identity, self.table_id, counter, self.ledger.head,
+                               self._maker(body, to, private)(counter))
+        self.counter += 1
+        self.outstanding = counter
+        self._out.append(Outgoing(None, frame(FRAME_MESSAGE, message.encode())))
+
+    def _maker(self, body: Body | None, to: PeerId | None,
+               private: PrivateShares | None) -> _Maker:
+        return _Maker(self, body, to, private)
+
+    def _order(self, outcome: Outcome) -> None:
+        """The host logged entries: apply their effects here and send them out."""
+        for entry, events in outcome.entries:
+            self._broadcast(entry, events)
+            self._after(entry, events)
+        if outcome.drop is not None:
+            drop = outcome.drop
+            target = PeerId(drop.author)
+            if target != self.peer_id:
+                payload = frame(FRAME_DROP, drop_notice(drop.counter, drop.code, drop.reason))
+                self._out.append(Outgoing((target,), payload))
+
+    def _broadcast(self, entry: Entry, events: Sequence[TableEvent]) -> None:
+        lobby = self.state.lobby
+        members = [] if lobby is None else [p for p in lobby.joined if p != self.peer_id]
+        author = entry.author
+        if isinstance(entry.body, Join) and author != self.peer_id:
+            backlog = self.ledger.chain.entries[:entry.seq]
+            self._out.extend(Outgoing((author,), frame(FRAME_ENTRY, e.encode())) for e in backlog)
+        for extra in (author, getattr(entry.body, "peer", None)):
+            if isinstance(extra, PeerId) and extra != self.peer_id and extra not in members:
+                members.append(extra)
+        if members:
+            self._out.append(Outgoing(tuple(members), frame(FRAME_ENTRY, entry.encode())))
+
+    # -- receiving ------------------------------------------------------------------------
+    def _receive_entry(self, entry: Entry) -> None:
+        if self.stopped is not None or self.sequencer is not None:
+            return
+        expected = self.state.seq
+        if entry.seq < expected:
+            self._compare(entry)
+            return
+        if entry.seq > expected:
+            self._early[entry.seq] = entry
+            return
+        self._accept(entry)
+        while self.state.seq in self._early and self.stopped is None:
+            self._accept(self._early.pop(self.state.seq))
+
+    def _compare(self, entry: Entry) -> None:
+        try:
+            self.ledger.chain.compare(entry)
+        except ChainError as error:
+            self._misbehaved(error.peer_key, entry.seq, error.code, str(error), error.evidence)
+
+    def _accept(self, entry: Entry) -> None:
+        try:
+            events = self.ledger.accept(entry)
+        except ChainError as error:
+            culprit = error.peer_key
+            if error.code.startswith("head_") and entry.author != self.host_id:
+                # The sequencer must refuse a head it does not hold (wire.md §4): a
+                # countersigned bad head means it forked the log or skipped its check.
+                culprit = self.host_id
+            self._stop(culprit, entry.seq, error.code, str(error), error.evidence)
+            return
+        except Misbehaviour as error:
+            self._stop(error.culprit, entry.seq, error.code, str(error), error.evidence)
+            return
+        except RemoteProtocolError as error:
+            self._stop(self.host_id, entry.seq, error.code, str(error), (entry,))
+            return
+        self._after(entry, events)
+
+    def _after(self, entry: Entry, events: Iterable[TableEvent]) -> None:
+        self._events.extend(events)
+        if entry.author == self.peer_id and self.sequencer is None:
+            self.outstanding = None
+        if isinstance(entry.body, Sealed) and entry.body.recipient == self.peer_id:
+            self._open_private(entry)
+        self._learn()
+
+    def _dropped(self, counter: int, code: str, reason: str) -> None:
+        if self.outstanding == counter:
+            self.outstanding = None
+            self.counter = counter
+            self._events.append(Progress(f"the sequencer did not log our message: {reason}"))
+
+    # -- private reveals ------------------------------------------------------------------
+    def _open_private(self, entry: Entry) -> None:
+        try:
+            for slot, seat, item, point in self._private_items(entry):
+                self.private.setdefault(slot, {})[seat] = point
+                self.received[slot, seat] = item
+        except (InvalidMessage, CryptoError, RemoteProtocolError) as error:
+            self._accuse(entry.author, entry.seq, "bad_private_share", str(error), (entry,))
+
+    def _private_items(self, entry: Entry) -> list[tuple[Slot, int, ShareItem, Point]]:
+        """Open a sealed private reveal to us and check every share in it.
+
+        Raises:
+            InvalidMessage / CryptoError / RemoteProtocolError: it does not open or
+                a share is not the author's, not ours, or not proven.
+        """
+        state, author = self.state, entry.author
+        seat, me, lobby = state.seat_of(author.key), state.my_seat, state.lobby
+        if lobby is None or seat is None or me is None:
+            raise InvalidMessage("a private reveal from a stranger")
+        body = open_body(entry.message, key=self.channel,
+                         sender_channel=lobby.channels[author.key],
+                         recipient=Party(self.peer_id.key, self.channel.public))
+        if not isinstance(body, PrivateShares):
+            raise InvalidMessage("a sealed body that is not a private reveal")
+        found = []
+        for item in body.items:
+            if item.prover != seat or item.recipient != me:
+                raise InvalidMessage("a private share for someone else")
+            slot = Slot(item.shuffle, item.position)
+            found.append((slot, seat, item, verify_item(state, item, entry, entry.seq)))
+        return found
+
+    def _accuse(self, culprit: PeerId, seq: int, code: str, reason: str,
+                evidence: tuple[Entry, ...]) -> None:
+        """A fault only this peer can see: name it, and stop the game (table.md §7.3)."""
+        self._misbehaved(culprit, seq, code, reason, evidence)
+        if self.state.phase in (TablePhase.KEYS, TablePhase.PLAYING):
+            self._pending_abort = Abort(culprit, code, reason[:200])
+
+    _pending_abort: Abort | None = None
+
+    def _learn(self) -> None:
+        """Open every card this peer may now see (own hand, private reveals) and learn it."""
+        state = self.state
+        game, me = state.engine, state.my_seat
+        if game is None or me is None or state.phase != TablePhase.PLAYING:
+            return
+        self.wanted.update(game.hands[me])
+        for due in state.privates:
+            if due.to == me:
+                self.wanted.update(due.slots)
+        faces = []
+        for slot in sorted(self.wanted):
+            if slot in game.known or not state.slot_ready(slot):
+                continue
+            shares = {**state.shares.get(slot, {}), **self.private.get(slot, {})}
+            shares.pop(me, None)
+            if len(shares) == len(state.seats) - 1:
+                own = state.ciphertext(slot).c1 * self.secrets.key_share
+                faces.append((slot, open_with(state, slot, shares, seq=state.seq, own=own)))
+        self.wanted = {s for s in self.wanted if s.shuffle >= min(
+            (d.number for d in state.decks if d.round == game.round), default=0)}
+        if faces:
+            self._learn_faces(faces)
+
+    def _learn_faces(self, faces: list[tuple[Slot, int]]) -> None:
+        try:
+            game, found = learn(self.state.game, faces)
+        except IllegalAction as error:
+            self._misbehaved(None, self.state.seq, "contradiction", str(error), ())
+            return
+        self.ledger.state = _with_engine(self.state, game)
+        for violation in found:
+            seat = violation.seat
+            self._misbehaved(self.state.seats[seat], self.state.seq, violation.rule,
+                             violation.message, ())
+
+    # -- driving: duties, then the bot ----------------------------------------------------
+    def _drive(self) -> None:
+        """Send what the table waits for from us; then let the bot move."""
+        while self._out_of_work_once():
+            pass
+        hand = self.state.engine.hand_faces(self.state.my_seat) if (
+            self.state.engine is not None and self.state.my_seat is not None) else ()
+        known = tuple(c for c in hand if c is not None)
+        if known != self._hand:
+            self._hand = known
+            self._events.append(HandChanged(known))
+
+    def _out_of_work_once(self) -> bool:
+        state, me = self.state, self.state.my_seat
+        if self.stopped is not None or self.outstanding is not None or state.phase in (
+                TablePhase.ENDED,):
+            return False
+        if self._ready_wanted and state.lobby is not None and \
+                self.peer_id in state.lobby.joined:
+            self._ready_wanted = False
+            self._submit(Ready(True))
+            return True
+        if self._pending_abort is not None:
+            abort, self._pending_abort = self._pending_abort, None
+            self._submit(abort)
+            return True
+        if me is None:
+            return False
+        body = public_duty(state, self.secrets, me, self.channel_seed)
+        if body is not None:
+            self._submit(body)
+            return True
+        for to, owed in private_shares_owed(state, me).items():
+            items = tuple(make_item(state, self.secrets, me, o) for o in owed)
+            self._submit(to=state.seats[to], private=PrivateShares(items))
+            return True
+        return self._bot_move()
+
+    def _bot_move(self) -> bool:
+        state, me = self.state, self.state.my_seat
+        game = state.engine
+        if game is None or me is None or state.phase != TablePhase.PLAYING or \
+                game.awaiting or any(s not in game.known for s in game.hands[me]):
+            return False
+        must = _must_act(game, me)
+        actions = legal_actions(game, me)
+        if must and self.bot is None and self._turn_shown != state.seq:
+            self._turn_shown = state.seq
+            self._events.append(YourTurn(tuple(actions)))
+        if self.bot is None or not actions or self._grace_deadline() is not None:
+            return False
+        choice = self.bot.choose(game, me, actions, must)
+        if choice is None:
+            return False
+        try:
+            self.act(choice)
+        except IllegalAction:
+            return False
+        return True
+
+    def _grace_deadline(self) -> int | None:
+        """While a missed UNO may still be caught, the next player waits (catch_grace_ms)."""
+        game, me = self.state.engine, self.state.my_seat
+        if game is None or me is None or self.bot is None or game.exposed < 0 or \
+                game.exposed == me or not game.options.catch_grace_ms:
+            return None
+        deadline = game.exposed_ms + game.options.catch_grace_ms
+        return deadline if max(self.now_ms, self.state.clock_ms) < deadline else None
+
+    # -- misbehaviour ---------------------------------------------------------------------
+    def _misbehaved(self, peer: PeerId | None, entry: int | None, code: str, reason: str,
+                    evidence: tuple[Entry | Message, ...]) -> None:
+        name = "" if peer is None else self.state.name_of(peer.key)
+        self._events.append(PeerMisbehaved(peer, name, entry, code, reason, evidence))
+
+    def _stop(self, peer: PeerId | None, entry: int, code: str, reason: str,
+              evidence: tuple[Entry | Message, ...]) -> None:
+        """An entry we refuse: name the culprit and take no further entry (table.md §7.4)."""
+        self._misbehaved(peer, entry, code, reason, evidence)
+        self.stopped = RemoteProtocolError(reason, peer=None if peer is None else
+                                           peer.fingerprint, entry=entry, code=code)
+
+
+@dataclass(frozen=True, slots=True)
+class _Maker:
+    """Builds the body of one message once its counter is known (sealing needs it)."""
+
+    peer: TablePeer
+    body: Body | None
+    to: PeerId | None
+    private: PrivateShares | None
+
+    def __call__(self, counter: int) -> Body:
+        if self.body is not None:
+            return self.body
+        if self.to is None or self.private is None:
+            raise LocalProtocolError("a message needs a body")
+        peer, state = self.peer, self.peer.state
+        lobby = state.lobby
+        if lobby is None:
+            raise LocalProtocolError("no lobby, no channel keys")
+        return seal_body(
+            self.private, key=peer.channel,
+            sender=Party(peer.peer_id.key, peer.channel.public),
+            recipient=Party(self.to.key, lobby.channels[self.to.key]),
+            table_id=peer.table_id, counter=counter)
+
+
+def _must_act(game: State, seat: int) -> bool:
+    """Whether ``seat`` must act for the game to go on (its turn, its verdict, a colour)."""
+    if game.phase == Phase.CHALLENGE:
+        return game.challenge[0] == seat
+    return game.phase in (Phase.PLAYING, Phase.STARTER_COLOUR) and game.current == seat
+
+
+def _with_engine(ts: TableState, game: State) -> TableState:
+    return replace(ts, engine=game)

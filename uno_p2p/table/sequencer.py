@@ -1,0 +1,215 @@
+"""The sequencer (host) role: order, check, countersign; nothing more.
+
+docs/protocol/table.md §7. The sequencer checks every message exactly as
+every peer will check the entry (the chain's rules, then the table's), so it
+never countersigns an invalid entry. What it refuses:
+
+- a *race* (an out-of-turn move the engine now refuses, from an author that
+  had not seen the latest entries) is dropped, not logged, and its author
+  told (``Drop``), so it can decide again;
+- a replay of a logged message is dropped silently;
+- anything else is cheating: the sequencer logs an ``Abort`` naming the
+  author, with the signed message as evidence, which every peer re-checks.
+
+It also keeps the table clock (``Clock`` entries) and proposes time-outs:
+a ``TimeOut`` move when the turn timer has run out (peers accept it only if
+the engine agrees from the logged times), an ``Abort`` naming a peer that
+owes the table work and has not answered for ``response_timeout_ms``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from uno_p2p.crypto.identity import Identity
+from uno_p2p.errors import RemoteProtocolError
+from uno_p2p.rules.actions import TimeOut
+from uno_p2p.rules.state import Phase
+from uno_p2p.table.bodies import Abort, Clock, Move
+from uno_p2p.table.duties import waiting_for
+from uno_p2p.table.events import TableEvent
+from uno_p2p.table.ledger import Ledger, check_message
+from uno_p2p.table.state import Misbehaviour, TablePhase
+from uno_p2p.wire.chain import ChainError
+from uno_p2p.wire.envelope import Entry, Message
+from uno_p2p.wire.registry import Body
+
+#: A Clock entry precedes a message when the sequencer's clock moved this much.
+CLOCK_STEP_MS = 500
+#: How long the table waits for a peer that owes it work before stopping the game.
+RESPONSE_TIMEOUT_MS = 60_000
+#: Refusals that prove cheating whatever the author had seen (table.md §7.2).
+PROOF_CODES = frozenset({
+    "bad_share", "bad_shuffle", "bad_key", "wrong_face", "unproven_face", "key_mismatch",
+    "commitment_mismatch", "channel_mismatch", "wrong_seat", "not_a_move", "not_sequencer",
+})
+LIVE = (TablePhase.KEYS, TablePhase.PLAYING)
+
+
+@dataclass(frozen=True, slots=True)
+class Drop:
+    """A message the sequencer did not log, and why (sent back to its author only)."""
+
+    author: bytes
+    counter: int
+    code: str
+    reason: str
+
+
+@dataclass(slots=True)
+class Outcome:
+    """What one submission produced: the entries logged (with their facts) and any drop."""
+
+    entries: list[tuple[Entry, list[TableEvent]]] = field(default_factory=list)
+    drop: Drop | None = None
+
+
+class Sequencer:
+    """Orders the table's messages into the host's ledger (which every peer mirrors)."""
+
+    def __init__(self, identity: Identity, ledger: Ledger,
+                 response_timeout_ms: int = RESPONSE_TIMEOUT_MS) -> None:
+        self.identity = identity
+        self.ledger = ledger
+        self.counter = 0
+        self.response_timeout_ms = response_timeout_ms
+        self.last_progress_ms = 0
+
+    # -- ordering -----------------------------------------------------------------------
+    def submit(self, message: Message, now_ms: int) -> Outcome:
+        """Check a peer's message and log it, or drop it, or stop the game naming its author."""
+        outcome = Outcome()
+        self._clock(outcome, now_ms, message)
+        try:
+            self._check(message)
+        except ChainError as error:
+            self._refuse_chain(outcome, message, error)
+            return outcome
+        except Misbehaviour as error:
+            if self._grace(error, now_ms):
+                self._log(outcome, self._sign(Clock(now_ms)), now_ms)
+                return self._retry(outcome, message, now_ms)
+            self._refuse(outcome, message, error)
+            return outcome
+        self._log(outcome, message, now_ms)
+        return outcome
+
+    def _retry(self, outcome: Outcome, message: Message, now_ms: int) -> Outcome:
+        more = self.submit(message, now_ms)
+        outcome.entries.extend(more.entries)
+        outcome.drop = more.drop
+        return outcome
+
+    def submit_own(self, make: Callable[[int], Body], now_ms: int) -> Outcome:
+        """Sign and log one of the host's own bodies (``make`` gets its counter).
+
+        Raises:
+            Misbehaviour / ChainError: the host's own message is invalid (a bug:
+                the host checks its moves first).
+        """
+        outcome = Outcome()
+        self._clock(outcome, now_ms, None)
+        message = self._sign_with(make)
+        self._check(message)
+        self._log(outcome, message, now_ms)
+        return outcome
+
+    def _check(self, message: Message) -> None:
+        self.ledger.chain.check_message(message)
+        check_message(self.ledger.state, message, self.ledger.chain)
+
+    def _sign(self, body: Body) -> Message:
+        return self._sign_with(lambda _: body)
+
+    def _sign_with(self, make: Callable[[int], Body]) -> Message:
+        state = self.ledger.state
+        return Message.sign(self.identity, state.table_id, self.counter, self.ledger.head,
+                            make(self.counter))
+
+    def _log(self, outcome: Outcome, message: Message, now_ms: int) -> None:
+        head = self.ledger.head
+        entry = Entry.countersign(self.identity, head.seen, head.hash, message)
+        events = self.ledger.accept(entry)
+        if message.author == self.identity.peer:
+            self.counter += 1
+        self.last_progress_ms = now_ms
+        outcome.entries.append((entry, events))
+
+    def _clock(self, outcome: Outcome, now_ms: int, message: Message | None) -> None:
+        state = self.ledger.state
+        if state.phase in LIVE and now_ms >= state.clock_ms + CLOCK_STEP_MS and (
+                message is None or isinstance(message.body, Move)):
+            self._log(outcome, self._sign(Clock(now_ms)), now_ms)
+
+    @staticmethod
+    def _grace_rule(error: Misbehaviour) -> bool:
+        return error.code == "illegal_move" and "catch_grace_ms" in str(error)
+
+    def _grace(self, error: Misbehaviour, now_ms: int) -> bool:
+        return self._grace_rule(error) and now_ms > self.ledger.state.clock_ms
+
+    # -- refusals (table.md §7.2) ---------------------------------------------------------
+    def _refuse_chain(self, outcome: Outcome, message: Message, error: ChainError) -> None:
+        if error.code == "replayed_message":
+            return  # a copy of a logged message: nothing to do
+        if error.code == "equivocation" and self.ledger.state.phase in LIVE:
+            self._abort(outcome, message, error.code, "signed two messages with one number")
+            return
+        outcome.drop = Drop(message.author.key, message.counter, error.code, str(error))
+
+    def _refuse(self, outcome: Outcome, message: Message, error: Misbehaviour) -> None:
+        state = self.ledger.state
+        stale = message.head.seen < state.seq
+        race = stale and error.code not in PROOF_CODES
+        if race or state.phase not in LIVE or self._grace_rule(error) or \
+                error.culprit != message.author:
+            outcome.drop = Drop(message.author.key, message.counter, error.code, str(error))
+            return
+        self._abort(outcome, message, error.code, str(error))
+
+    def _abort(self, outcome: Outcome, message: Message, code: str, reason: str) -> None:
+        body = Abort(message.author, code, reason[:200], message.encode())
+        self._log(outcome, self._sign(body), self.last_progress_ms)
+        outcome.drop = Drop(message.author.key, message.counter, code, reason)
+
+    # -- timers (table.md §6) -------------------------------------------------------------
+    def next_timer(self) -> int | None:
+        """When ``tick`` has something to do, if ever."""
+        state = self.ledger.state
+        deadlines = []
+        turn = self._turn_deadline()
+        if turn is not None:
+            deadlines.append(turn)
+        if state.phase in LIVE and waiting_for(state):
+            deadlines.append(self.last_progress_ms + self.response_timeout_ms)
+        return min(deadlines) if deadlines else None
+
+    def _turn_deadline(self) -> int | None:
+        state = self.ledger.state
+        game = state.engine
+        if state.phase != TablePhase.PLAYING or game is None or game.phase != Phase.PLAYING:
+            return None
+        limit = game.options.turn_timer * 1000
+        return game.turn_started_ms + limit if limit else None
+
+    def tick(self, now_ms: int) -> Outcome:
+        """Time out the player whose turn ran out, or stop a game a peer stalls."""
+        outcome = Outcome()
+        turn = self._turn_deadline()
+        state = self.ledger.state
+        if turn is not None and now_ms >= turn:
+            seat = state.game.current
+            if now_ms > state.clock_ms:
+                self._log(outcome, self._sign(Clock(now_ms)), now_ms)
+            self._log(outcome, self._sign(Move(TimeOut(seat))), now_ms)
+            return outcome
+        late = waiting_for(state) if state.phase in LIVE else []
+        if late and now_ms >= self.last_progress_ms + self.response_timeout_ms:
+            culprit = state.seats[late[0]]
+            body = Abort(culprit, "unresponsive", "did not answer in time")
+            self._log(outcome, self._sign(body), now_ms)
+        return outcome
+
+
+__all__ = ["Drop", "Outcome", "RemoteProtocolError", "Sequencer"]
