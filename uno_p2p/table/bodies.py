@@ -16,8 +16,20 @@ from uno_p2p.crypto.channel import CHANNEL_KEY_BYTES
 from uno_p2p.crypto.identity import PeerId
 from uno_p2p.crypto.shuffle import CIPHERTEXT_BYTES
 from uno_p2p.errors import InvalidMessage
-from uno_p2p.rules.actions import Action, action_from_wire
-from uno_p2p.rules.cards import CARD_COUNT
+from uno_p2p.rules.actions import (
+    Action,
+    CatchUno,
+    Challenge,
+    ChallengeVerdict,
+    ChooseColour,
+    Draw,
+    Pass,
+    Play,
+    SayUno,
+    TimeOut,
+    action_from_wire,
+)
+from uno_p2p.rules.cards import CARD_COUNT, COLOUR_NAMES, long_name
 from uno_p2p.rules.codec import MAX_SEATS, MAX_SHUFFLES
 from uno_p2p.wire import fields
 from uno_p2p.wire.codec import WireValue
@@ -217,7 +229,7 @@ class Move:
         return cls(action_from_wire(action), _share_items(shares, "a move's shares"))
 
     def describe(self, names: Names) -> str:
-        return f"moved: {self.action.TAG}"
+        return describe_action(self.action)
 
 
 @BODIES.kind(68, "private_shares")
@@ -332,3 +344,24 @@ class Abort:
 
     def describe(self, names: Names) -> str:
         return f"stopped the game: {names(self.culprit.key)} broke the protocol ({self.code})"
+
+
+def describe_action(action: Action) -> str:
+    """An engine action in plain words, as the transcript shows it."""
+    if isinstance(action, Play):
+        cards = " and ".join(long_name(card) for card in action.cards)
+        named = f", naming {COLOUR_NAMES[action.colour]}" if action.colour >= 0 else ""
+        extra = " and said UNO" if action.say_uno else ""
+        power = f" ({action.power} seat {action.target})" if action.power else ""
+        return f"played {cards}{named}{power}{extra}"
+    words = {
+        Draw: "drew", Pass: "kept the drawn card", SayUno: "said UNO",
+        Challenge: "challenged the Wild Draw Four", TimeOut: "timed out the turn",
+    }
+    if isinstance(action, CatchUno):
+        return f"caught seat {action.target} without UNO"
+    if isinstance(action, ChallengeVerdict):
+        return "gave the verdict: " + ("guilty" if action.guilty else "not guilty")
+    if isinstance(action, ChooseColour):
+        return f"named {COLOUR_NAMES[action.colour]} for the starter"
+    return words.get(type(action), action.TAG)

@@ -216,7 +216,14 @@ def settle(ts: TableState, seq: int) -> tuple[TableState, Events]:
         events.extend(more)
     deals = tuple(d for d in ts.deals if any(
         seat != d[0] for slot in d[1] for seat in ts.missing_shares(slot)))
-    return replace(ts, deals=deals), events
+    privates = []
+    for due in ts.privates:
+        # A seat whose shares of these cards became public owes nothing private.
+        owed = frozenset(s for s in due.owed
+                         if any(s in ts.missing_shares(slot) for slot in due.slots))
+        if owed:
+            privates.append(replace(due, owed=owed))
+    return replace(ts, deals=deals, privates=tuple(privates)), events
 
 
 # -- opening ------------------------------------------------------------------------------

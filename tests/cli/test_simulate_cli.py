@@ -1,0 +1,57 @@
+"""``uno-lan simulate``: a whole bot game through the protocol, summary and log."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from uno_p2p.cli import main
+from uno_p2p.store.unolog import read_log
+from uno_p2p.table.replay import replay
+
+
+def test_simulate_writes_a_log_an_observer_replays_to_the_same_result(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    log = tmp_path / "game.unolog"
+    code = main(["simulate", "--players", "3", "--seed", "cli", "--option", "target=60",
+                 "--log", str(log), "--json"])
+    summary = json.loads(capsys.readouterr().out)
+    assert code == 0
+    assert summary["ok"]
+    assert summary["agreed"]
+    assert summary["winner"] in summary["players"]
+    assert max(summary["scores"]) >= 60
+    entries = read_log(log).entries
+    assert len(entries) == summary["entries"]
+    result = replay(entries)
+    assert result.violation is None
+    assert result.ended
+    assert result.audit == ""
+    assert list(result.scores) == summary["scores"]
+
+
+def test_simulate_is_reproducible_from_its_seed(capsys: pytest.CaptureFixture[str]) -> None:
+    runs = []
+    for _ in range(2):
+        assert main(["simulate", "--players", "2", "--seed", "same", "--option", "target=40",
+                     "--json"]) == 0
+        runs.append(json.loads(capsys.readouterr().out)["log_id"])
+    assert runs[0] == runs[1]
+
+
+def test_simulate_refuses_a_bad_option_in_one_sentence(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["simulate", "--players", "3", "--option", "no_such_rule=1"]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("uno-lan: ")
+    assert "no_such_rule" in err
+    assert "Traceback" not in err
+
+
+def test_simulate_prints_a_readable_summary(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["simulate", "--players", "2", "--seed", "txt", "--option", "target=30"]) == 0
+    out = capsys.readouterr().out
+    assert "Winner:" in out
+    assert "every shuffle re-executed" in out
