@@ -1,0 +1,229 @@
+"""The prompt-toolkit ``Application``: layout, keys, and the bots' pace.
+
+A thin shell over the controller and the pure renderers. One asyncio task
+moves the local game on: table work at once, each bot move after a visible
+pause (``bot_delay``; a key press by the human restarts the pause, so bots
+answer what the human just did), the human's time-out when ``turn_timer``
+runs out, nothing while a score table or the quit question is open.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable
+
+from prompt_toolkit.application import Application
+from prompt_toolkit.filters import Condition
+from prompt_toolkit.formatted_text import StyleAndTextTuples
+from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
+from prompt_toolkit.keys import Keys
+from prompt_toolkit.layout import (
+    ConditionalContainer,
+    DynamicContainer,
+    Float,
+    FloatContainer,
+    FormattedTextControl,
+    HSplit,
+    Layout,
+    VSplit,
+    Window,
+)
+from prompt_toolkit.layout.containers import Container
+from prompt_toolkit.layout.dimension import Dimension
+from prompt_toolkit.output.color_depth import ColorDepth
+
+from uno_p2p.errors import UnoError
+from uno_p2p.rules import State
+from uno_p2p.ui import render
+from uno_p2p.ui.controller import Controller, Outcome
+from uno_p2p.ui.session import LocalTable, Next
+from uno_p2p.ui.theme import STYLE
+
+#: From this width on, the news gets a column of its own to the right.
+WIDE = 110
+NEWS_COLUMN = 44
+_KEY_NAMES = {Keys.Left: "left", Keys.Right: "right", Keys.ControlM: "enter",
+              Keys.ControlJ: "enter", Keys.Escape: "escape", Keys.ControlC: "c-c"}
+
+
+class GameScreen:
+    """One terminal game session: ``make_table(n)`` deals game ``n`` (from 1)."""
+
+    def __init__(self, make_table: Callable[[int], tuple[LocalTable, str]],
+                 bot_delay: float, plain: bool) -> None:
+        self.make_table = make_table
+        self.bot_delay = bot_delay
+        self.plain = plain
+        self.games = 0
+        self.error: UnoError | None = None
+        self._wake = asyncio.Event()
+        self._start = time.monotonic()
+        self._new_game()
+        self.app: Application[int] = Application(
+            layout=Layout(self._container()), key_bindings=self._bindings(), style=STYLE,
+            full_screen=True, mouse_support=False,
+            color_depth=ColorDepth.DEPTH_1_BIT if plain else None)
+
+    def _new_game(self) -> None:
+        self.games += 1
+        self.table, seed = self.make_table(self.games)
+        self.controller = Controller(self.table, seed)
+        self.table.add_listener(self._changed)
+
+    def now_ms(self) -> int:
+        return int((time.monotonic() - self._start) * 1000)
+
+    def _changed(self) -> None:
+        self.controller.sync()
+        self._wake.set()
+        if hasattr(self, "app"):
+            self.app.invalidate()
+
+    # -- the game's pace -------------------------------------------------------------------------
+    async def run(self) -> int:
+        """Run the full-screen game until the human quits; returns the exit code."""
+        task = asyncio.get_running_loop().create_task(self._drive())
+        try:
+            return await self.app.run_async()
+        finally:
+            task.cancel()
+
+    async def _drive(self) -> None:
+        try:
+            while True:
+                await self._step()
+        except UnoError as error:  # an engine refusal here is a bug: say it, do not hang
+            self.error = error
+            self.app.exit(result=1)
+
+    async def _wait(self, seconds: float | None) -> bool:
+        """Sleep up to ``seconds`` (None: until woken); True if something woke us."""
+        self._wake.clear()
+        try:
+            await asyncio.wait_for(self._wake.wait(), seconds)
+        except TimeoutError:
+            return False
+        return True
+
+    async def _step(self) -> None:
+        table = self.table
+        if self.controller.paused:
+            await self._wait(None)
+            return
+        step = table.next()
+        if step == Next.TABLE:
+            table.advance(self.now_ms())
+            await asyncio.sleep(0)
+        elif step == Next.BOT:
+            if not await self._wait(self.bot_delay):
+                table.advance(self.now_ms())
+            await asyncio.sleep(0)
+        elif step == Next.HUMAN:
+            deadline = table.deadline_ms()
+            left = None if deadline is None else max(0.0, (deadline - self.now_ms()) / 1000)
+            if not await self._wait(min(left, 1.0) if left is not None else None):
+                table.tick(self.now_ms())
+                self.app.invalidate()  # the timer shown counts down
+        else:
+            await self._wait(None)
+
+    # -- keys --------------------------------------------------------------------------------------
+    def _bindings(self) -> KeyBindings:
+        bindings = KeyBindings()
+
+        @bindings.add(Keys.Any)
+        @bindings.add(Keys.Left)
+        @bindings.add(Keys.Right)
+        @bindings.add(Keys.ControlM)
+        @bindings.add(Keys.Escape)
+        @bindings.add(Keys.ControlC)
+        def _key(event: KeyPressEvent) -> None:
+            press = event.key_sequence[0]
+            name = _KEY_NAMES.get(press.key) if isinstance(press.key, Keys) else None
+            if name is None:
+                name = "space" if press.data == " " else press.data.lower()
+            self.press(name)
+
+        return bindings
+
+    def press(self, key: str) -> None:
+        """One key from the terminal, through the controller."""
+        outcome = self.controller.press(key, self.now_ms())
+        if outcome == Outcome.QUIT:
+            self.app.exit(result=0)
+        elif outcome == Outcome.NEW_GAME:
+            self._new_game()
+        self._wake.set()
+        self.app.invalidate()
+
+    # -- layout ------------------------------------------------------------------------------------
+    def _size(self) -> tuple[int, int]:
+        size = self.app.output.get_size() if hasattr(self, "app") else None
+        return (size.columns, size.rows) if size else (80, 24)
+
+    def _main_width(self) -> int:
+        width, _ = self._size()
+        return width - NEWS_COLUMN - 1 if width >= WIDE else width
+
+    def _text(self, build: Callable[[], render.Block]) -> Window:
+        def get() -> StyleAndTextTuples:
+            return render.to_text(build())
+        return Window(FormattedTextControl(get), dont_extend_height=True)
+
+    def _container(self) -> Container:
+        def seats() -> render.Seats:  # read anew: a new game brings a new table
+            return self.controller.seats
+
+        def view() -> State:
+            return self.table.view()
+
+        top = self._text(lambda: render.header(view(), seats(), self._size()[0]))
+        table_part = HSplit([
+            self._text(lambda: render.opponents(view(), seats())),
+            Window(height=1),
+            self._text(lambda: render.centre(view(), seats(), self.plain, self._main_width(),
+                                             self._seconds_left())),
+            Window(height=1),
+            self._text(lambda: [render.me_line(view(), seats(), self.plain)]),
+            self._text(self._hand),
+        ])
+        news = Window(FormattedTextControl(self._news), wrap_lines=False,
+                      height=Dimension(min=1, preferred=1, weight=1))
+        self._news_window = news
+        narrow = HSplit([table_part, Window(height=1), news])
+        wide = VSplit([table_part, Window(width=1, char="│", style="class:muted"),
+                       HSplit([news], width=NEWS_COLUMN)])
+        body = DynamicContainer(lambda: wide if self._size()[0] >= WIDE else narrow)
+        bottom = [self._text(lambda: [[("class:status", f" {self.controller.status}")]]),
+                  self._text(lambda: render.key_help(self.controller.keys(), self._size()[0]))]
+        dialog = Window(FormattedTextControl(self._dialog), dont_extend_width=True,
+                        dont_extend_height=True)
+        shown = ConditionalContainer(dialog, filter=Condition(
+            lambda: self.controller.dialog() is not None))
+        return FloatContainer(HSplit([top, body, *bottom]), floats=[Float(shown)])
+
+    def _hand(self) -> render.Block:
+        table = self.table
+        return render.hand(table.view(), self.controller.seats, self.controller.cursor,
+                           self.controller.marked, render.playable_slots(table.legal_actions()),
+                           self._main_width(), self.plain)
+
+    def _news(self) -> StyleAndTextTuples:
+        width, rows = self._size()
+        wide = width >= WIDE
+        info = self._news_window.render_info
+        if info is not None:
+            height = info.window_height
+        else:  # before the first drawing: header, table, status and help take the rest
+            used = len(self.table.names) + 11 + len(self._hand())
+            height = rows - 3 if wide else max(1, rows - used)
+        lines = render.news(self.table.news, height, NEWS_COLUMN - 1 if wide else width)
+        return render.to_text(lines)
+
+    def _dialog(self) -> StyleAndTextTuples:
+        return render.to_text(self.controller.dialog() or [])
+
+    def _seconds_left(self) -> int | None:
+        deadline = self.table.deadline_ms()
+        return None if deadline is None else max(0, (deadline - self.now_ms() + 999) // 1000)

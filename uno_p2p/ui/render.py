@@ -1,0 +1,320 @@
+"""Pure rendering: from a seat's view to prompt-toolkit formatted text.
+
+Nothing here touches a terminal, so tests render a view and read the text.
+A *line* is a list of ``(style, text)`` fragments; a *block* a list of lines;
+``to_text`` joins a block into the formatted text a ``Window`` shows. Only
+what the view knows is drawn: opponents' cards are backs and counts.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass
+
+from prompt_toolkit.formatted_text import StyleAndTextTuples
+from prompt_toolkit.utils import get_cwidth
+
+from uno_p2p.rules import Phase, Slot, State
+from uno_p2p.ui.theme import COLOUR_CLASSES, card_label, colour_class, colour_word
+
+Line = list[tuple[str, str]]
+Block = list[Line]
+
+TILE = 6          # a hand card's width
+TILE_GAP = 1
+BIG_W, BIG_H = 13, 5
+BACKS_SHOWN = 12  # card backs drawn per opponent before "+"
+
+
+@dataclass(frozen=True, slots=True)
+class Seats:
+    """Who is who: every name by seat, and the reader's own seat."""
+
+    names: tuple[str, ...]
+    me: int
+
+    def who(self, seat: int) -> str:
+        return "You" if seat == self.me else self.names[seat]
+
+
+# -- small helpers ----------------------------------------------------------------------------
+def width_of(line: Line) -> int:
+    """Terminal columns a line takes."""
+    return sum(get_cwidth(text) for _, text in line)
+
+
+def pad(line: Line, width: int, style: str = "") -> Line:
+    """``line`` padded (or cut) to exactly ``width`` columns."""
+    out: Line = []
+    used = 0
+    for frag_style, text in line:
+        room = width - used
+        if room <= 0:
+            break
+        if get_cwidth(text) > room:
+            text = _cut(text, room)
+        out.append((frag_style, text))
+        used += get_cwidth(text)
+    if used < width:
+        out.append((style, " " * (width - used)))
+    return out
+
+
+def _cut(text: str, room: int) -> str:
+    out = ""
+    for char in text:
+        if get_cwidth(out + char) > room - 1:
+            return out + "…"
+        out += char
+    return out
+
+
+def side_by_side(parts: Sequence[tuple[Block, int]], gap: int = 2) -> Block:
+    """Blocks placed left to right, each padded to its width."""
+    height = max((len(block) for block, _ in parts), default=0)
+    rows: Block = []
+    for i in range(height):
+        row: Line = []
+        for n, (block, width) in enumerate(parts):
+            if n:
+                row.append(("", " " * gap))
+            row.extend(pad(block[i] if i < len(block) else [], width))
+        rows.append(row)
+    return rows
+
+
+def to_text(block: Block) -> StyleAndTextTuples:
+    """A block as formatted text, one line per row."""
+    out: StyleAndTextTuples = []
+    for i, line in enumerate(block):
+        if i:
+            out.append(("", "\n"))
+        out.extend(line)
+    return out
+
+
+def plain_text(block: Block) -> str:
+    """The characters of a block without styles (tests, logs)."""
+    return "\n".join("".join(text for _, text in line) for line in block)
+
+
+def card_style(card: int, plain: bool) -> str:
+    return "" if plain else f"class:card.{colour_class(card)}"
+
+
+def tile(card: int, plain: bool, width: int = TILE) -> Line:
+    """One card as a coloured tile; Wild letters painted in the four colours."""
+    label = card_label(card, plain).center(width)
+    if plain or card < 100:
+        return [(card_style(card, plain) or "reverse", label)]
+    return [(f"class:card.wild class:ink.{COLOUR_CLASSES[i % 4]}", ch)
+            for i, ch in enumerate(label)]
+
+
+# -- the table --------------------------------------------------------------------------------
+def header(view: State, seats: Seats, width: int) -> Block:
+    """Title bar: round, rules in force, target, and the reader's score."""
+    options = view.options
+    rules = ", ".join(options.describe()) or "official rules"
+    left = f" uno-lan · round {max(view.round, 1)} · {rules}"
+    unit = "chips" if options.scoring == "chips" else "pts"
+    right = f"first to {options.target} · you {view.scores[seats.me]} {unit} "
+    room = max(0, width - get_cwidth(right))
+    return [[*pad([("class:header", left)], room, "class:header"), ("class:header", right)]]
+
+
+def play_order(view: State, me: int) -> list[int]:
+    """Everyone else, in seating order clockwise from the reader."""
+    order = view.order
+    start = order.index(me)
+    return [order[(start + i) % len(order)] for i in range(1, len(order))]
+
+
+def actor(view: State) -> int:
+    """Whose move the table waits for (the challenger during a challenge)."""
+    return view.challenge[0] if view.phase == Phase.CHALLENGE else view.current
+
+
+def player_line(view: State, seats: Seats, seat: int, name_width: int,
+                backs: bool = True) -> Line:
+    """``▶ Bot 2   ▮▮▮▮▮ 5   UNO!   120 pts  dealer``."""
+    turn = seat == actor(view) and view.phase in (Phase.PLAYING, Phase.CHALLENGE,
+                                                  Phase.STARTER_COLOUR)
+    count = len(view.hands[seat])
+    line: Line = [("class:turn", "▶ " if turn else "  "),
+                  ("class:turn" if turn else "", seats.names[seat].ljust(name_width)), ("", " ")]
+    shown = "▮" * min(count, BACKS_SHOWN) + ("+" if count > BACKS_SHOWN else "") if backs else ""
+    line += [*pad([("class:muted", shown)], BACKS_SHOWN + 1), ("", f"{count:>3} ")]
+    if view.exposed == seat:
+        line.append(("class:catchable", " no UNO! "))
+    elif count == 1 and view.uno_said[seat]:
+        line.append(("class:uno", " UNO!    "))
+    else:
+        line.append(("", " " * 9))
+    unit = "chips" if view.options.scoring == "chips" else "pts"
+    line.append(("", f" {view.scores[seat]:>5} {unit}"))
+    if view.options.teams:
+        line.append(("class:muted", f"  team {view.team_of(seat) + 1}"))
+    if seat == view.dealer:
+        line.append(("class:muted", "  dealer"))
+    return line
+
+
+def opponents(view: State, seats: Seats) -> Block:
+    """One line per other player, in the order play goes round the table."""
+    others = play_order(view, seats.me)
+    width = min(16, max(get_cwidth(seats.names[s]) for s in others))
+    return [player_line(view, seats, seat, width) for seat in others]
+
+
+def big_card(card: int, plain: bool) -> Block:
+    """The top of the discard pile, 13 by 5, its label in the middle."""
+    if card < 0:
+        return [[("class:muted", "·" * BIG_W)] for _ in range(BIG_H)]
+    label = card_label(card, plain)
+    if plain:
+        inner = BIG_W - 2
+        return [[("", "+" + "-" * inner + "+")], [("", "|" + label.ljust(inner) + "|")],
+                [("", "|" + label.center(inner) + "|")],
+                [("", "|" + label.rjust(inner) + "|")], [("", "+" + "-" * inner + "+")]]
+    rows = [f" {label}".ljust(BIG_W), " " * BIG_W, label.center(BIG_W), " " * BIG_W,
+            f"{label} ".rjust(BIG_W)]
+    if card >= 100:
+        return [tile(card, plain, BIG_W) if i == 2 else [(card_style(card, plain), row)]
+                for i, row in enumerate(rows)]
+    return [[(card_style(card, plain), row)] for row in rows]
+
+
+def draw_pile(view: State, plain: bool) -> Block:
+    """The face-down draw pile with its size."""
+    style = "" if plain else "class:card.back"
+    size = len(view.draw_pile)
+    rows = ["", "UNO", "", f"{size}", "cards" if size != 1 else "card"]
+    if plain:
+        rows = ["+-------+", "|  UNO  |", "|       |", f"|{size:^7}|", "+-------+"]
+        return [[("", row)] for row in rows]
+    return [[(style, row.center(9))] for row in rows]
+
+
+def situation(view: State, seats: Seats, seconds_left: int | None) -> Block:
+    """Colour to match, direction, whose turn, pending penalty, timer."""
+    lines: Block = []
+    if view.colour >= 0:
+        ink = f"class:ink.{COLOUR_CLASSES[view.colour]}"
+        lines.append([("", "Colour to match: "), (ink, f"■ {colour_word(view.colour)}")])
+    else:
+        lines.append([("class:muted", "Colour to match: not chosen yet")])
+    way = "clockwise ↓" if view.direction == 1 else "counter-clockwise ↑"
+    lines.append([("", f"Play goes {way}")])
+    lines.append(_turn_line(view, seats))
+    if view.pending:
+        lines.append([("class:uno", f"{seats.who(view.current)} must take +{view.pending}"
+                       " or answer it")])
+    if seconds_left is not None:
+        lines.append([("class:uno" if seconds_left <= 5 else "", f"{seconds_left} s left")])
+    return lines
+
+
+def _turn_line(view: State, seats: Seats) -> Line:
+    phase = view.phase
+    if phase in (Phase.DEALER_SELECTION, Phase.STARTER, Phase.RESEAT):
+        return [("class:muted", "Dealing…")]
+    if phase == Phase.ROUND_OVER:
+        return [("class:turn", "The round is over")]
+    if phase == Phase.GAME_OVER:
+        return [("class:turn", "The game is over")]
+    seat = actor(view)
+    if phase == Phase.CHALLENGE:
+        return [("class:turn", f"{seats.who(seat)}: challenge verdict")]
+    if phase == Phase.STARTER_COLOUR:
+        return [("class:turn", f"{seats.who(seat)}: name the starter's colour")]
+    if seat == seats.me:
+        return [("class:turn class:uno", "Your turn")]
+    return [("class:turn", f"{seats.names[seat]}'s turn")]
+
+
+def centre(view: State, seats: Seats, plain: bool, width: int,
+           seconds_left: int | None = None) -> Block:
+    """Draw pile, discard top, and the situation, side by side."""
+    info = situation(view, seats, seconds_left)
+    room = max(10, width - 9 - BIG_W - 6)
+    return side_by_side([(draw_pile(view, plain), 9), (big_card(view.top_card, plain), BIG_W),
+                         (info, room)], gap=3)
+
+
+def playable_slots(actions: Sequence[object]) -> frozenset[Slot]:
+    """Slots of every card the legal actions let the reader play now."""
+    slots: set[Slot] = set()
+    for action in actions:
+        slots.update(getattr(action, "slots", ()))
+    return frozenset(slots)
+
+
+def hand(view: State, seats: Seats, cursor: int, marked: Collection[Slot],
+         playable: Collection[Slot], width: int, plain: bool) -> Block:
+    """The reader's cards as tiles, wrapped to ``width``; playable ones raised.
+
+    Three lines per row of cards: the raised edge of playable cards, the
+    labels, and the numbers (cursor and marks shown there).
+    """
+    slots = view.hands[seats.me]
+    faces = view.hand_faces(seats.me)
+    per_row = max(1, (width - 1) // (TILE + TILE_GAP))
+    rows: Block = []
+    for start in range(0, len(slots), per_row):
+        edge: Line = [("", " ")]
+        labels: Line = [("", " ")]
+        marks: Line = [("", " ")]
+        for i in range(start, min(len(slots), start + per_row)):
+            slot, face = slots[i], faces[i]
+            edge += _edge(face, slot in playable, plain)
+            labels += tile(face, plain) if face is not None else [("class:muted", "?".center(TILE))]
+            marks.append(_mark(i, i == cursor, slot in marked))
+            for line in (edge, labels, marks):
+                line.append(("", " " * TILE_GAP))
+        rows += [edge, labels, marks]
+    return rows or [[("class:muted", " (no cards)")]]
+
+
+def _edge(face: int | None, playable: bool, plain: bool) -> Line:
+    if not playable or face is None:
+        return [("", " " * TILE)]
+    if plain:
+        return [("", "play".center(TILE))]
+    if face >= 100:
+        return [("class:card.wild", " " * TILE)]
+    return [(card_style(face, plain), " " * TILE)]
+
+
+def _mark(index: int, cursor: bool, marked: bool) -> tuple[str, str]:
+    number = str(index + 1)
+    if cursor:
+        return ("class:cursor", f"▲{number}{'✓' if marked else ''}".center(TILE))
+    if marked:
+        return ("class:marker", f"✓{number}".center(TILE))
+    return ("class:muted", number.center(TILE))
+
+
+def me_line(view: State, seats: Seats, plain: bool) -> Line:
+    """The reader's own line above the hand."""
+    line = player_line(view, seats, seats.me, get_cwidth(seats.names[seats.me]), backs=False)
+    if view.drawn is not None and view.current == seats.me:
+        face = view.known.get(view.drawn)
+        if face is not None:
+            line += [("class:marker", "   you drew "), *tile(face, plain)]
+    return line
+
+
+def news(lines: Sequence[str], height: int, width: int) -> Block:
+    """The last ``height`` lines of news, each cut to ``width``; the reader's in bold."""
+    shown = list(lines)[-height:] if height > 0 else []
+    return [pad([("class:news.mine" if text.startswith("You") else "", text)], width)
+            for text in shown]
+
+
+def key_help(keys: Sequence[tuple[str, str]], width: int) -> Block:
+    """``key what`` pairs on one reversed line."""
+    line: Line = []
+    for key, what in keys:
+        line += [("class:help.key", f" {key}"), ("class:help", f" {what} ")]
+    return [pad(line, width, "class:help")]

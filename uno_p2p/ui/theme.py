@@ -1,0 +1,79 @@
+"""Colours and card labels of the terminal table.
+
+Cards have their colour as background (red, yellow, green, blue; black for
+the Wild cards, whose letters are painted in the four colours), with a
+foreground chosen for contrast so that they read on dark and light terminals
+alike. Unplayable cards are shown muted, so the playable ones stand out.
+
+With ``NO_COLOR`` set (https://no-color.org, which prompt-toolkit honours by
+dropping colours) every label also spells its colour (``R7``, ``Y+2``), so the
+game stays playable in plain text.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+
+from prompt_toolkit.styles import Style
+
+from uno_p2p.rules import Rank, rank_of, short_name
+from uno_p2p.rules.cards import COLOUR_NAMES, colour_of
+
+#: Style class names by colour index; 4 is the black of the Wild cards.
+COLOUR_CLASSES = ("red", "yellow", "green", "blue", "wild")
+_RANK_LABELS = {Rank.SKIP: "Skip", Rank.REVERSE: "Rev", Rank.DRAW_TWO: "+2",
+                Rank.WILD: "Wild", Rank.WILD_DRAW_FOUR: "W+4"}
+
+STYLE = Style.from_dict({
+    "card.red": "bg:#c8102e #ffffff bold",
+    "card.yellow": "bg:#f2c500 #000000 bold",
+    "card.green": "bg:#00973a #ffffff bold",
+    "card.blue": "bg:#0057b8 #ffffff bold",
+    "card.wild": "bg:#1c1c1c #ffffff bold",
+    "card.muted": "bg:#5f5f5f #c0c0c0",
+    "card.back": "bg:#8b0000 #f2c500 bold",
+    "ink.red": "#ff4b5c bold",
+    "ink.yellow": "#f2c500 bold",
+    "ink.green": "#2ecc71 bold",
+    "ink.blue": "#4da3ff bold",
+    "header": "reverse bold",
+    "turn": "bold",
+    "me": "bold",
+    "marker": "bold",
+    "cursor": "reverse bold",
+    "uno": "#ff4b5c bold",
+    "catchable": "bg:#ff4b5c #000000 bold",
+    "muted": "#8a8a8a",
+    "help": "reverse",
+    "help.key": "reverse bold",
+    "status": "bold",
+    "news.mine": "bold",
+    "dialog": "bg:#303030 #ffffff",
+    "dialog.title": "bg:#303030 #ffffff bold underline",
+})
+
+
+def plain_mode(environ: Mapping[str, str] | None = None) -> bool:
+    """True when colours are off (``NO_COLOR`` set to anything non-empty)."""
+    env = os.environ if environ is None else environ
+    return bool(env.get("NO_COLOR"))
+
+
+def colour_class(card: int) -> str:
+    """``red`` .. ``blue``, or ``wild`` for a black card."""
+    colour = colour_of(card)
+    return COLOUR_CLASSES[colour] if colour >= 0 else "wild"
+
+
+def card_label(card: int, plain: bool) -> str:
+    """What a card tile says: ``7``/``Skip``/``+2``/``Wild``, or ``R7`` in plain mode."""
+    if plain:
+        return short_name(card)
+    rank = rank_of(card)
+    return str(int(rank)) if rank <= Rank.NINE else _RANK_LABELS[rank]
+
+
+def colour_word(colour: int) -> str:
+    """``Red``..``Blue`` for a colour index."""
+    return COLOUR_NAMES[colour] if 0 <= colour < 4 else "any"

@@ -1,0 +1,237 @@
+"""Moves in plain words: what the log pane of the table says ("Bot 2 played Red 7").
+
+A ``Narrator`` turns one applied action and the events it caused into short
+sentences for one seat, the reader. It only ever names a card face the reader
+may know: faces are looked up in the reader's own view (``State.known`` after
+the action), so a bot's drawn card stays "a card" while the reader's own draw
+says which card it was. The reader is "You"; everyone else by name.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from uno_p2p.rules import (
+    EVERYONE,
+    Action,
+    CardsDrawn,
+    Challenge,
+    ChallengeResolved,
+    ChooseColour,
+    ClaimViolated,
+    DealerChosen,
+    Draw,
+    Event,
+    GameOver,
+    Pass,
+    Phase,
+    Play,
+    Reseat,
+    Reveal,
+    RevealRequested,
+    RoundOver,
+    ShuffleRequested,
+    Slot,
+    State,
+    TimeOut,
+    UnoCaught,
+    UnoSaid,
+    long_name,
+    short_name,
+)
+from uno_p2p.rules.cards import COLOUR_NAMES, Rank, rank_of
+
+YOU = "You"
+
+
+def count_cards(count: int) -> str:
+    """``a card`` / ``3 cards``."""
+    return "a card" if count == 1 else f"{count} cards"
+
+
+def cards_phrase(cards: Sequence[int]) -> str:
+    """``Red 7``, ``two Red Skips``, or ``Blue 3 + Blue 4`` (a sum jump-in)."""
+    if len(cards) == 1:
+        return long_name(cards[0])
+    if len(set(map(long_name, cards))) == 1:
+        return f"two {long_name(cards[0])}s"
+    return " + ".join(long_name(c) for c in cards)
+
+
+class Narrator:
+    """Sentences about a game for the player at ``reader`` (see the module docstring)."""
+
+    def __init__(self, names: Sequence[str], reader: int) -> None:
+        self.names = tuple(names)
+        self.reader = reader
+
+    # -- names ----------------------------------------------------------------------------
+    def who(self, seat: int) -> str:
+        """``You`` for the reader, else the player's name."""
+        return YOU if seat == self.reader else self.names[seat]
+
+    def whose(self, seat: int) -> str:
+        """``your`` / ``Bot 2's``."""
+        return "your" if seat == self.reader else f"{self.names[seat]}'s"
+
+    def whom(self, seat: int) -> str:
+        """``you`` / ``Bot 2`` (an object)."""
+        return "you" if seat == self.reader else self.names[seat]
+
+    def was(self, seat: int) -> str:
+        return f"{self.who(seat)} {'were' if seat == self.reader else 'was'}"
+
+    # -- one applied action -----------------------------------------------------------------
+    def describe(self, before: State, action: Action, events: Sequence[Event],
+                 after: State) -> list[str]:
+        """What ``action`` (applied to ``before``) and its ``events`` mean, in order.
+
+        ``after`` is the reader's view once the action is applied: the only
+        source of faces the reader may know.
+        """
+        lines = self.action_lines(before, action)
+        for event in events:
+            line = self.event_line(before, event, after)
+            if line:
+                lines.append(line)
+        if isinstance(action, Draw) and not any(isinstance(e, CardsDrawn) for e in events):
+            lines.append(f"{self.who(action.seat)} could not draw: there are no cards left.")
+        return lines
+
+    def action_lines(self, before: State, action: Action) -> list[str]:
+        """The sentence for the action itself (draws are told by their events)."""
+        if isinstance(action, Play):
+            return [self.play_line(before, action)]
+        if isinstance(action, Pass):
+            return [f"{self.who(action.seat)} kept the drawn card."]
+        if isinstance(action, Challenge):
+            return [f"{self.who(action.seat)} challenged {self.whose(before.challenge[1])} "
+                    "Wild Draw Four."]
+        if isinstance(action, ChooseColour):
+            return [f"{self.who(action.seat)} named {COLOUR_NAMES[action.colour]} "
+                    "for the Wild starter."]
+        if isinstance(action, TimeOut):
+            return [f"{self.who(action.seat)} ran out of time."]
+        if isinstance(action, Reseat):
+            return ["Everyone changed seats."]
+        if isinstance(action, Reveal):
+            return self.reveal_lines(before, action)
+        return []
+
+    def play_line(self, before: State, play: Play) -> str:
+        who = self.who(play.seat)
+        verb = "played" if play.seat == before.current else "jumped in with"
+        text = f"{who} {verb} {cards_phrase(play.cards)}"
+        if play.colour >= 0:
+            text += f", naming {COLOUR_NAMES[play.colour]}"
+        rank = rank_of(play.cards[-1])
+        if play.power == "peek":
+            text += f", and looked at {self.whose(play.target)} hand"
+        elif play.power == "swap":
+            text += f", and swapped {count_cards(len(play.give))} with {self.whom(play.target)}"
+        elif play.target >= 0 and rank == Rank.SEVEN:
+            text += f", and swapped hands with {self.whom(play.target)}"
+        elif before.options.seven_zero and rank == Rank.ZERO:
+            text += ": every hand passes on"
+        elif rank == Rank.REVERSE and len(play.cards) == 1 and len(before.players) > 2:
+            text += ": play changes direction"
+        return text + "."
+
+    def reveal_lines(self, before: State, reveal: Reveal) -> list[str]:
+        faces = dict(reveal.faces)
+        if before.phase == Phase.DEALER_SELECTION:
+            turned = ", ".join(f"{self.who(seat)} {long_name(faces[slot])}"
+                               for seat, slot in before.contenders if slot in faces)
+            return [f"To choose the dealer: {turned}."]
+        if before.phase == Phase.STARTER:
+            (card,) = faces.values()
+            return [f"The starter card is {long_name(card)}."]
+        return []
+
+    # -- one event ----------------------------------------------------------------------------
+    def event_line(self, before: State, event: Event, after: State) -> str | None:
+        """The sentence for one event, or None for events that only ask for work."""
+        if isinstance(event, CardsDrawn):
+            return self.drawn_line(event, after)
+        if isinstance(event, UnoSaid):
+            return f"{self.who(event.seat)}: UNO!"
+        if isinstance(event, UnoCaught):
+            if event.target == self.reader:
+                return f"You were caught without UNO by {self.names[event.seat]}: +2."
+            return f"{self.who(event.seat)} caught {self.names[event.target]} without UNO: +2."
+        if isinstance(event, ChallengeResolved):
+            colour = COLOUR_NAMES[before.challenge[2]] if before.challenge[2] >= 0 else "?"
+            if event.guilty:
+                return f"{self.was(event.challenged)} guilty: the hand held {colour}."
+            return f"{self.was(event.challenged)} not guilty: the hand held no {colour}."
+        if isinstance(event, DealerChosen):
+            return f"Round {event.round}: {self.who(event.seat)} "\
+                f"{'deal' if event.seat == self.reader else 'deals'}."
+        if isinstance(event, ShuffleRequested):
+            return self.shuffle_line(event)
+        if isinstance(event, RevealRequested):
+            return self.private_reveal_line(before, event, after)
+        if isinstance(event, ClaimViolated):
+            return event.message + "."
+        if isinstance(event, RoundOver):
+            return self.round_line(before, event)
+        if isinstance(event, GameOver):
+            if event.team >= 0:
+                return f"Team {event.team + 1} won the game with {self.who(event.winner)}!"
+            return f"{self.who(event.winner)} won the game!"
+        return None
+
+    def drawn_line(self, event: CardsDrawn, after: State) -> str | None:
+        who, count = self.who(event.seat), len(event.slots)
+        reason = event.reason
+        if reason in ("deal", "caught"):
+            return None  # the deal is one line (DealerChosen); a catch says its +2
+        if reason == "draw":
+            face = after.known.get(event.slots[0]) if event.seat == self.reader else None
+            return f"{who} drew {long_name(face)}." if face is not None else f"{who} drew a card."
+        if reason == "starter":
+            return f"{who} drew 2 for the starter Draw Two."
+        if reason == "false_uno":
+            return f"{who} said UNO without one card left: +{count}."
+        if reason == "turn_timer":
+            return f"{who} drew {count_cards(count)} for the time-out."
+        return f"{who} drew {count_cards(count)}."
+
+    def shuffle_line(self, event: ShuffleRequested) -> str | None:
+        if event.sources and event.faces:
+            return "The discard pile was shuffled into a new draw pile."
+        if event.sources:
+            return "The Wild Draw Four starter went back into the deck, shuffled again."
+        return None
+
+    def private_reveal_line(self, before: State, event: RevealRequested,
+                            after: State) -> str | None:
+        if event.to == EVERYONE or event.to != self.reader:
+            return None
+        if event.reason == "peek":
+            return f"You see {self.whose(_holder(before, event.slots))} hand: "\
+                f"{_faces(after, event.slots)}."
+        if event.reason == "challenge":
+            return f"The challenged hand: {_faces(after, event.slots)}."
+        return None
+
+    def round_line(self, before: State, event: RoundOver) -> str:
+        if event.winner < 0:
+            return f"Round {event.round} is void: nobody scores."
+        line = f"{self.who(event.winner)} won round {event.round}"
+        gain = event.changes[event.winner]
+        if before.options.scoring != "losses" and gain > 0:
+            line += f" (+{gain} points)"
+        return line + "."
+
+
+def _holder(state: State, slots: Sequence[Slot]) -> int:
+    for seat, hand in enumerate(state.hands):
+        if slots and slots[0] in hand:
+            return seat
+    return -1
+
+
+def _faces(view: State, slots: Sequence[Slot]) -> str:
+    faces = [view.known.get(slot) for slot in slots]
+    return " ".join(short_name(f) if f is not None else "?" for f in faces) or "no cards"
