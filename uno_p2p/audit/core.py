@@ -1,0 +1,406 @@
+"""``audit``: check a finished game from its log alone (issue 6).
+
+The stages, in order; the first that fails gives the verdict:
+
+1. *chain*: the hash chain, every author signature and every sequencer
+   countersignature (``uno_p2p.wire.chain``), plus the proofs a peer's log may
+   hold as evidence: two countersigned entries at one number (a forked
+   sequencer), two messages with one counter (an equivocating author).
+2. and 3. *rules* and *proofs*: the log replayed by an observer through the
+   table's own ``Ledger`` (``uno_p2p.audit.walk``): every action under the
+   recorded options with the real engine, every key, shuffle and share proof
+   with the real deck.
+4. *reveal*, when every seat revealed its secrets: every shuffle re-executed
+   from its committed seed (``uno_p2p.crypto.audit``), then the log walked
+   again with every face known, so the engine itself judges each hidden
+   claim at the entry that made it, and every sealed private reveal opened
+   with its recipient's revealed channel seed and checked.
+
+What the table itself recorded (a culprit named in an ``abort`` with
+evidence, a claim proven false at a round end) is a violation too; a peer
+that stopped answering or never revealed makes the game *aborted*, naming
+it. Nothing but the log is needed: no keys, no configuration, no network.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from uno_p2p.audit.report import AuditReport, Finding, Player, RoundResult, Status
+from uno_p2p.audit.walk import Knowledge, walk
+from uno_p2p.crypto.audit import DeckRecord, DeckResult, verify_deck
+from uno_p2p.crypto.identity import PeerId
+from uno_p2p.crypto.shuffle import ShuffleMessage
+from uno_p2p.errors import CryptoError, RemoteProtocolError
+from uno_p2p.rules.codec import Slot
+from uno_p2p.store.unolog import read_log
+from uno_p2p.table.bodies import Abort, Clock, Move, ShuffleDeck
+from uno_p2p.table.duties import waiting_for
+from uno_p2p.table.events import PeerMisbehaved, RoundEnded
+from uno_p2p.table.replay import replay
+from uno_p2p.table.state import DeckState, Misbehaviour, TablePhase, TableState
+from uno_p2p.wire.chain import ChainError, ChainVerifier, check_fork
+from uno_p2p.wire.envelope import Entry
+from uno_p2p.wire.transcript import Roster
+
+#: Codes of the deck's proofs (stage 3); every other table code is a rule (stage 2).
+PROOF_CODES = frozenset({
+    "bad_share", "bad_shuffle", "bad_key", "key_mismatch", "commitment_mismatch",
+    "channel_mismatch", "unknown_card", "duplicate_card", "bad_deck", "wrong_face",
+    "unproven_face", "proof_rejected", "bad_private_reveal", "contradiction",
+})
+#: Table codes that only say a peer stopped answering (no rule broken, nothing proven).
+SILENCE_CODES = frozenset({"unresponsive"})
+
+
+def audit_file(path: Path) -> AuditReport:
+    """Audit the ``.unolog`` file at ``path``.
+
+    Raises:
+        UnreadableLog: the file is missing, not a log, or damaged before its end.
+    """
+    contents = read_log(path)
+    return audit_entries(contents.entries, torn_bytes=contents.torn_bytes)
+
+
+def audit_entries(entries: Sequence[Entry], *, torn_bytes: int = 0) -> AuditReport:
+    """Audit a log given as its decoded entries (see the module docstring)."""
+    if not entries:
+        return AuditReport(Status.UNFINISHED, 0, stopped="The log holds no entries.",
+                           torn_bytes=torn_bytes)
+    audit = _Audit(entries, torn_bytes)
+    return audit.run()
+
+
+@dataclass(slots=True)
+class _Public:
+    """What the public replay (stages 2 and 3) produced."""
+
+    state: TableState | None = None
+    #: The public digest after each entry, as every live peer computed it.
+    digests: list[bytes] = field(default_factory=list)
+    rounds: list[RoundResult] = field(default_factory=list)
+    recorded: list[PeerMisbehaved] = field(default_factory=list)
+    failure: Finding | None = None
+
+
+class _Audit:
+    """One audit run over one log."""
+
+    def __init__(self, entries: Sequence[Entry], torn_bytes: int) -> None:
+        self.entries = entries
+        self.torn_bytes = torn_bytes
+        self.roster = Roster()
+        for entry in entries:
+            self.roster.learn(entry)
+        self.host = entries[0].author
+        self.verified: list[str] = []
+        self.unverified: list[str] = []
+
+    # -- the stages ---------------------------------------------------------------------------
+    def run(self) -> AuditReport:
+        chain = self.check_chain()
+        if chain is not None:
+            return self.report(Status.VIOLATION, None, chain)
+        self.verified.append(f"the chain and all {len(self.entries)} signatures and "
+                             "countersignatures")
+        public = self.replay()
+        if public.failure is not None or public.state is None:
+            return self.report(Status.VIOLATION, public, public.failure)
+        self.verified.append("every action under the recorded options, with the rules engine")
+        self.verified.append("every key, shuffle and decryption-share proof")
+        hidden = self.check_reveal(public.state)
+        findings = [f for f in (hidden, *self.recorded_findings(public)) if f is not None]
+        if findings:
+            first = min(findings, key=lambda f: -1 if f.entry is None else f.entry)
+            return self.report(Status.VIOLATION, public, first)
+        return self.conclude(public)
+
+    def check_chain(self) -> Finding | None:
+        """Stage 1 (wire.md §4): the first entry that breaks the chain, if any."""
+        verifier = ChainVerifier(self.entries[0].message.table_id, self.host)
+        for entry in self.entries:
+            if entry.seq < len(verifier):
+                fork = self._fork(verifier, entry)
+                if fork is not None:
+                    return fork
+            try:
+                verifier.accept(entry)
+            except ChainError as error:
+                return self.chain_finding(error, entry)
+            except RemoteProtocolError as error:
+                # A bad signature or countersignature (raised by the envelope itself).
+                return Finding("chain", error.code, entry.seq, self.by_fingerprint(error.peer),
+                               str(error))
+        return None
+
+    def _fork(self, verifier: ChainVerifier, entry: Entry) -> Finding | None:
+        try:
+            check_fork(verifier.entry(entry.seq), entry, self.host)
+        except ChainError as error:
+            return Finding("chain", error.code, entry.seq, self.player(self.host),
+                           f"{error}: the log holds both as evidence")
+        except RemoteProtocolError:
+            return None  # not countersigned: no proof; the next check reports the entry
+        return None
+
+    def chain_finding(self, error: ChainError, entry: Entry) -> Finding:
+        culprit = error.peer_key
+        reason = str(error)
+        if error.code.startswith("head_") and entry.author != self.host:
+            # The sequencer must refuse a head it does not hold (wire.md §4.3): as the
+            # live peers do, the audit blames the one that countersigned it.
+            culprit = self.host
+            reason += "; the sequencer countersigned it, so it showed this author another log"
+        return Finding("chain", error.code, entry.seq, self.player(culprit), reason)
+
+    def replay(self) -> _Public:
+        """Stages 2 and 3: the table's observer replay (``uno_p2p.table.replay``)."""
+        result = replay(self.entries)
+        public = _Public(result.state, result.digests)
+        names = result.state.player_names
+        for _, event in result.events:
+            if isinstance(event, RoundEnded):
+                winner = names[event.winner] if 0 <= event.winner < len(names) else None
+                public.rounds.append(RoundResult(event.round, winner, event.changes,
+                                                 event.scores))
+            elif isinstance(event, PeerMisbehaved):
+                public.recorded.append(event)
+        violation = result.violation
+        if violation is not None:
+            stage = "proofs" if violation.code in PROOF_CODES else "rules"
+            rule = None
+            if violation.code == "illegal_move" and "(rule " in violation.reason:
+                rule = violation.reason.rsplit("(rule ", 1)[1].rstrip(")")
+            public.failure = Finding(stage, violation.code, violation.entry,
+                                     self.by_fingerprint(violation.peer), violation.reason, rule)
+        return public
+
+    def check_reveal(self, state: TableState) -> Finding | None:
+        """Stage 4: re-execute every shuffle, then judge every hidden claim and private reveal."""
+        seats = set(range(len(state.seats)))
+        if not state.seats or not state.decks:
+            return None
+        if not seats <= set(state.reveals):
+            missing = ", ".join(state.name_of(state.seats[s].key)
+                                for s in sorted(seats - set(state.reveals)))
+            self.unverified.append(f"the shuffles and hidden cards ({missing} never revealed "
+                                   "their secrets)")
+            return None
+        knowledge_or_finding = self.re_execute(state)
+        if isinstance(knowledge_or_finding, Finding):
+            return knowledge_or_finding
+        if not knowledge_or_finding.decks:
+            return None
+        self.verified.append(f"all {len(knowledge_or_finding.decks)} shuffled decks "
+                             "re-executed from their committed seeds")
+        try:
+            for step in walk(self.entries, knowledge_or_finding):
+                if step.violations:
+                    violation = step.violations[0]
+                    return Finding("reveal", violation.rule, step.entry.seq,
+                                   self.seat_player(step.after, violation.seat),
+                                   violation.message, violation.rule)
+        except Misbehaviour as error:
+            return self.misbehaviour_finding(error, stage="reveal")
+        self.verified.append("every private reveal, hidden claim and hand scored")
+        return None
+
+    def re_execute(self, state: TableState) -> Knowledge | Finding:
+        """Every shuffle from its revealed seed (docs/protocol/deck.md §9): faces or a cheat."""
+        keys = [key for key in state.keys if key is not None]
+        if len(keys) != len(state.seats):
+            self.unverified.append("the shuffles (a seat never announced its key)")
+            return Knowledge()
+        records: list[DeckRecord] = []
+        results: list[DeckResult] = []
+        index: dict[int, int] = {}
+        faces: dict[Slot, int] = {}
+        decks: set[int] = set()
+        for deck in state.decks:
+            if not deck.done:
+                continue
+            # DeckRecord.carried indexes the records list, not the deck numbers.
+            try:
+                record = _deck_record(deck, index)
+                result = verify_deck(record, keys=keys, reveals=state.reveals, earlier=results)
+            except CryptoError as error:
+                return self.shuffle_finding(state, deck, error)
+            index[deck.number] = len(records)
+            records.append(record)
+            results.append(result)
+            if deck.ready:
+                decks.add(deck.number)
+                faces.update((Slot(deck.number, p), c) for p, c in enumerate(result.order))
+        return Knowledge(faces, frozenset(decks), dict(state.channel_seeds))
+
+    def shuffle_finding(self, state: TableState, deck: DeckState, error: CryptoError) -> Finding:
+        culprit = next((p for p in state.seats if p.key.hex() == error.peer), None)
+        entry = next((e.seq for e in self.entries if isinstance(e.body, ShuffleDeck)
+                      and e.body.shuffle == deck.number and e.author == culprit), None)
+        return Finding("reveal", error.code, entry,
+                       None if culprit is None else self.player(culprit), str(error))
+
+    def recorded_findings(self, public: _Public) -> list[Finding]:
+        """Culprits the table itself named in the log, proven there."""
+        findings = []
+        for event in public.recorded:
+            if event.code in SILENCE_CODES or self._unproven_accusation(event):
+                continue
+            stage = "proofs" if event.code in PROOF_CODES else "table"
+            findings.append(Finding(stage, event.code, event.entry,
+                                    None if event.peer is None else self.player(event.peer),
+                                    event.reason))
+        return findings
+
+    def _unproven_accusation(self, event: PeerMisbehaved) -> bool:
+        """An ``abort`` without evidence: a private fault only the reveal can settle."""
+        if event.entry is None or not 0 <= event.entry < len(self.entries):
+            return False
+        body = self.entries[event.entry].body
+        return isinstance(body, Abort) and not body.evidence
+
+    # -- the conclusion -----------------------------------------------------------------------
+    def conclude(self, public: _Public) -> AuditReport:
+        state = public.state
+        assert state is not None  # noqa: S101 (run() checked)
+        silent = [e for e in public.recorded if e.code in SILENCE_CODES]
+        accused = [e for e in public.recorded if self._unproven_accusation(e)]
+        if state.phase == TablePhase.ENDED:
+            if accused and not self.unverified:
+                return self.report(Status.VIOLATION, public, self._false_accusation(accused[0]))
+            if state.stop is None and not self.unverified:
+                return self.report(Status.OK, public)
+            if state.stop is not None and state.stop.culprit is None and not self.unverified:
+                return self.report(Status.STOPPED, public, stopped=state.stop.reason + ".")
+        if silent or accused or state.phase in (TablePhase.REVEALING, TablePhase.ENDED):
+            return self.aborted(public, state, [*silent, *accused])
+        return self.report(Status.UNFINISHED, public, stopped=self._waiting(state))
+
+    def aborted(self, public: _Public, state: TableState,
+                events: list[PeerMisbehaved]) -> AuditReport:
+        if events:
+            event = events[0]
+            who = None if event.peer is None else self.player(event.peer)
+            finding = Finding("table", event.code, event.entry, who, event.reason)
+            return self.report(Status.ABORTED, public, finding,
+                               stopped=f"The game was stopped at entry {event.entry}.")
+        missing = sorted(state.reveals_expected - set(state.reveals))
+        seq = self._revealing_since()
+        if missing:
+            who = self.seat_player(state, missing[0])
+            finding = Finding("reveal", "missing_reveal", seq, who,
+                              f"{who.name} never revealed its key share and shuffle seed, "
+                              "so the shuffles and hidden cards cannot be checked")
+            return self.report(Status.ABORTED, public, finding,
+                               stopped=f"The reveal was due from entry {seq} on.")
+        return self.report(Status.ABORTED, public,
+                           stopped=state.stop.reason + "." if state.stop else "")
+
+    def _false_accusation(self, event: PeerMisbehaved) -> Finding:
+        """Every private reveal checked out: the accuser's ``abort`` was false."""
+        assert event.entry is not None  # noqa: S101 (_unproven_accusation checked)
+        accuser = self.entries[event.entry].author
+        return Finding("reveal", "false_accusation", event.entry, self.player(accuser),
+                       f"it accused {event.name} of {event.code}, but every private reveal "
+                       "opens and proves right with the revealed keys")
+
+    def _revealing_since(self) -> int | None:
+        """The entry after which the table waited for reveals (game over or a stop)."""
+        for step in walk(self.entries):
+            if step.after.phase in (TablePhase.REVEALING, TablePhase.ENDED):
+                return step.entry.seq
+        return None
+
+    def _waiting(self, state: TableState) -> str:
+        seats = waiting_for(state)
+        if not seats:
+            return "The log ends; the game had not ended."
+        names = ", ".join(state.name_of(state.seats[s].key) for s in seats)
+        return f"The log ends while the table waits for {names}."
+
+    # -- naming -------------------------------------------------------------------------------
+    def misbehaviour_finding(self, error: Misbehaviour, stage: str | None = None) -> Finding:
+        if stage is None:
+            stage = "proofs" if error.code in PROOF_CODES else "rules"
+        rule = None
+        if error.code == "illegal_move" and "(rule " in str(error):
+            rule = str(error).rsplit("(rule ", 1)[1].rstrip(")")
+        culprit = None if error.culprit is None else self.player(error.culprit)
+        return Finding(stage, error.code, error.entry, culprit, str(error), rule)
+
+    def player(self, peer: PeerId) -> Player:
+        return Player(self.roster.seats.get(peer.key), self.roster.name(peer.key), peer.key,
+                      peer == self.host)
+
+    def seat_player(self, state: TableState, seat: int) -> Player:
+        return self.player(state.seats[seat])
+
+    def by_fingerprint(self, label: str | None) -> Player | None:
+        keys = {self.host.key, *self.roster.names, *self.roster.seats}
+        for key in keys:
+            player = self.player(PeerId(key))
+            if label in (player.fingerprint, key.hex()):
+                return player
+        return None
+
+    def report(self, status: Status, public: _Public | None, finding: Finding | None = None,
+               *, stopped: str = "") -> AuditReport:
+        state = None if public is None else public.state
+        players = self._players(state)
+        engine = None if state is None else state.engine
+        winner = None
+        if engine is not None and engine.winner >= 0 and status == Status.OK:
+            winner = engine.players[engine.winner]
+        options = () if state is None or state.lobby is None else state.lobby.options
+        return AuditReport(
+            status, len(self.entries), players, "" if state is None or state.lobby is None
+            else state.lobby.preset, options, tuple([] if public is None else public.rounds),
+            () if engine is None else engine.scores, winner,
+            sum(isinstance(e.body, Move) for e in self.entries), self._duration(),
+            finding, stopped, tuple(self.verified), tuple(self.unverified), self.torn_bytes,
+            self.entries[0].message.table_id)
+
+    def _players(self, state: TableState | None) -> tuple[Player, ...]:
+        if state is not None and state.seats:
+            return tuple(self.player(p) for p in state.seats)
+        if state is not None and state.lobby is not None:
+            return tuple(self.player(p) for p in state.lobby.joined)
+        return (self.player(self.host),)
+
+    def _duration(self) -> int | None:
+        times = [e.body.now_ms for e in self.entries if isinstance(e.body, Clock)]
+        return max(times) - min(times) if len(times) >= 2 else None
+
+
+def _deck_record(deck: DeckState, index: dict[int, int]) -> DeckRecord:
+    """The deck's record for ``verify_deck``; ``index`` maps deck numbers to record indices.
+
+    Raises:
+        CryptoError: a carried card comes from a deck that was never shuffled.
+    """
+    carried = []
+    for slot in deck.carried:
+        if slot.shuffle not in index:
+            raise CryptoError(f"deck {deck.number} carries a card of unshuffled deck "
+                              f"{slot.shuffle}", item=f"deck {deck.number}", code="bad_deck")
+        carried.append((index[slot.shuffle], slot.position))
+    return DeckRecord(deck.round, deck.number, deck.card_ids, deck.done,
+                      tuple(ShuffleMessage(s) for s in deck.shuffles), tuple(carried))
+
+
+def revealed_knowledge(entries: Sequence[Entry]) -> Knowledge | None:
+    """Every face and channel seed the end-of-game reveal gives, or None.
+
+    None when the log holds no complete reveal, or a shuffle does not
+    re-execute (then ``audit_entries`` reports who cheated).
+    """
+    if not entries:
+        return None
+    state = replay(entries).state
+    if not state.seats or not set(range(len(state.seats))) <= set(state.reveals):
+        return None
+    knowledge = _Audit(entries, 0).re_execute(state)
+    return knowledge if isinstance(knowledge, Knowledge) and knowledge.decks else None

@@ -1,0 +1,204 @@
+"""What an audit concludes: a verdict, the first violation, and the game's summary.
+
+``uno-lan audit`` prints an ``AuditReport`` as text (``OK`` and a summary, or
+the first violation in one plain paragraph) or as one JSON object
+(``--json``). The report is a frozen value built by ``uno_p2p.audit.core``;
+nothing here re-checks anything.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from enum import Enum
+
+from uno_p2p.crypto.identity import FINGERPRINT_LABEL
+
+JsonValue = int | bool | str | None | list["JsonValue"] | dict[str, "JsonValue"]
+
+
+class Status(Enum):
+    """The verdict. Only ``OK`` exits 0 with a game that reached its end."""
+
+    OK = "ok"                  # every check passed and the game ended with every reveal
+    STOPPED = "stopped"        # a peer left cleanly; everything that exists was verified
+    VIOLATION = "violation"    # a peer is proven to have broken the rules or the protocol
+    ABORTED = "aborted"        # a peer stopped taking part (no answer, refused reveal)
+    UNFINISHED = "unfinished"  # the log ends before the game did; no one can be named
+
+
+#: Exit codes of ``uno-lan audit`` (the issue: 0 valid, 1 violation, 2 unreadable).
+EXIT_CODES = {Status.OK: 0, Status.STOPPED: 0, Status.VIOLATION: 1, Status.ABORTED: 1,
+              Status.UNFINISHED: 1}
+
+
+def fingerprint_of(key: bytes) -> str:
+    """The fingerprint players compare (docs/protocol/wire.md §2), for any key bytes."""
+    digest = hashlib.sha256(FINGERPRINT_LABEL + key).hexdigest()[:16]
+    return "-".join(digest[i:i + 4] for i in range(0, 16, 4))
+
+
+@dataclass(frozen=True, slots=True)
+class Player:
+    """A peer as the log names it: its seat (None before the start), name and key."""
+
+    seat: int | None
+    name: str
+    key: bytes
+    host: bool = False
+
+    @property
+    def fingerprint(self) -> str:
+        return fingerprint_of(self.key)
+
+    def label(self) -> str:
+        """``seat 2, Cy (1a2b-3c4d-5e6f-7a8b)``: how a report names a peer."""
+        where = "" if self.seat is None else f"seat {self.seat}, "
+        role = ", the host" if self.host else ""
+        return f"{where}{self.name} ({self.fingerprint}{role})"
+
+    def to_json(self) -> dict[str, JsonValue]:
+        return {"seat": self.seat, "name": self.name, "key": self.key.hex(),
+                "fingerprint": self.fingerprint, "host": self.host}
+
+
+#: What each stage of the audit checks (issue 6, in order).
+STAGES = {
+    "chain": "the hash chain, every signature and countersignature",
+    "rules": "the legality of every action under the game's options",
+    "proofs": "every key, shuffle and decryption-share proof",
+    "reveal": "the end-of-game reveal: shuffles, private reveals and hidden claims",
+    "table": "what the table itself recorded",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    """One broken rule or proof: where, by whom, and why.
+
+    ``stage`` is a key of ``STAGES``; ``code`` the machine-readable reason
+    (the wire's, the table's or the deck's code); ``rule`` the RULES.md rule
+    when the rules engine refused an action.
+    """
+
+    stage: str
+    code: str
+    entry: int | None
+    peer: Player | None
+    reason: str
+    rule: str | None = None
+
+    def paragraph(self) -> str:
+        """The finding as one plain paragraph."""
+        where = "The log" if self.entry is None else f"Entry {self.entry}"
+        who = "an unknown peer" if self.peer is None else self.peer.label()
+        rule = f" (rule {self.rule})" if self.rule else ""
+        reason = self.reason.rstrip(".")
+        return (f"{where} breaks {STAGES.get(self.stage, self.stage)}: {who} is at fault, "
+                f"code {self.code}{rule}. {reason[:1].upper()}{reason[1:]}.")
+
+    def to_json(self) -> dict[str, JsonValue]:
+        return {"stage": self.stage, "code": self.code, "entry": self.entry,
+                "peer": None if self.peer is None else self.peer.to_json(),
+                "rule": self.rule, "reason": self.reason}
+
+
+@dataclass(frozen=True, slots=True)
+class RoundResult:
+    """One scored round: its winner (None for a void round), the changes and the totals."""
+
+    number: int
+    winner: str | None
+    changes: tuple[int, ...]
+    scores: tuple[int, ...]
+
+    def to_json(self) -> dict[str, JsonValue]:
+        return {"round": self.number, "winner": self.winner, "changes": list(self.changes),
+                "scores": list(self.scores)}
+
+
+@dataclass(frozen=True, slots=True)
+class AuditReport:
+    """Everything the audit found out about one log."""
+
+    status: Status
+    entries: int
+    players: tuple[Player, ...] = ()
+    preset: str = ""
+    options: tuple[tuple[str, int | bool | str], ...] = ()
+    rounds: tuple[RoundResult, ...] = ()
+    scores: tuple[int, ...] = ()
+    winner: str | None = None
+    moves: int = 0
+    duration_ms: int | None = None
+    violation: Finding | None = None
+    stopped: str = ""
+    verified: tuple[str, ...] = ()
+    unverified: tuple[str, ...] = ()
+    torn_bytes: int = 0
+    table_id: bytes = b""
+
+    @property
+    def exit_code(self) -> int:
+        return EXIT_CODES[self.status]
+
+    def to_json(self) -> dict[str, JsonValue]:
+        return {
+            "status": self.status.value, "exit_code": self.exit_code, "entries": self.entries,
+            "table_id": self.table_id.hex(), "players": [p.to_json() for p in self.players],
+            "preset": self.preset, "options": {key: value for key, value in self.options},
+            "rounds": [r.to_json() for r in self.rounds], "scores": list(self.scores),
+            "winner": self.winner, "moves": self.moves, "duration_ms": self.duration_ms,
+            "violation": None if self.violation is None else self.violation.to_json(),
+            "stopped": self.stopped or None, "verified": list(self.verified),
+            "unverified": list(self.unverified), "torn_bytes": self.torn_bytes,
+        }
+
+    def lines(self) -> list[str]:
+        """The report as text: the verdict first, then the summary."""
+        out = [self._headline()]
+        if self.violation is not None:
+            out.append(self.violation.paragraph())
+        if self.stopped:
+            out.append(self.stopped)
+        out.extend(self._summary())
+        return out
+
+    def _headline(self) -> str:
+        if self.status == Status.OK:
+            return "OK: the game is valid from the first entry to the final scores."
+        if self.status == Status.STOPPED:
+            return "OK: the game was stopped early; everything it holds is valid."
+        if self.status == Status.VIOLATION:
+            return "VIOLATION: the log proves that a peer broke the rules or the protocol."
+        if self.status == Status.ABORTED:
+            return "ABORTED: a peer stopped taking part before the game could be verified."
+        return "UNFINISHED: the log ends before the game did."
+
+    def _summary(self) -> list[str]:
+        out = [f"Entries: {self.entries}; moves: {self.moves}; duration: "
+               f"{_duration(self.duration_ms)}."]
+        if self.players:
+            out.append("Players:")
+            out.extend(f"  {p.label()}" for p in self.players)
+        for result in self.rounds:
+            won = "void round" if result.winner is None else f"won by {result.winner}"
+            out.append(f"Round {result.number}: {won}; changes {list(result.changes)}; "
+                       f"scores {list(result.scores)}")
+        if self.scores:
+            won = f"; winner {self.winner}" if self.winner else ""
+            out.append(f"Final scores: {list(self.scores)}{won}.")
+        if self.verified:
+            out.append("Verified: " + "; ".join(self.verified) + ".")
+        if self.unverified:
+            out.append("Not verifiable: " + "; ".join(self.unverified) + ".")
+        if self.torn_bytes:
+            out.append(f"({self.torn_bytes} bytes of an unfinished last record were ignored.)")
+        return out
+
+
+def _duration(ms: int | None) -> str:
+    if ms is None:
+        return "not recorded"
+    seconds = ms // 1000
+    return f"{seconds // 60} min {seconds % 60} s" if seconds >= 60 else f"{ms / 1000:.1f} s"

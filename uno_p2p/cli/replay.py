@@ -1,0 +1,50 @@
+"""``uno-lan replay FILE --text``: print a whole game move by move, as the audit saw it.
+
+Every entry is replayed by an observer with the table's own code; what each
+entry made happen follows it. Once the log's end-of-game reveal proves every
+shuffle, every hand is printed face up as the game goes; without a reveal,
+hidden cards are ``??``. The replay stops at the first entry the audit
+refuses (``uno-lan audit`` says why). Exit codes: 0 the whole log replayed,
+1 it stopped at a bad entry, 2 an unreadable file.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from uno_p2p.audit.core import revealed_knowledge
+from uno_p2p.audit.text import replay_lines
+from uno_p2p.cli import EXIT_FAILURE, EXIT_OK, EXIT_USAGE
+from uno_p2p.store.unolog import UnreadableLog, read_log
+from uno_p2p.table import bodies  # noqa: F401 (registers the table's body kinds)
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = subparsers.add_parser("replay", help="print a game log move by move",
+                                   description=__doc__,
+                                   formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("file", type=Path, help="a .unolog file")
+    parser.add_argument("--text", action="store_true", required=True,
+                        help="print the game as text (the only form for now)")
+    parser.set_defaults(func=replay_text)
+
+
+def replay_text(args: argparse.Namespace) -> int:
+    """Print the game in ``args.file``; see the module docstring for the exit codes."""
+    try:
+        entries = read_log(args.file).entries
+    except UnreadableLog as error:
+        print(f"uno-lan: {error}.", file=sys.stderr)
+        return EXIT_USAGE
+    knowledge = revealed_knowledge(entries)
+    if knowledge is None:
+        print("(no complete end-of-game reveal: hidden cards are shown as ??)")
+    else:
+        print("(the end-of-game reveal proves every shuffle: every hand is shown)")
+    stopped = False
+    for line in replay_lines(entries, knowledge):
+        stopped = line.startswith("STOP:")
+        print(line)
+    return EXIT_FAILURE if stopped else EXIT_OK
