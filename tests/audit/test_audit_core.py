@@ -16,10 +16,12 @@ def test_honest_game_is_ok_with_its_summary(small_game: Network,
     assert report.violation is None
     assert report.entries == len(small_log)
     assert [p.name for p in report.players] == list(host_state.player_names)
-    assert report.players[0].host and not any(p.host for p in report.players[1:])
+    assert report.players[0].host
+    assert not any(p.host for p in report.players[1:])
     assert host_state.engine is not None
     assert report.scores == host_state.engine.scores
-    assert report.rounds and report.rounds[-1].scores == report.scores
+    assert report.rounds
+    assert report.rounds[-1].scores == report.scores
     assert report.winner == host_state.player_names[host_state.engine.winner]
     assert max(report.scores) >= 60
     assert any("re-executed" in line for line in report.verified)

@@ -35,9 +35,10 @@ def replay_lines(entries: Sequence[Entry], knowledge: Knowledge | None = None) -
             roster.learn(entry)
             what = entry.body.describe(roster.name)
             yield f"entry {entry.seq}, {roster.who(entry.author.key)}: {what}"
+            said = f"{roster.name(entry.author.key)} {what}"
             for event in step.events:
                 line = describe_fact(event, step.after.player_names)
-                if line:
+                if line and line != said:
                     yield f"    {line}"
             engine = step.after.engine
             if engine is not None:
