@@ -196,7 +196,7 @@ class GameScreen:
                        HSplit([news], width=NEWS_COLUMN)])
         body = DynamicContainer(lambda: wide if self._size()[0] >= WIDE else narrow)
         bottom = [self._text(lambda: [[("class:status", f" {self.controller.status}")]]),
-                  self._text(lambda: render.key_help(self.controller.keys(), self._size()[0]))]
+                  self._text(lambda: render.key_help(self.controller.key_help(), self._size()[0]))]
         dialog = Window(FormattedTextControl(self._dialog), dont_extend_width=True,
                         dont_extend_height=True)
         shown = ConditionalContainer(dialog, filter=Condition(

@@ -351,7 +351,7 @@ class Controller:
         return Outcome.NONE
 
     # -- what the screen shows ------------------------------------------------------------------
-    def keys(self) -> list[tuple[str, str]]:
+    def key_help(self) -> list[tuple[str, str]]:
         """The key help line: only what works now."""
         if self.mode != Mode.TABLE:
             return {

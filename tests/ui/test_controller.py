@@ -1,0 +1,272 @@
+"""Keys to actions: what a player presses and what the table then shows."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from tests.ui.helpers import human_policy, play_out, stacked, table
+from uno_p2p.rules import CatchUno, Phase, Play, preset, short_name
+from uno_p2p.ui.controller import Controller, Mode, Outcome
+from uno_p2p.ui.render import plain_text
+from uno_p2p.ui.session import LocalTable
+
+
+def press(controller: Controller, *keys: str) -> Outcome:
+    outcome = Outcome.NONE
+    for key in keys:
+        outcome = controller.press(key, 10**6)
+    return outcome
+
+
+def hand_names(game: LocalTable) -> list[str]:
+    return [short_name(c) for c in game.view().hand_faces(game.seat) if c is not None]
+
+
+def mode(controller: Controller) -> Mode:
+    """The controller's mode, read through a call (keys change it behind mypy's back)."""
+    return controller.mode
+
+
+def help_keys(controller: Controller) -> list[str]:
+    return [key for key, _ in controller.key_help()]
+
+
+def test_arrows_and_numbers_move_the_cursor() -> None:
+    controller = Controller(stacked(["R7", "Y3", "G3"]))
+    press(controller, "right", "right")
+    assert controller.cursor == 2
+    press(controller, "left", "left", "left")
+    assert controller.cursor == 6  # wraps round the 7 cards
+    press(controller, "3")
+    assert controller.cursor == 2
+    press(controller, "9")  # no 9th card: the cursor stays
+    assert controller.cursor == 2
+
+
+def test_enter_plays_the_selected_card() -> None:
+    game = stacked(["Y3", "R7"])
+    controller = Controller(game)
+    press(controller, "2", "enter")
+    assert short_name(game.state.top_card) == "R7"
+    assert game.news[-1] == "You played Red 7."
+    assert "R7" not in hand_names(game)
+    assert controller.status == ""
+
+
+def test_an_unplayable_card_gives_the_engines_reason_and_changes_nothing() -> None:
+    game = stacked(["Y3", "R7"])
+    controller = Controller(game)
+    before = game.state
+    press(controller, "1", "enter")
+    assert game.state is before
+    assert controller.status == "Yellow 3 matches neither the colour nor the face on the pile."
+
+
+def test_a_wild_asks_for_the_colour() -> None:
+    game = stacked(["W", "R7"])
+    controller = Controller(game)
+    press(controller, "enter")
+    assert mode(controller) == Mode.COLOUR
+    dialog = controller.dialog()
+    assert dialog is not None
+    assert "Name a colour" in plain_text(dialog)
+    assert help_keys(controller) == ["r/y/g/b", "Esc"]
+    press(controller, "b")
+    assert mode(controller) == Mode.TABLE
+    assert game.state.colour == 3
+    assert game.news[-1] == "You played Wild, naming Blue."
+
+
+def test_escape_leaves_the_colour_picker_without_playing() -> None:
+    game = stacked(["W+4", "G5"], starter="G1")
+    controller = Controller(game)
+    press(controller, "enter", "escape")
+    assert mode(controller) == Mode.TABLE
+    assert "W+4" in hand_names(game)
+
+
+def test_draw_then_keep() -> None:
+    game = stacked(["Y3", "Y4"])
+    controller = Controller(game)
+    assert "d" in help_keys(controller)
+    assert "k" not in help_keys(controller)
+    press(controller, "d")
+    view = game.view()
+    assert len(view.hands[game.seat]) == 8
+    assert controller.cursor == 7  # on the card just drawn
+    assert "k" in help_keys(controller)
+    assert game.news[-1].startswith("You drew ")
+    press(controller, "d")
+    assert controller.status.startswith("You have drawn already")
+    press(controller, "k")
+    assert game.news[-1] == "You kept the drawn card."
+    assert game.state.current != game.seat
+
+
+def test_keys_that_do_nothing_now_say_why() -> None:
+    game = stacked(["Y3", "R7"])
+    controller = Controller(game)
+    for key, start in (("k", "You can keep a card only"), ("c", "Nobody can be caught now"),
+                       ("h", "There is no Wild Draw Four"), ("u", "Say UNO when")):
+        press(controller, key)
+        assert controller.status.startswith(start), key
+    assert "c" not in help_keys(controller)
+    assert "h" not in help_keys(controller)
+
+
+def test_seven_zero_asks_whom_to_swap_hands_with() -> None:
+    game = stacked(["R7", "Y3"], options=preset("official", ["seven_zero=true"]))
+    controller = Controller(game)
+    mine = set(game.view().hands[game.seat]) - {game.view().hands[game.seat][0]}
+    press(controller, "enter")
+    assert mode(controller) == Mode.TARGET
+    targets = controller.target_choices()
+    assert len(targets) == 2
+    assert "Choose a player" in plain_text(controller.dialog() or [])
+    press(controller, "2")
+    target = targets[1]
+    assert set(game.state.hands[target]) == mine
+    assert game.news[-1] == f"You played Red 7, and swapped hands with {game.names[target]}."
+
+
+def test_wild_powers_peek_shows_the_hand_in_the_news() -> None:
+    game = stacked(["W", "Y3"], options=preset("official", ["wild_powers=true"]))
+    controller = Controller(game)
+    press(controller, "enter", "r")
+    assert mode(controller) == Mode.POWER
+    press(controller, "p")
+    assert mode(controller) == Mode.TARGET
+    press(controller, "1")
+    assert not controller.candidates  # the play is made
+    assert game.news[-2].startswith("You played Wild, naming Red, and looked at")
+    assert game.news[-1].startswith("You see ")
+    shown = game.news[-1].split(": ", 1)[1].rstrip(".").split()
+    assert len(shown) == 7
+    assert "?" not in shown
+
+
+def test_wild_swap_gives_away_the_costliest_cards() -> None:
+    game = stacked(["W", "R9", "Y1", "W+4", "R8"],
+                   options=preset("official", ["wild_powers=true"]))
+    controller = Controller(game)
+    press(controller, "enter", "g", "s", "1")
+    mine = hand_names(game)
+    assert "W+4" in mine, "black cards are kept"
+    assert "R9" not in mine
+    assert "R8" not in mine
+    assert len(mine) == 6
+
+
+def test_uno_with_the_next_play() -> None:
+    game = stacked(["R7", "R8"])
+    controller = Controller(game)
+    view = game.view()
+    # Play down to two cards first: give away five by hand through the engine.
+    hands = list(view.hands)
+    hands[game.seat] = hands[game.seat][:2]
+    game.driver.state = replace(game.driver.state, hands=tuple(hands))
+    assert ("u", "UNO with play") in controller.key_help()
+    press(controller, "u")
+    assert controller.uno_armed
+    press(controller, "enter")
+    assert game.news[-2:] == ["You played Red 7.", "You: UNO!"]
+    assert not controller.uno_armed
+
+
+def test_double_play_with_marks_under_jump_in() -> None:
+    game = stacked(["R7", "R7", "Y3"], options=preset("house"))
+    controller = Controller(game)
+    assert "Space" in help_keys(controller)
+    press(controller, "space", "2", "space")
+    assert len(controller.marked) == 2
+    press(controller, "enter")
+    assert game.news[-1] == "You played two Red 7s."
+    assert len(game.view().hands[game.seat]) == 5
+    assert not controller.marked
+
+
+def test_quit_asks_first() -> None:
+    controller = Controller(stacked(["R7"]))
+    assert press(controller, "q") == Outcome.NONE
+    assert mode(controller) == Mode.QUIT
+    assert controller.paused
+    assert "Leave this game?" in plain_text(controller.dialog() or [])
+    assert press(controller, "n") == Outcome.NONE
+    assert mode(controller) == Mode.TABLE
+    assert press(controller, "q", "y") == Outcome.QUIT
+
+
+def test_round_over_shows_the_score_table_then_continues() -> None:
+    game = table("rounds", 3, preset("official", ["target=2000"]))
+    controller = Controller(game, "rounds")
+    game.add_listener(controller.sync)
+    play_out(game, human_policy("me"), until=lambda g: bool(g.summaries))
+    assert mode(controller) == Mode.ROUND
+    assert controller.paused
+    text = plain_text(controller.dialog() or [])
+    summary = game.summaries[0]
+    assert "won round 1" in text
+    for name in game.names:
+        assert name in text
+    assert str(summary.changes[summary.winner]) in text
+    press(controller, "enter")
+    assert mode(controller) == Mode.TABLE
+
+
+def test_game_over_offers_a_new_game() -> None:
+    game = table("over", 2, preset("official", ["target=50"]))
+    controller = Controller(game, "over")
+    game.add_listener(controller.sync)
+    play_out(game, human_policy("me"))
+    assert game.state.phase == Phase.GAME_OVER
+    assert mode(controller) in (Mode.OVER, Mode.ROUND)
+    while mode(controller) == Mode.ROUND:
+        press(controller, "enter")
+    assert mode(controller) == Mode.OVER
+    text = plain_text(controller.dialog() or [])
+    assert "Final scores" in text
+    assert "Seed over" in text
+    assert press(controller, "n") == Outcome.NEW_GAME
+    assert press(controller, "q") == Outcome.QUIT
+
+
+def test_catch_key_catches_a_bot_that_forgot_uno() -> None:
+    for attempt in range(30):
+        game = table(f"catch{attempt}")
+        controller = Controller(game)
+        play_out(game, human_policy(f"catch{attempt}"),
+                 until=lambda g: any(isinstance(a, CatchUno) for a in g.legal_actions())
+                 or g.state.round > 2)
+        if not any(isinstance(a, CatchUno) for a in game.legal_actions()):
+            continue
+        controller.sync()
+        controller.mode = Mode.TABLE
+        assert "c" in help_keys(controller)
+        press(controller, "c")
+        assert game.news[-1].startswith("You caught Bot ")
+        return
+    raise AssertionError("no bot forgot UNO in 30 games")
+
+
+def test_jump_in_key_out_of_turn() -> None:
+    game = stacked(["B2", "B9", "B8", "B7", "B6", "B5", "B4"], starter="B1",
+                   options=preset("house"))
+    controller = Controller(game)
+    game.add_listener(controller.sync)
+    press(controller, "1", "enter")
+    for _ in range(30):
+        jumps = [a for a in game.legal_actions() if isinstance(a, Play)]
+        if jumps and game.state.current != game.seat:
+            break
+        if game.state.current == game.seat:
+            press(controller, "d", "k")
+        else:
+            game.advance(10**6)
+    else:
+        raise AssertionError("no bot played a card the human holds")
+    assert ("j", "jump in") in controller.key_help()
+    (jump,) = {a.slots for a in jumps if len(a.slots) == 1}
+    hand = game.view().hands[game.seat]
+    press(controller, str(hand.index(jump[0]) + 1), "j")
+    assert game.news[-1].startswith("You jumped in with Blue ")
+    assert game.state.discard[-1][0] == jump[0]

@@ -1,0 +1,183 @@
+"""Rendering: a view in, text out (no terminal)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from tests.ui.helpers import table
+from uno_p2p.rules import Draw, Phase, Play, Slot, State, preset
+from uno_p2p.rules.cards import card_ids, parse_card_name
+from uno_p2p.ui import render
+from uno_p2p.ui.render import Seats, plain_text
+from uno_p2p.ui.session import LocalTable
+from uno_p2p.ui.theme import card_label, plain_mode
+
+
+def card(name: str) -> int:
+    return card_ids(*parse_card_name(name))[0]
+
+
+@pytest.fixture
+def game() -> LocalTable:
+    game = table("render")
+    game.run_until_human()
+    return game
+
+
+def seats_of(game: LocalTable) -> Seats:
+    return Seats(game.names, game.seat)
+
+
+def with_top(view: State, top: int, colour: int) -> State:
+    """The view with ``top`` on the discard pile and ``colour`` to match."""
+    return replace(view, discard=(*view.discard, (Slot(999, 0), top)), colour=colour)
+
+
+def test_hand_shows_every_card_of_the_view_in_order(game: LocalTable) -> None:
+    view = game.view()
+    block = render.hand(view, seats_of(game), 0, set(), set(), 200, plain=True)
+    labels = plain_text(block).splitlines()[1].split()
+    assert labels == [card_label(f, True) for f in view.hand_faces(game.seat) if f is not None]
+    assert len(labels) == len(view.hands[game.seat])
+
+
+def test_hand_marks_cursor_marks_and_playable_cards(game: LocalTable) -> None:
+    view = game.view()
+    hand = view.hands[game.seat]
+    playable = {hand[0], hand[3]}
+    block = render.hand(view, seats_of(game), 1, {hand[2]}, playable, 200, plain=True)
+    edge, _, marks = plain_text(block).splitlines()
+    cells = [edge[1 + i * 7: 1 + i * 7 + 6].strip() for i in range(len(hand))]
+    assert [c == "play" for c in cells] == [s in playable for s in hand]
+    coloured = render.hand(view, seats_of(game), 1, set(), playable, 200, plain=False)
+    raised = [style for style, _ in coloured[0][1:] if style]
+    assert len(raised) == 2
+    assert all(s.startswith("class:card.") for s in raised)
+    numbers = marks.split()
+    assert numbers[0] == "1"
+    assert numbers[1] == "▲2"
+    assert numbers[2] == "✓3"
+
+
+def test_hand_wraps_to_the_width(game: LocalTable) -> None:
+    view = game.view()
+    count = len(view.hands[game.seat])
+    narrow = render.hand(view, seats_of(game), 0, set(), set(), 22, plain=True)
+    assert len(narrow) == 3 * -(-count // 3)  # three cards a row, three lines each
+    assert all(render.width_of(line) <= 22 for line in narrow)
+
+
+def test_big_card_shows_the_top_card(game: LocalTable) -> None:
+    view = with_top(game.view(), card("G+2"), 2)
+    text = plain_text(render.big_card(view.top_card, plain=False))
+    assert "+2" in text
+    assert render.big_card(card("G+2"), plain=False)[0][0][0] == "class:card.green"
+    assert "G+2" in plain_text(render.big_card(card("G+2"), plain=True))
+
+
+def test_colour_to_match_after_a_wild(game: LocalTable) -> None:
+    view = with_top(game.view(), card("W"), 3)
+    text = plain_text(render.situation(view, seats_of(game), None))
+    assert "Colour to match: ■ Blue" in text
+    assert "Wild" in plain_text(render.big_card(view.top_card, plain=False))
+
+
+def test_turn_marker_follows_the_current_player(game: LocalTable) -> None:
+    view = game.view()
+    seats = seats_of(game)
+    assert "Your turn" in plain_text(render.situation(view, seats, None))
+    assert plain_text([render.me_line(view, seats, True)]).startswith("▶ You")
+    other = render.play_order(view, game.seat)[1]
+    theirs = replace(view, current=other)
+    text = plain_text(render.situation(theirs, seats, None))
+    assert f"{game.names[other]}'s turn" in text
+    lines = plain_text(render.opponents(theirs, seats)).splitlines()
+    marked = [line for line in lines if line.startswith("▶")]
+    assert len(marked) == 1
+    assert game.names[other] in marked[0]
+
+
+def test_opponents_show_counts_not_faces(game: LocalTable) -> None:
+    view = game.view()
+    lines = plain_text(render.opponents(view, seats_of(game))).splitlines()
+    assert len(lines) == len(game.names) - 1
+    for seat, line in zip(render.play_order(view, game.seat), lines, strict=True):
+        assert game.names[seat] in line
+        assert f" {len(view.hands[seat])} " in line
+        assert "▮" * min(len(view.hands[seat]), 12) in line
+
+
+def test_uno_status_and_catchable_player(game: LocalTable) -> None:
+    view = game.view()
+    other = render.play_order(view, game.seat)[0]
+    hands = list(view.hands)
+    hands[other] = hands[other][:1]
+    said = replace(view, hands=tuple(hands),
+                   uno_said=tuple(s == other for s in range(len(hands))))
+    assert "UNO!" in plain_text(render.opponents(said, seats_of(game))).splitlines()[0]
+    exposed = replace(view, hands=tuple(hands), exposed=other)
+    assert "no UNO!" in plain_text(render.opponents(exposed, seats_of(game))).splitlines()[0]
+
+
+def test_pending_penalty_and_timer_are_shown(game: LocalTable) -> None:
+    view = replace(game.view(), pending=4)
+    text = plain_text(render.situation(view, seats_of(game), 7))
+    assert "You must take +4 or answer it" in text
+    assert "7 s left" in text
+
+
+def test_direction_is_shown(game: LocalTable) -> None:
+    view = game.view()
+    assert "clockwise ↓" in plain_text(render.situation(replace(view, direction=1),
+                                                        seats_of(game), None))
+    assert "counter-clockwise ↑" in plain_text(
+        render.situation(replace(view, direction=-1), seats_of(game), None))
+
+
+def test_dealing_phase_says_so(game: LocalTable) -> None:
+    view = replace(game.view(), phase=Phase.STARTER)
+    assert "Dealing" in plain_text(render.situation(view, seats_of(game), None))
+
+
+def test_header_has_rules_and_score_and_fits() -> None:
+    game = table("hdr", options=preset("house", ["target=200"]))
+    game.run_until_human()
+    line = render.header(game.view(), seats_of(game), 80)
+    text = plain_text(line)
+    assert "stack_draw_two=true" in text
+    assert text.rstrip().endswith("first to 200 · you 0 pts")
+    assert render.width_of(line[0]) == 80
+
+
+def test_card_labels_spell_colours_without_colour() -> None:
+    assert card_label(card("R7"), plain=True) == "R7"
+    assert card_label(card("R7"), plain=False) == "7"
+    assert card_label(card("B-skip"), plain=False) == "Skip"
+    assert card_label(card("W+4"), plain=False) == "W+4"
+    assert plain_mode({"NO_COLOR": "1"})
+    assert not plain_mode({"NO_COLOR": ""})
+    assert not plain_mode({})
+
+
+def test_wild_tile_paints_letters_in_four_colours() -> None:
+    fragments = render.tile(card("W"), plain=False)
+    styles = {style.split()[-1] for style, _ in fragments}
+    assert styles == {"class:ink.red", "class:ink.yellow", "class:ink.green", "class:ink.blue"}
+    assert "".join(t for _, t in fragments).strip() == "Wild"
+
+
+def test_news_shows_the_latest_lines_cut_to_width() -> None:
+    lines = [f"line {i} " + "x" * 100 for i in range(10)]
+    block = render.news(lines, 3, 40)
+    assert [plain_text([line]).split()[1] for line in block] == ["7", "8", "9"]
+    assert all(render.width_of(line) == 40 for line in block)
+    assert plain_text(block).splitlines()[0].endswith("…")
+
+
+def test_playable_slots_come_from_legal_plays(game: LocalTable) -> None:
+    legal = game.legal_actions()
+    slots = render.playable_slots(legal)
+    assert slots == {s for a in legal if isinstance(a, Play) for s in a.slots}
+    assert render.playable_slots([Draw(game.seat)]) == frozenset()

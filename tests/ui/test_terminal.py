@@ -1,0 +1,125 @@
+"""End to end in a real terminal: ``uno-lan play`` in a detached tmux session.
+
+The game is started at a fixed size with ``--seed 1 --bot-delay 0``; the test
+reads the screen with ``capture-pane`` until the table shows, draws a card,
+sees the screen change, quits with ``q`` and ``y``, and checks the exit code.
+Every wait polls every 0.1 s and gives up after 20 s.
+"""
+
+from __future__ import annotations
+
+import shlex
+import shutil
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+TMUX = shutil.which("tmux")
+POLL_S = 0.1
+WAIT_S = 20.0
+
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(TMUX is None, reason="tmux is not installed (scripts/test installs it)"),
+]
+
+
+class Pane:
+    """One detached tmux session running one command."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def tmux(self, *args: str) -> str:
+        assert TMUX is not None
+        done = subprocess.run([TMUX, *args], capture_output=True, text=True,  # noqa: S603
+                              check=False, timeout=WAIT_S)
+        return done.stdout
+
+    def screen(self) -> str:
+        return self.tmux("capture-pane", "-p", "-t", self.name)
+
+    def keys(self, *keys: str) -> None:
+        self.tmux("send-keys", "-t", self.name, *keys)
+
+    def wait_for(self, check: Callable[[str], bool], what: str) -> str:
+        deadline = time.monotonic() + WAIT_S
+        screen = ""
+        while time.monotonic() < deadline:
+            screen = self.screen()
+            if check(screen):
+                return screen
+            time.sleep(POLL_S)
+        raise AssertionError(f"timed out waiting for {what}; the screen was:\n{screen}")
+
+
+@pytest.fixture
+def start(tmp_path: Path) -> Iterator[Callable[[int, int, str], tuple[Pane, Path]]]:
+    panes: list[Pane] = []
+
+    def run(width: int, height: int, args: str) -> tuple[Pane, Path]:
+        pane = Pane(f"uno-test-{uuid.uuid4().hex[:8]}")
+        status = tmp_path / f"{pane.name}.rc"
+        command = (f"{shlex.quote(sys.executable)} -m uno_p2p play {args}; "
+                   f"echo $? > {shlex.quote(str(status))}; sleep 30")
+        pane.tmux("new-session", "-d", "-s", pane.name, "-x", str(width), "-y", str(height),
+                  "-c", str(Path(__file__).resolve().parents[2]), command)
+        panes.append(pane)
+        return pane, status
+
+    yield run
+    for pane in panes:
+        pane.tmux("kill-session", "-t", pane.name)
+
+
+def wait_exit(status: Path) -> int:
+    deadline = time.monotonic() + WAIT_S
+    while time.monotonic() < deadline:
+        if status.exists() and status.read_text().strip():
+            return int(status.read_text())
+        time.sleep(POLL_S)
+    raise AssertionError("the game did not exit")
+
+
+def your_turn(screen: str) -> bool:
+    return "Your turn" in screen and "d draw" in screen
+
+
+def test_play_draw_and_quit_at_80x24(start: Callable[[int, int, str], tuple[Pane, Path]]
+                                     ) -> None:
+    pane, status = start(80, 24, "--seed 1 --bot-delay 0")
+    screen = pane.wait_for(your_turn, "the table on the human's turn")
+    assert "uno-lan · round 1" in screen
+    assert "Bot 1" in screen
+    assert "Bot 3" in screen
+    assert "Colour to match:" in screen
+    hand_line = next(line for line in screen.splitlines() if line.startswith("▶ You"))
+    cards = int(hand_line.split()[2])
+    pane.keys("d")
+    after = pane.wait_for(lambda s: "You drew " in s, "the drawn card in the news")
+    assert "k keep" in after or "Enter play" in after
+    assert after != screen
+    assert any(line.startswith(("▶ You", "  You")) and f" {cards + 1} " in line
+               for line in after.splitlines())
+    pane.keys("q")
+    pane.wait_for(lambda s: "Leave this game?" in s, "the quit question")
+    pane.keys("y")
+    assert wait_exit(status) == 0
+
+
+def test_wide_terminal_puts_news_in_a_column(
+        start: Callable[[int, int, str], tuple[Pane, Path]]) -> None:
+    pane, status = start(140, 40, "--seed 2 --bot-delay 0 --players 6 --preset party")
+    screen = pane.wait_for(your_turn, "the table on the human's turn")
+    news_line = next(line for line in screen.splitlines() if "Round 1:" in line)
+    assert news_line.index("Round 1:") > 80, "the news is in the right-hand column"
+    assert "│" in news_line
+    for bot in range(1, 6):
+        assert f"Bot {bot}" in screen
+    pane.keys("q", "y")
+    assert wait_exit(status) == 0
