@@ -146,9 +146,20 @@ def test_header_has_rules_and_score_and_fits() -> None:
     game.run_until_human()
     line = render.header(game.view(), seats_of(game), 80)
     text = plain_text(line)
-    assert "stack_draw_two=true" in text
+    assert "round 1 · house rules + target=200 " in text
     assert text.rstrip().endswith("first to 200 · you 0 pts")
     assert render.width_of(line[0]) == 80
+
+
+@pytest.mark.parametrize(("name", "extra", "label"), [
+    ("official", [], "official rules"),
+    ("party", [], "party rules"),
+    ("seeds", ["jump_in=true"], "seeds rules + jump_in=true"),
+    ("official", ["stack_draw_two=true", "stack_draw_four=true", "stack_four_on_two=true",
+                  "jump_in=true", "seven_zero=true", "target=100"], "party rules + target=100"),
+])
+def test_rules_label_names_the_nearest_preset(name: str, extra: list[str], label: str) -> None:
+    assert render.rules_label(preset(name, extra)) == label
 
 
 def test_card_labels_spell_colours_without_colour() -> None:

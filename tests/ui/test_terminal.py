@@ -98,13 +98,13 @@ def test_play_draw_and_quit_at_80x24(start: Callable[[int, int, str], tuple[Pane
     assert "Bot 1" in screen
     assert "Bot 3" in screen
     assert "Colour to match:" in screen
-    hand_line = next(line for line in screen.splitlines() if line.startswith("▶ You"))
-    cards = int(hand_line.split()[2])
+    hand_line = next(line for line in screen.splitlines() if line.startswith("▶ You · "))
+    cards = int(hand_line.split(" · ")[1].split()[0])
     pane.keys("d")
     after = pane.wait_for(lambda s: "You drew " in s, "the drawn card in the news")
     assert "k keep" in after or "Enter play" in after
     assert after != screen
-    assert any(line.startswith(("▶ You", "  You")) and f" {cards + 1} " in line
+    assert any(line.startswith(("▶ You · ", "  You · ")) and f" · {cards + 1} cards" in line
                for line in after.splitlines())
     pane.keys("q")
     pane.wait_for(lambda s: "Leave this game?" in s, "the quit question")

@@ -43,6 +43,8 @@ from uno_p2p.ui.theme import STYLE
 #: From this width on, the news gets a column of its own to the right.
 WIDE = 110
 NEWS_COLUMN = 44
+#: News lines handed to the news window (it shows the last ones that fit).
+NEWS_SHOWN = 60
 _KEY_NAMES = {Keys.Left: "left", Keys.Right: "right", Keys.ControlM: "enter",
               Keys.ControlJ: "enter", Keys.Escape: "escape", Keys.ControlC: "c-c"}
 
@@ -179,19 +181,19 @@ class GameScreen:
             return self.table.view()
 
         top = self._text(lambda: render.header(view(), seats(), self._size()[0]))
+        roomy = Condition(lambda: self._space()[0])
         table_part = HSplit([
             self._text(lambda: render.opponents(view(), seats())),
-            Window(height=1),
+            ConditionalContainer(Window(height=1), filter=roomy),
             self._text(lambda: render.centre(view(), seats(), self.plain, self._main_width(),
                                              self._seconds_left())),
-            Window(height=1),
+            ConditionalContainer(Window(height=1), filter=roomy),
             self._text(lambda: [render.me_line(view(), seats(), self.plain)]),
             self._text(self._hand),
         ])
         news = Window(FormattedTextControl(self._news), wrap_lines=False,
-                      height=Dimension(min=1, preferred=1, weight=1))
-        self._news_window = news
-        narrow = HSplit([table_part, Window(height=1), news])
+                      height=Dimension(min=1, preferred=1, weight=1), always_hide_cursor=True)
+        narrow = HSplit([table_part, ConditionalContainer(Window(height=1), filter=roomy), news])
         wide = VSplit([table_part, Window(width=1, char="│", style="class:muted"),
                        HSplit([news], width=NEWS_COLUMN)])
         body = DynamicContainer(lambda: wide if self._size()[0] >= WIDE else narrow)
@@ -203,22 +205,29 @@ class GameScreen:
             lambda: self.controller.dialog() is not None))
         return FloatContainer(HSplit([top, body, *bottom]), floats=[Float(shown)])
 
+    def _space(self) -> tuple[bool, bool]:
+        """(room for blank separator lines, room for three-line hand rows)."""
+        width, rows = self._size()
+        view = self.table.view()
+        hand_rows = render.hand_rows(len(view.hands[self.table.seat]), self._main_width())
+        # header, opponents, centre, own line, status and help; one news line when narrow
+        base = 1 + (len(view.players) - 1) + render.BIG_H + 1 + 2 + (0 if width >= WIDE else 1)
+        full = base + 3 * hand_rows
+        return rows >= full + 3, rows >= full
+
     def _hand(self) -> render.Block:
         table = self.table
         return render.hand(table.view(), self.controller.seats, self.controller.cursor,
                            self.controller.marked, render.playable_slots(table.legal_actions()),
-                           self._main_width(), self.plain)
+                           self._main_width(), self.plain, compact=not self._space()[1])
 
     def _news(self) -> StyleAndTextTuples:
-        width, rows = self._size()
-        wide = width >= WIDE
-        info = self._news_window.render_info
-        if info is not None:
-            height = info.window_height
-        else:  # before the first drawing: header, table, status and help take the rest
-            used = len(self.table.names) + 11 + len(self._hand())
-            height = rows - 3 if wide else max(1, rows - used)
-        lines = render.news(self.table.news, height, NEWS_COLUMN - 1 if wide else width)
+        """The latest news; the window scrolls to the cursor placed on the last line."""
+        width, _ = self._size()
+        lines = render.news(self.table.news, NEWS_SHOWN,
+                            NEWS_COLUMN - 1 if width >= WIDE else width)
+        if lines:
+            lines[-1].insert(0, ("[SetCursorPosition]", ""))
         return render.to_text(lines)
 
     def _dialog(self) -> StyleAndTextTuples:

@@ -94,7 +94,7 @@ class Controller:
         self.cursor = max(0, min(self.cursor, len(hand) - 1))
         summaries = self.table.summaries
         if self.mode == Mode.TABLE and len(summaries) > self.shown_rounds:
-            self.mode = Mode.OVER if summaries[-1].game_winner >= 0 else Mode.ROUND
+            self.mode = Mode.ROUND  # the last round's table first, then the end of the game
             self.shown_rounds = len(summaries)
             return
         legal = self.table.legal_actions()
@@ -335,7 +335,8 @@ class Controller:
 
     def _round_key(self, key: str, now_ms: int) -> Outcome:
         if key in ("enter", "space", "escape"):
-            self.mode = Mode.TABLE
+            over = self.table.summaries[-1].game_winner >= 0
+            self.mode = Mode.OVER if over else Mode.TABLE
         return Outcome.NONE
 
     def _over_key(self, key: str, now_ms: int) -> Outcome:
@@ -359,7 +360,7 @@ class Controller:
                 Mode.POWER: [("c", "colour only"), ("p", "peek"), ("s", "swap"), ("Esc", "back")],
                 Mode.TARGET: [("1-9", "player"), ("Esc", "back")],
                 Mode.VERDICT: [("Enter", "give the verdict")],
-                Mode.ROUND: [("Enter", "next round"), ("q", "quit")],
+                Mode.ROUND: [("Enter", "go on"), ("q", "quit")],
                 Mode.OVER: [("n", "new game"), ("q", "quit")],
                 Mode.QUIT: [("y", "quit"), ("n", "keep playing")],
             }[self.mode]
@@ -390,8 +391,10 @@ class Controller:
         if self.mode == Mode.QUIT:
             return boxed("Quit?", [[("", "Leave this game?")]], "y: quit    n: keep playing")
         if self.mode == Mode.ROUND and summaries:
+            last = "Enter: the final scores" if summaries[-1].game_winner >= 0 else \
+                "Enter: next round"
             return boxed("Round over", round_table(summaries[-1], self.seats, view.options),
-                         "Enter: next round")
+                         last)
         if self.mode == Mode.OVER and summaries:
             return boxed("Game over", game_over(summaries[-1], self.seats, view.options,
                                                 self.seed), "n: new game    q: quit")

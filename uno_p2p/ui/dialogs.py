@@ -82,6 +82,7 @@ def game_over(summary: RoundSummary, seats: Seats, options: Options, seed: str) 
     for place, seat in enumerate(order, 1):
         style = "class:me" if seat == seats.me else ""
         rows.append([(style, f" {place:>2}. {seats.names[seat]:<16} {summary.scores[seat]:>6}")])
-    rows += [[], [("class:muted", f"{summary.round} rounds. Seed {seed}: "
-                                  "replay this deal with --seed.")]]
+    rounds = f"{summary.round} round{'s' if summary.round != 1 else ''}"
+    rows += [[], [("class:muted", f"{rounds}. Seed {seed}: play the same game again "
+                                  f"with --seed {seed}")]]
     return rows

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.utils import get_cwidth
 
-from uno_p2p.rules import Phase, Slot, State
+from uno_p2p.rules import PRESETS, Options, Phase, Slot, State, preset
 from uno_p2p.ui.theme import COLOUR_CLASSES, card_label, colour_class, colour_word
 
 Line = list[tuple[str, str]]
@@ -115,12 +115,24 @@ def tile(card: int, plain: bool, width: int = TILE) -> Line:
 def header(view: State, seats: Seats, width: int) -> Block:
     """Title bar: round, rules in force, target, and the reader's score."""
     options = view.options
-    rules = ", ".join(options.describe()) or "official rules"
+    rules = rules_label(options)
     left = f" uno-lan · round {max(view.round, 1)} · {rules}"
     unit = "chips" if options.scoring == "chips" else "pts"
     right = f"first to {options.target} · you {view.scores[seats.me]} {unit} "
     room = max(0, width - get_cwidth(right))
     return [[*pad([("class:header", left)], room, "class:header"), ("class:header", right)]]
+
+
+def rules_label(options: Options) -> str:
+    """The nearest preset's name plus what differs from it: ``house + target=200``."""
+    best, changes = "official", options.describe()
+    for name in PRESETS:
+        base = preset(name)
+        diff = [f"{n}={str(getattr(options, n)).lower()}" for n in options.NAMES
+                if getattr(options, n) != getattr(base, n)]
+        if len(diff) < len(changes):
+            best, changes = name, diff
+    return f"{best} rules" + (f" + {', '.join(changes)}" if changes else "")
 
 
 def play_order(view: State, me: int) -> list[int]:
@@ -135,15 +147,14 @@ def actor(view: State) -> int:
     return view.challenge[0] if view.phase == Phase.CHALLENGE else view.current
 
 
-def player_line(view: State, seats: Seats, seat: int, name_width: int,
-                backs: bool = True) -> Line:
+def player_line(view: State, seats: Seats, seat: int, name_width: int) -> Line:
     """``▶ Bot 2   ▮▮▮▮▮ 5   UNO!   120 pts  dealer``."""
     turn = seat == actor(view) and view.phase in (Phase.PLAYING, Phase.CHALLENGE,
                                                   Phase.STARTER_COLOUR)
     count = len(view.hands[seat])
     line: Line = [("class:turn", "▶ " if turn else "  "),
                   ("class:turn" if turn else "", seats.names[seat].ljust(name_width)), ("", " ")]
-    shown = "▮" * min(count, BACKS_SHOWN) + ("+" if count > BACKS_SHOWN else "") if backs else ""
+    shown = "▮" * min(count, BACKS_SHOWN) + ("+" if count > BACKS_SHOWN else "")
     line += [*pad([("class:muted", shown)], BACKS_SHOWN + 1), ("", f"{count:>3} ")]
     if view.exposed == seat:
         line.append(("class:catchable", " no UNO! "))
@@ -250,12 +261,19 @@ def playable_slots(actions: Sequence[object]) -> frozenset[Slot]:
     return frozenset(slots)
 
 
+def hand_rows(cards: int, width: int) -> int:
+    """How many rows of tiles ``cards`` cards take at ``width`` columns."""
+    per_row = max(1, (width - 1) // (TILE + TILE_GAP))
+    return max(1, -(-cards // per_row))
+
+
 def hand(view: State, seats: Seats, cursor: int, marked: Collection[Slot],
-         playable: Collection[Slot], width: int, plain: bool) -> Block:
+         playable: Collection[Slot], width: int, plain: bool, compact: bool = False) -> Block:
     """The reader's cards as tiles, wrapped to ``width``; playable ones raised.
 
     Three lines per row of cards: the raised edge of playable cards, the
-    labels, and the numbers (cursor and marks shown there).
+    labels, and the numbers (cursor and marks shown there). ``compact`` (a
+    short terminal) drops the edge and marks playable cards with a dot.
     """
     slots = view.hands[seats.me]
     faces = view.hand_faces(seats.me)
@@ -269,10 +287,10 @@ def hand(view: State, seats: Seats, cursor: int, marked: Collection[Slot],
             slot, face = slots[i], faces[i]
             edge += _edge(face, slot in playable, plain)
             labels += tile(face, plain) if face is not None else [("class:muted", "?".center(TILE))]
-            marks.append(_mark(i, i == cursor, slot in marked))
+            marks.append(_mark(i, i == cursor, slot in marked, compact and slot in playable))
             for line in (edge, labels, marks):
                 line.append(("", " " * TILE_GAP))
-        rows += [edge, labels, marks]
+        rows += [labels, marks] if compact else [edge, labels, marks]
     return rows or [[("class:muted", " (no cards)")]]
 
 
@@ -286,8 +304,8 @@ def _edge(face: int | None, playable: bool, plain: bool) -> Line:
     return [(card_style(face, plain), " " * TILE)]
 
 
-def _mark(index: int, cursor: bool, marked: bool) -> tuple[str, str]:
-    number = str(index + 1)
+def _mark(index: int, cursor: bool, marked: bool, dot: bool = False) -> tuple[str, str]:
+    number = ("•" if dot else "") + str(index + 1)
     if cursor:
         return ("class:cursor", f"▲{number}{'✓' if marked else ''}".center(TILE))
     if marked:
@@ -296,9 +314,23 @@ def _mark(index: int, cursor: bool, marked: bool) -> tuple[str, str]:
 
 
 def me_line(view: State, seats: Seats, plain: bool) -> Line:
-    """The reader's own line above the hand."""
-    line = player_line(view, seats, seats.me, get_cwidth(seats.names[seats.me]), backs=False)
-    if view.drawn is not None and view.current == seats.me:
+    """The reader's own line above the hand: turn, cards, UNO, score, the card drawn."""
+    me = seats.me
+    turn = me == actor(view) and view.phase in (Phase.PLAYING, Phase.CHALLENGE,
+                                                Phase.STARTER_COLOUR)
+    count = len(view.hands[me])
+    unit = "chips" if view.options.scoring == "chips" else "pts"
+    line: Line = [("class:turn", "▶ " if turn else "  "), ("class:me", seats.names[me]),
+                  ("", f" · {count} card{'s' if count != 1 else ''} · {view.scores[me]} {unit}")]
+    if view.options.teams:
+        line.append(("", f" · team {view.team_of(me) + 1}"))
+    if me == view.dealer:
+        line.append(("", " · dealer"))
+    if view.exposed == me:
+        line.append(("class:catchable", " no UNO! press u "))
+    elif count == 1 and view.uno_said[me]:
+        line.append(("class:uno", " UNO!"))
+    if view.drawn is not None and view.current == me:
         face = view.known.get(view.drawn)
         if face is not None:
             line += [("class:marker", "   you drew "), *tile(face, plain)]
