@@ -9,6 +9,7 @@ sentence for the user: a traceback reaching the terminal is a bug.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 from importlib import import_module
@@ -57,6 +58,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("uno-lan: interrupted.", file=sys.stderr)
         return EXIT_INTERRUPTED
+    except BrokenPipeError:
+        # The reader went away (``uno-lan log show FILE | head``): not an
+        # error. Point stdout at /dev/null so the interpreter's final flush
+        # does not raise again on the closed pipe.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return EXIT_OK
     return code
 
 

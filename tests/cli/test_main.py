@@ -1,0 +1,38 @@
+"""The ``uno-lan`` entry point: errors are sentences, never tracebacks."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+from uno_p2p.store.unolog import GameLog
+from uno_p2p.wire.samples import sample_log
+
+
+def test_a_reader_closing_the_pipe_early_is_not_an_error(tmp_path: Path) -> None:
+    path = tmp_path / "game.unolog"
+    with GameLog.create(path) as log:
+        for entry in sample_log(players=3, turns=100):
+            log.append(entry)
+    # ``uno-lan log show FILE | head -1``: the reader leaves after one line.
+    shower = subprocess.Popen(
+        [sys.executable, "-m", "uno_p2p", "log", "show", str(path)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+    )
+    assert shower.stdout is not None
+    assert shower.stderr is not None
+    first = shower.stdout.readline()
+    shower.stdout.close()
+    errors = shower.stderr.read().decode()
+    assert shower.wait(timeout=60) == 0
+    assert first.startswith(str(path).encode())
+    assert "Traceback" not in errors
+
+
+def test_no_command_prints_help_and_exits_2() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "uno_p2p"], capture_output=True, text=True, timeout=60, check=False,
+    )
+    assert done.returncode == 2
+    assert "usage: uno-lan" in done.stdout
