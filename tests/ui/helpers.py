@@ -51,8 +51,10 @@ def play_out(game: LocalTable, policy: Callable[[LocalTable], Action | None],
 class _StackedDeck:
     """Stands in for the driver's deck stream: the first round's deck is laid out."""
 
-    def __init__(self, game: LocalTable, mine: Sequence[int], starter: int) -> None:
+    def __init__(self, game: LocalTable, mine: Sequence[int], starter: int,
+                 dealer: Sequence[int] = ()) -> None:
         self.game, self.mine, self.starter = game, list(mine), starter
+        self.dealer = list(dealer)
         self.fallback = game.driver.deck_rng
         self.used = False
 
@@ -63,12 +65,13 @@ class _StackedDeck:
             return
         self.used = True
         n = len(state.players)
-        taken = {*self.mine, self.starter}
+        taken = {*self.mine, *self.dealer, self.starter}
         spare = [c for c in FILLER if c not in taken]
-        hands = [list(self.mine) if s == self.game.seat else [spare.pop() for _ in range(7)]
-                 for s in range(n)]
-        for _ in range(7 - len(self.mine)):
-            hands[self.game.seat].append(spare.pop())
+        hands = [list(self.mine) if s == self.game.seat else
+                 list(self.dealer) if s == state.dealer else [] for s in range(n)]
+        for hand in hands:
+            while len(hand) < 7:
+                hand.append(spare.pop())
         dealt = [hands[(state.dealer + 1 + k) % n][k // n] for k in range(7 * n)]
         rest = [c for c in range(CARD_COUNT) if c not in dealt and c != self.starter]
         order[:] = [*dealt, self.starter, *rest]
@@ -89,13 +92,15 @@ def names_to_cards(*names: str) -> list[int]:
 
 
 def stacked(mine: Sequence[str], starter: str = "R1", players: int = 3,
-            options: Options | None = None) -> LocalTable:
+            options: Options | None = None, dealer: Sequence[str] = ()) -> LocalTable:
     """A game where the human plays first, holding ``mine`` (the first cards of the
-    hand, in order) on ``starter``; the bots hold green and blue numbers."""
+    hand, in order) on ``starter``; the dealer (who plays just before the human)
+    holds ``dealer`` and the bots fill up with green and blue numbers."""
     hand, (top,) = names_to_cards(*mine), names_to_cards(starter)
+    theirs = names_to_cards(*dealer)
     for attempt in range(200):
         game = table(f"stacked{attempt}", players, options)
-        deck = _StackedDeck(game, hand, top)
+        deck = _StackedDeck(game, hand, top, theirs)
         game.driver.deck_rng = deck  # type: ignore[assignment]
         while game.state.phase in (Phase.DEALER_SELECTION, Phase.STARTER):
             game.advance(0)

@@ -270,3 +270,32 @@ def test_jump_in_key_out_of_turn() -> None:
     press(controller, str(hand.index(jump[0]) + 1), "j")
     assert game.news[-1].startswith("You jumped in with Blue ")
     assert game.state.discard[-1][0] == jump[0]
+
+
+def test_challenge_a_wild_draw_four_and_give_the_verdict() -> None:
+    # Two players: the bot (the dealer) can answer Red 7 only with its Wild Draw Four.
+    game = stacked(["R7", "Y3", "G4"], players=2,
+                   dealer=["W+4", "Y2", "Y4", "Y5", "Y6", "Y8", "Y9"])
+    controller = Controller(game)
+    game.add_listener(controller.sync)
+    press(controller, "1", "enter")
+    game.run_until_human(10**6)
+    assert short_name(game.state.top_card) == "W+4"
+    assert "h" in help_keys(controller)
+    hand = len(game.view().hands[game.seat])
+    press(controller, "h")
+    assert mode(controller) == Mode.VERDICT
+    text = plain_text(controller.dialog() or [])
+    assert "Bot 1's hand: Y2 Y4 Y5 Y6 Y8 Y9" in text
+    assert "not guilty, you draw the penalty and 2 more" in text
+    assert help_keys(controller) == ["Enter"]
+    press(controller, "enter")
+    assert mode(controller) == Mode.TABLE
+    assert len(game.view().hands[game.seat]) == hand + 6
+    assert "Bot 1 was not guilty: the hand held no Red." in game.news
+
+
+def test_unknown_key_says_so() -> None:
+    controller = Controller(stacked(["R7"]))
+    press(controller, "x")
+    assert controller.status == "The key x does nothing here: the bottom line lists the keys."

@@ -8,6 +8,7 @@ Every wait polls every 0.1 s and gives up after 20 s.
 
 from __future__ import annotations
 
+import re
 import shlex
 import shutil
 import subprocess
@@ -58,14 +59,17 @@ class Pane:
         raise AssertionError(f"timed out waiting for {what}; the screen was:\n{screen}")
 
 
+Starter = Callable[..., tuple[Pane, Path]]
+
+
 @pytest.fixture
-def start(tmp_path: Path) -> Iterator[Callable[[int, int, str], tuple[Pane, Path]]]:
+def start(tmp_path: Path) -> Iterator[Starter]:
     panes: list[Pane] = []
 
-    def run(width: int, height: int, args: str) -> tuple[Pane, Path]:
+    def run(width: int, height: int, args: str, env: str = "") -> tuple[Pane, Path]:
         pane = Pane(f"uno-test-{uuid.uuid4().hex[:8]}")
         status = tmp_path / f"{pane.name}.rc"
-        command = (f"{shlex.quote(sys.executable)} -m uno_p2p play {args}; "
+        command = (f"env {env} {shlex.quote(sys.executable)} -m uno_p2p play {args}; "
                    f"echo $? > {shlex.quote(str(status))}; sleep 30")
         pane.tmux("new-session", "-d", "-s", pane.name, "-x", str(width), "-y", str(height),
                   "-c", str(Path(__file__).resolve().parents[2]), command)
@@ -90,7 +94,7 @@ def your_turn(screen: str) -> bool:
     return "Your turn" in screen and "d draw" in screen
 
 
-def test_play_draw_and_quit_at_80x24(start: Callable[[int, int, str], tuple[Pane, Path]]
+def test_play_draw_and_quit_at_80x24(start: Starter
                                      ) -> None:
     pane, status = start(80, 24, "--seed 1 --bot-delay 0")
     screen = pane.wait_for(your_turn, "the table on the human's turn")
@@ -113,7 +117,7 @@ def test_play_draw_and_quit_at_80x24(start: Callable[[int, int, str], tuple[Pane
 
 
 def test_wide_terminal_puts_news_in_a_column(
-        start: Callable[[int, int, str], tuple[Pane, Path]]) -> None:
+        start: Starter) -> None:
     pane, status = start(140, 40, "--seed 2 --bot-delay 0 --players 6 --preset party")
     screen = pane.wait_for(your_turn, "the table on the human's turn")
     news_line = next(line for line in screen.splitlines() if "Round 1:" in line)
@@ -121,5 +125,19 @@ def test_wide_terminal_puts_news_in_a_column(
     assert "│" in news_line
     for bot in range(1, 6):
         assert f"Bot {bot}" in screen
+    pane.keys("q", "y")
+    assert wait_exit(status) == 0
+
+
+def test_no_color_spells_the_colours(start: Starter) -> None:
+    pane, status = start(80, 24, "--seed 1 --bot-delay 0", "NO_COLOR=1")
+    screen = pane.wait_for(your_turn, "the table on the human's turn")
+    lines = screen.splitlines()
+    labels = lines[next(i for i, line in enumerate(lines) if line.startswith("▶ You")) + 2]
+    cards = labels.split()
+    assert len(cards) == 7
+    for card in cards:
+        assert re.fullmatch(r"[RYGB](\d|\+2|-skip|-rev)|W|W\+4", card), card
+    assert "+-----------+" in screen  # the top card drawn as a box
     pane.keys("q", "y")
     assert wait_exit(status) == 0

@@ -17,7 +17,7 @@ import sys
 from dataclasses import dataclass
 
 from uno_p2p.cli import EXIT_USAGE
-from uno_p2p.errors import ConfigError
+from uno_p2p.errors import ConfigError, UnoError
 from uno_p2p.rules import PRESETS, Options, preset
 from uno_p2p.rules.options import MAX_PLAYERS, MIN_PLAYERS
 from uno_p2p.ui.session import LocalTable, player_names
@@ -119,8 +119,12 @@ def play(args: argparse.Namespace) -> int:
     async def run() -> int:
         screen = GameScreen(settings.table, settings.bot_delay, plain_mode())
         code = await screen.run()
-        if screen.error is not None:
-            print(f"uno-lan play: the game stopped: {screen.error}.", file=sys.stderr)
+        error = screen.error
+        if isinstance(error, UnoError):
+            print(f"uno-lan play: the game stopped: {error}.", file=sys.stderr)
+        elif error is not None:
+            print(f"uno-lan play: the game stopped on an internal error, please report it: "
+                  f"{type(error).__name__}: {error}.", file=sys.stderr)
         return code
 
     return asyncio.run(run())

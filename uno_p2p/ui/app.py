@@ -33,7 +33,6 @@ from prompt_toolkit.layout.containers import Container
 from prompt_toolkit.layout.dimension import Dimension
 from prompt_toolkit.output.color_depth import ColorDepth
 
-from uno_p2p.errors import UnoError
 from uno_p2p.rules import State
 from uno_p2p.ui import render
 from uno_p2p.ui.controller import Controller, Outcome
@@ -43,6 +42,8 @@ from uno_p2p.ui.theme import STYLE
 #: From this width on, the news gets a column of its own to the right.
 WIDE = 110
 NEWS_COLUMN = 44
+#: How long to wait before asking again when the engine holds a bot's move back.
+HELD_BACK_S = 0.05
 #: News lines handed to the news window (it shows the last ones that fit).
 NEWS_SHOWN = 60
 _KEY_NAMES = {Keys.Left: "left", Keys.Right: "right", Keys.ControlM: "enter",
@@ -58,7 +59,7 @@ class GameScreen:
         self.bot_delay = bot_delay
         self.plain = plain
         self.games = 0
-        self.error: UnoError | None = None
+        self.error: Exception | None = None
         self._wake = asyncio.Event()
         self._start = time.monotonic()
         self._new_game()
@@ -95,7 +96,7 @@ class GameScreen:
         try:
             while True:
                 await self._step()
-        except UnoError as error:  # an engine refusal here is a bug: say it, do not hang
+        except Exception as error:  # a bug: stop the screen and say it, never hang
             self.error = error
             self.app.exit(result=1)
 
@@ -118,8 +119,8 @@ class GameScreen:
             table.advance(self.now_ms())
             await asyncio.sleep(0)
         elif step == Next.BOT:
-            if not await self._wait(self.bot_delay):
-                table.advance(self.now_ms())
+            if not await self._wait(self.bot_delay) and not table.advance(self.now_ms()):
+                await asyncio.sleep(HELD_BACK_S)  # a move held back by catch_grace_ms
             await asyncio.sleep(0)
         elif step == Next.HUMAN:
             deadline = table.deadline_ms()
@@ -195,7 +196,8 @@ class GameScreen:
                       height=Dimension(min=1, preferred=1, weight=1), always_hide_cursor=True)
         narrow = HSplit([table_part, ConditionalContainer(Window(height=1), filter=roomy), news])
         wide = VSplit([table_part, Window(width=1, char="│", style="class:muted"),
-                       HSplit([news], width=NEWS_COLUMN)])
+                       HSplit([news], width=NEWS_COLUMN)],
+                      height=Dimension(min=1, weight=1))  # fill the screen, not the table's size
         body = DynamicContainer(lambda: wide if self._size()[0] >= WIDE else narrow)
         bottom = [self._text(lambda: [[("class:status", f" {self.controller.status}")]]),
                   self._text(lambda: render.key_help(self.controller.key_help(), self._size()[0]))]

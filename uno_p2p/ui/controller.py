@@ -152,6 +152,8 @@ class Controller:
             }
             if key in simple:
                 simple[key](now_ms)
+            elif len(key) == 1 and key.isprintable():
+                self.status = f"The key {key} does nothing here: the bottom line lists the keys."
         return Outcome.NONE
 
     # -- single actions -------------------------------------------------------------------------

@@ -119,6 +119,9 @@ class Table(Protocol):
     def add_listener(self, listener: Callable[[], None]) -> None:
         """Call ``listener`` after every change of the game."""
 
+    def deadline_ms(self) -> int | None:
+        """When the human's turn times out (RULES.md ``turn_timer``), if it can."""
+
 
 class LocalBot:
     """The engine's heuristic bot, with human-like slips: it sometimes forgets to
@@ -251,6 +254,8 @@ class LocalTable:
 
         Raises:
             LocalProtocolError: a bot has no move where it must move (an engine bug).
+            IllegalAction: the engine refused a bot's legal move (an engine bug); a
+                move held back by ``catch_grace_ms`` is not an error: it waits.
         """
         state = self.driver.state
         if state.phase == Phase.GAME_OVER:
@@ -272,7 +277,12 @@ class LocalTable:
         choice = self.bots[actor].choose(view, actor, legal_actions(view, actor), True)
         if choice is None:
             raise LocalProtocolError(f"{self._names[actor]} has no move")
-        self._apply(choice, now_ms)
+        try:
+            self._apply(choice, now_ms)
+        except IllegalAction as error:
+            if error.rule != "catch_grace_ms":
+                raise
+            return False  # RULES.md: the next player waits while a missed UNO is catchable
         return True
 
     def deadline_ms(self) -> int | None:
