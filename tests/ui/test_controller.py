@@ -299,3 +299,31 @@ def test_unknown_key_says_so() -> None:
     controller = Controller(stacked(["R7"]))
     press(controller, "x")
     assert controller.status == "The key x does nothing here: the bottom line lists the keys."
+
+
+def test_a_wild_starter_asks_the_first_player_for_its_colour() -> None:
+    game = stacked(["R7", "Y3"], starter="W")
+    controller = Controller(game)
+    controller.sync()
+    assert game.state.phase == Phase.STARTER_COLOUR
+    assert mode(controller) == Mode.COLOUR
+    assert controller.status == "The starter is a Wild: name the colour to match."
+    press(controller, "escape")
+    assert mode(controller) == Mode.COLOUR  # naming it is not optional
+    press(controller, "y")
+    assert game.state.colour == 1
+    assert game.news[-1] == "You named Yellow for the Wild starter."
+    assert mode(controller) == Mode.TABLE
+
+
+def test_forced_play_says_why_the_drawn_card_cannot_be_kept() -> None:
+    game = stacked(["Y3", "Y4", "G5"], options=preset("official", ["forced_play=true"]))
+    controller = Controller(game)
+    press(controller, "d")
+    assert game.news[-1] == "You drew Red 0."  # the stacked deck's next card: it matches R1
+    assert "k" not in help_keys(controller)
+    press(controller, "k")
+    assert controller.status == "You must play the Red 0 just drawn (forced_play)."
+    assert game.state.current == game.seat
+    press(controller, "enter")
+    assert game.news[-1] == "You played Red 0."

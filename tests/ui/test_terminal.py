@@ -38,8 +38,8 @@ class Pane:
 
     def tmux(self, *args: str) -> str:
         assert TMUX is not None
-        done = subprocess.run([TMUX, *args], capture_output=True, text=True,  # noqa: S603
-                              check=False, timeout=WAIT_S)
+        done = subprocess.run([TMUX, *args], capture_output=True, text=True, check=False,
+                              timeout=WAIT_S)
         return done.stdout
 
     def screen(self) -> str:

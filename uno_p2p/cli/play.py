@@ -6,6 +6,13 @@ opens: a bad one is one plain sentence and exit code 2, as is running without
 a terminal. The deck orders and seats come from a seed drawn here with
 ``secrets`` (or from ``--seed``, which makes the game reproducible), never
 from inside the engine.
+
+Keys: left/right or 1-9 choose a card, Enter plays it (a picker asks for a
+Wild's colour, a Wild power or a player when needed), Space marks cards to
+play together, d draws, k or p keeps the card just drawn, u says UNO (with
+two cards left: with the next play), c catches a player who forgot UNO, h
+challenges a Wild Draw Four, j jumps in, q quits (after asking). The bottom
+line always lists the keys that work at that moment.
 """
 
 from __future__ import annotations

@@ -185,10 +185,17 @@ class Controller:
 
     def _pass(self, now_ms: int) -> None:
         action = self._first(Pass)
-        if action is None:
-            self.status = "You can keep a card only right after drawing it."
-        else:
+        if action is not None:
             self._submit(action, now_ms)
+            return
+        view = self.table.view()
+        if view.current != self.seats.me or view.drawn is None:
+            self.status = "You can keep a card only right after drawing it."
+            return
+        try:  # the engine says which rule makes the drawn card playable or drawing go on
+            apply(view, Pass(self.seats.me))
+        except IllegalAction as error:
+            self.status = _sentence(str(error))
 
     def _uno(self, now_ms: int) -> None:
         action = self._first(SayUno)
