@@ -171,11 +171,9 @@ class _Audit:
         violation = result.violation
         if violation is not None:
             stage = "proofs" if violation.code in PROOF_CODES else "rules"
-            rule = None
-            if violation.code == "illegal_move" and "(rule " in violation.reason:
-                rule = violation.reason.rsplit("(rule ", 1)[1].rstrip(")")
             public.failure = Finding(stage, violation.code, violation.entry,
-                                     self.by_fingerprint(violation.peer), violation.reason, rule)
+                                     self.by_fingerprint(violation.peer), violation.reason,
+                                     _rule_of(violation.code, violation.reason))
         return public
 
     def check_reveal(self, state: TableState) -> Finding | None:
@@ -252,7 +250,7 @@ class _Audit:
             stage = "proofs" if event.code in PROOF_CODES else "table"
             findings.append(Finding(stage, event.code, event.entry,
                                     None if event.peer is None else self.player(event.peer),
-                                    event.reason))
+                                    event.reason, _rule_of(event.code, event.reason)))
         return findings
 
     def _unproven_accusation(self, event: PeerMisbehaved) -> bool:
@@ -284,7 +282,8 @@ class _Audit:
         if events:
             event = events[0]
             who = None if event.peer is None else self.player(event.peer)
-            finding = Finding("table", event.code, event.entry, who, event.reason)
+            finding = Finding("table", event.code, event.entry, who, event.reason,
+                              _rule_of(event.code, event.reason), proven=False)
             return self.report(Status.ABORTED, public, finding,
                                stopped=f"The game was stopped at entry {event.entry}.")
         missing = sorted(state.reveals_expected - set(state.reveals))
@@ -325,11 +324,9 @@ class _Audit:
     def misbehaviour_finding(self, error: Misbehaviour, stage: str | None = None) -> Finding:
         if stage is None:
             stage = "proofs" if error.code in PROOF_CODES else "rules"
-        rule = None
-        if error.code == "illegal_move" and "(rule " in str(error):
-            rule = str(error).rsplit("(rule ", 1)[1].rstrip(")")
         culprit = None if error.culprit is None else self.player(error.culprit)
-        return Finding(stage, error.code, error.entry, culprit, str(error), rule)
+        return Finding(stage, error.code, error.entry, culprit, str(error),
+                       _rule_of(error.code, str(error)))
 
     def player(self, peer: PeerId) -> Player:
         return Player(self.roster.seats.get(peer.key), self.roster.name(peer.key), peer.key,
@@ -361,18 +358,28 @@ class _Audit:
             () if engine is None else engine.scores, winner,
             sum(isinstance(e.body, Move) for e in self.entries), self._duration(),
             finding, stopped, tuple(self.verified), tuple(self.unverified), self.torn_bytes,
-            self.entries[0].message.table_id)
+            self.entries[0].message.table_id, tuple([] if public is None else public.digests))
 
     def _players(self, state: TableState | None) -> tuple[Player, ...]:
         if state is not None and state.seats:
             return tuple(self.player(p) for p in state.seats)
         if state is not None and state.lobby is not None:
             return tuple(self.player(p) for p in state.lobby.joined)
-        return (self.player(self.host),)
+        # No replay (the chain broke): who the log's lobby entries say is there.
+        keys = sorted(self.roster.seats, key=self.roster.seats.__getitem__) or \
+            list(self.roster.names)
+        return tuple(self.player(PeerId(key)) for key in keys) or (self.player(self.host),)
 
     def _duration(self) -> int | None:
         times = [e.body.now_ms for e in self.entries if isinstance(e.body, Clock)]
         return max(times) - min(times) if len(times) >= 2 else None
+
+
+def _rule_of(code: str, reason: str) -> str | None:
+    """The RULES.md rule an engine refusal names (the table writes ``... (rule X)``)."""
+    if code != "illegal_move" or "(rule " not in reason:
+        return None
+    return reason.rsplit("(rule ", 1)[1].split(")", 1)[0]
 
 
 def _deck_record(deck: DeckState, index: dict[int, int]) -> DeckRecord:

@@ -87,20 +87,29 @@ class Finding:
     peer: Player | None
     reason: str
     rule: str | None = None
+    #: False for a peer that only stopped taking part: nothing is proven against it.
+    proven: bool = True
 
     def paragraph(self) -> str:
         """The finding as one plain paragraph."""
+        who = "a peer the log cannot name" if self.peer is None else self.peer.label()
+        rule = f", rule {self.rule}" if self.rule else ""
+        reason = _strip_entry(self.reason).rstrip(".")
+        reason = reason[:1].upper() + reason[1:]
+        if self.stage == "table":
+            where = "the log" if self.entry is None else f"entry {self.entry}"
+            check = ("The audit checked the signed evidence again." if self.proven else
+                     "Nothing in the log proves a fault: this peer stopped taking part.")
+            return (f"The table stopped the game at {where}, naming {who}: code {self.code}"
+                    f"{rule}. {reason}. {check}")
         where = "The log" if self.entry is None else f"Entry {self.entry}"
-        who = "an unknown peer" if self.peer is None else self.peer.label()
-        rule = f" (rule {self.rule})" if self.rule else ""
-        reason = self.reason.rstrip(".")
-        return (f"{where} breaks {STAGES.get(self.stage, self.stage)}: {who} is at fault, "
-                f"code {self.code}{rule}. {reason[:1].upper()}{reason[1:]}.")
+        return (f"{where} breaks {STAGES.get(self.stage, self.stage)}; {who} is at fault "
+                f"(code {self.code}{rule}). {reason}.")
 
     def to_json(self) -> dict[str, JsonValue]:
         return {"stage": self.stage, "code": self.code, "entry": self.entry,
                 "peer": None if self.peer is None else self.peer.to_json(),
-                "rule": self.rule, "reason": self.reason}
+                "rule": self.rule, "reason": self.reason, "proven": self.proven}
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,6 +146,9 @@ class AuditReport:
     unverified: tuple[str, ...] = ()
     torn_bytes: int = 0
     table_id: bytes = b""
+    #: The public state digest after each replayed entry (docs/protocol/table.md §2):
+    #: what every live peer computed, entry by entry.
+    digests: tuple[bytes, ...] = ()
 
     @property
     def exit_code(self) -> int:
@@ -193,8 +205,17 @@ class AuditReport:
         if self.unverified:
             out.append("Not verifiable: " + "; ".join(self.unverified) + ".")
         if self.torn_bytes:
-            out.append(f"({self.torn_bytes} bytes of an unfinished last record were ignored.)")
+            out.append(f"The file's last {self.torn_bytes} bytes, after entry {self.entries - 1}, "
+                       "are a cut-short or damaged record and were not read.")
         return out
+
+
+def _strip_entry(reason: str) -> str:
+    """``entry 41: why`` -> ``why`` (the paragraph names the entry itself)."""
+    head, sep, rest = reason.partition(": ")
+    if sep and head.startswith("entry ") and head[6:].isdigit():
+        return rest
+    return reason
 
 
 def _duration(ms: int | None) -> str:

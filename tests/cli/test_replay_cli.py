@@ -1,0 +1,49 @@
+"""``uno-lan replay FILE --text``: the game move by move, every hand once the reveal allows."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from uno_p2p.cli import main
+from uno_p2p.rules.cards import short_name
+
+DATA = Path(__file__).resolve().parent.parent / "data"
+
+
+def test_honest_game_shows_every_move_and_every_hand(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["replay", "--text", str(DATA / "honest-3p-house.unolog")]) == 0
+    out = capsys.readouterr().out
+    lines = out.splitlines()
+    assert "every hand is shown" in lines[0]
+    entries = [line for line in lines if line.startswith("entry ")]
+    assert entries[0].startswith("entry 0, Ann: opened the table")
+    assert len(entries) == 49
+    hands = [line for line in lines if line.startswith("    | ")]
+    assert hands
+    assert not any("??" in line for line in hands)
+    names = {short_name(card) for card in range(108)}
+    dealt = hands[0].split(": ", 1)[1].split()
+    assert dealt
+    assert set(dealt) <= names | {"(none)"}
+    assert "game over, won by" in out
+
+
+def test_without_reveal_hidden_cards_stay_hidden(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["replay", "--text", str(DATA / "cheat-refused-reveal.unolog")]) == 0
+    out = capsys.readouterr().out
+    assert "hidden cards are shown as ??" in out
+    assert "??" in out
+
+
+def test_replay_stops_at_a_bad_entry(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["replay", "--text", str(DATA / "cheat-card-not-held.unolog")]) == 1
+    out = capsys.readouterr().out.splitlines()
+    assert out[-1].startswith("STOP:")
+    assert "Bob" in out[-1]
+
+
+def test_replay_needs_text(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["replay", str(DATA / "honest-3p-house.unolog")])
