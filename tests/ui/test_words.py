@@ -1,0 +1,136 @@
+"""Moves in plain words, as the log pane shows them."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+
+import pytest
+
+from tests.ui.helpers import human_policy, names_to_cards, play_out, table
+from uno_p2p.rules import (
+    Action,
+    CardsDrawn,
+    ChallengeResolved,
+    DealerChosen,
+    Draw,
+    Event,
+    GameOver,
+    Pass,
+    Play,
+    RoundOver,
+    SayUno,
+    ShuffleRequested,
+    Slot,
+    State,
+    UnoCaught,
+    preset,
+)
+from uno_p2p.ui.session import LocalTable
+from uno_p2p.ui.words import Narrator, cards_phrase
+
+NAMES = ("You", "Bot 1", "Bot 2", "Bot 3")
+S = [Slot(7, i) for i in range(8)]
+
+
+@pytest.fixture
+def view() -> State:
+    game = table("words")
+    game.run_until_human()
+    return replace(game.view(), players=NAMES, current=2)
+
+
+def say(narrator: Narrator, before: State, action: Action, events: Sequence[Event],
+        after: State | None = None) -> list[str]:
+    return narrator.describe(before, action, events, after or before)
+
+
+def test_plays_in_plain_words(view: State) -> None:
+    narrator = Narrator(NAMES, 0)
+    red7, blue3, blue4, skip, skip2, wild = names_to_cards("R7", "B3", "B4", "R-skip", "R-skip",
+                                                           "W")
+    assert say(narrator, view, Play(2, (S[0],), (red7,)), []) == ["Bot 2 played Red 7."]
+    assert say(narrator, view, Play(3, (S[0],), (red7,)), []) == ["Bot 3 jumped in with Red 7."]
+    assert say(narrator, view, Play(2, (S[0],), (wild,), colour=3), []) == \
+        ["Bot 2 played Wild, naming Blue."]
+    assert say(narrator, view, Play(2, (S[0], S[1]), (skip, skip2)), []) == \
+        ["Bot 2 played two Red Skips."]
+    assert cards_phrase((blue3, blue4)) == "Blue 3 + Blue 4"
+    mine = replace(view, current=0)
+    assert say(narrator, mine, Play(0, (S[0],), (red7,), target=1),
+               []) == ["You played Red 7, and swapped hands with Bot 1."]
+
+
+def test_draws_name_only_the_readers_own_card(view: State) -> None:
+    narrator = Narrator(NAMES, 0)
+    (green5,) = names_to_cards("G5")
+    after = replace(view, known={**view.known, S[3]: green5})
+    assert say(narrator, view, Draw(2), [CardsDrawn(2, (S[3],), "draw")], after) == \
+        ["Bot 2 drew a card."]
+    assert say(narrator, view, Draw(0), [CardsDrawn(0, (S[3],), "draw")], after) == \
+        ["You drew Green 5."]
+    assert say(narrator, view, Draw(2), [CardsDrawn(2, tuple(S[:4]), "penalty")]) == \
+        ["Bot 2 drew 4 cards."]
+    assert say(narrator, view, Draw(2), []) == [
+        "Bot 2 could not draw: there are no cards left."]
+    assert say(narrator, view, Pass(2), []) == ["Bot 2 kept the drawn card."]
+
+
+def test_uno_and_catching(view: State) -> None:
+    narrator = Narrator(NAMES, 0)
+    caught: list[Event] = [UnoCaught(1, 0), CardsDrawn(0, (S[0], S[1]), "caught")]
+    assert say(narrator, view, SayUno(2), caught) == [
+        "You were caught without UNO by Bot 1: +2."]
+    assert narrator.event_line(view, UnoCaught(0, 2), view) == \
+        "You caught Bot 2 without UNO: +2."
+    assert narrator.event_line(view, UnoCaught(3, 2), view) == \
+        "Bot 3 caught Bot 2 without UNO: +2."
+
+
+def test_challenge_verdicts(view: State) -> None:
+    narrator = Narrator(NAMES, 0)
+    during = replace(view, challenge=(0, 2, 0))
+    assert narrator.event_line(during, ChallengeResolved(0, 2, True), view) == \
+        "Bot 2 was guilty: the hand held Red."
+    assert narrator.event_line(during, ChallengeResolved(0, 2, False), view) == \
+        "Bot 2 was not guilty: the hand held no Red."
+    against_me = replace(view, challenge=(1, 0, 3))
+    assert narrator.event_line(against_me, ChallengeResolved(1, 0, False), view) == \
+        "You were not guilty: the hand held no Blue."
+
+
+def test_rounds_dealers_reshuffles_and_the_end(view: State) -> None:
+    narrator = Narrator(NAMES, 0)
+    line = narrator.event_line
+    assert line(view, DealerChosen(0, 2), view) == "Round 2: You deal."
+    assert line(view, DealerChosen(3, 2), view) == "Round 2: Bot 3 deals."
+    assert line(view, RoundOver(3, 2, (0, 0, 87, 0)), view) == "Bot 2 won round 3 (+87 points)."
+    assert line(view, RoundOver(3, -1, (0, 0, 0, 0)), view) == "Round 3 is void: nobody scores."
+    losses = replace(view, options=preset("official", ["scoring=losses"]))
+    assert line(losses, RoundOver(1, 2, (5, 9, 0, 3)), view) == "Bot 2 won round 1."
+    assert line(view, GameOver(1, -1), view) == "Bot 1 won the game!"
+    assert line(view, GameOver(1, 1), view) == "Team 2 won the game with Bot 1!"
+    reshuffle = ShuffleRequested(4, 2, (S[0], S[1]), tuple(names_to_cards("R1", "R2")))
+    assert line(view, reshuffle, view) == "The discard pile was shuffled into a new draw pile."
+    assert line(view, ShuffleRequested(5, 108), view) is None
+
+
+def test_a_human_who_forgets_uno_is_caught_in_plain_words() -> None:
+    brain = human_policy("forgetful")
+
+    def forgetful(game: LocalTable) -> Action | None:
+        """The heuristic human, who never says UNO."""
+        legal = [a for a in game.legal_actions() if not isinstance(a, SayUno)]
+        quiet = [a for a in legal if not (isinstance(a, Play) and a.say_uno)] or legal
+        choice = brain(game)
+        return choice if choice in quiet else quiet[0]
+
+    def caught(game: LocalTable) -> bool:
+        return any(line.startswith("You were caught without UNO by Bot ") for line in game.news)
+
+    for attempt in range(20):
+        game = table(f"forget{attempt}")
+        play_out(game, forgetful, until=lambda g: caught(g) or g.state.round > 1)
+        if caught(game):
+            return
+    pytest.fail("nobody caught the human in 20 rounds without UNO")
