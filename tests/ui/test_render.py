@@ -81,7 +81,10 @@ def test_colour_to_match_after_a_wild(game: LocalTable) -> None:
     view = with_top(game.view(), card("W"), 3)
     text = plain_text(render.situation(view, seats_of(game), None))
     assert "Colour to match: ■ Blue" in text
-    assert "Wild" in plain_text(render.big_card(view.top_card, plain=False))
+    big = plain_text(render.big_card(view.top_card, plain=False, named=view.colour))
+    assert "Wild" in big
+    assert big.splitlines()[-1].strip() == "→ Blue"
+    assert "→ Blue" in plain_text(render.big_card(view.top_card, plain=True, named=3))
 
 
 def test_turn_marker_follows_the_current_player(game: LocalTable) -> None:

@@ -178,22 +178,31 @@ def opponents(view: State, seats: Seats) -> Block:
     return [player_line(view, seats, seat, width) for seat in others]
 
 
-def big_card(card: int, plain: bool) -> Block:
-    """The top of the discard pile, 13 by 5, its label in the middle."""
+def big_card(card: int, plain: bool, named: int = -1) -> Block:
+    """The top of the discard pile, 13 by 5, its label in the middle.
+
+    A black card also shows ``named``, the colour its player named, in that colour.
+    """
     if card < 0:
         return [[("class:muted", "·" * BIG_W)] for _ in range(BIG_H)]
     label = card_label(card, plain)
+    named_text = f"→ {colour_word(named)}" if card >= 100 and named >= 0 else ""
     if plain:
         inner = BIG_W - 2
+        corner = named_text or label
         return [[("", "+" + "-" * inner + "+")], [("", "|" + label.ljust(inner) + "|")],
                 [("", "|" + label.center(inner) + "|")],
-                [("", "|" + label.rjust(inner) + "|")], [("", "+" + "-" * inner + "+")]]
+                [("", "|" + corner.rjust(inner) + "|")], [("", "+" + "-" * inner + "+")]]
     rows = [f" {label}".ljust(BIG_W), " " * BIG_W, label.center(BIG_W), " " * BIG_W,
             f"{label} ".rjust(BIG_W)]
-    if card >= 100:
-        return [tile(card, plain, BIG_W) if i == 2 else [(card_style(card, plain), row)]
-                for i, row in enumerate(rows)]
-    return [[(card_style(card, plain), row)] for row in rows]
+    style = card_style(card, plain)
+    if card < 100:
+        return [[(style, row)] for row in rows]
+    block = [tile(card, plain, BIG_W) if i == 2 else [(style, row)] for i, row in enumerate(rows)]
+    if named_text:
+        ink = f"{style} class:ink.{COLOUR_CLASSES[named]}"
+        block[4] = [(ink, named_text.center(BIG_W))]
+    return block
 
 
 def draw_pile(view: State, plain: bool) -> Block:
@@ -249,8 +258,8 @@ def centre(view: State, seats: Seats, plain: bool, width: int,
     """Draw pile, discard top, and the situation, side by side."""
     info = situation(view, seats, seconds_left)
     room = max(10, width - 9 - BIG_W - 6)
-    return side_by_side([(draw_pile(view, plain), 9), (big_card(view.top_card, plain), BIG_W),
-                         (info, room)], gap=3)
+    top = big_card(view.top_card, plain, view.colour)
+    return side_by_side([(draw_pile(view, plain), 9), (top, BIG_W), (info, room)], gap=3)
 
 
 def playable_slots(actions: Sequence[object]) -> frozenset[Slot]:
