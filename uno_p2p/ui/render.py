@@ -308,8 +308,9 @@ def _edge(face: int | None, playable: bool, plain: bool) -> Line:
         return [("", " " * TILE)]
     if plain:
         return [("", "play".center(TILE))]
-    if face >= 100:
-        return [("class:card.wild", " " * TILE)]
+    if face >= 100:  # a rainbow edge: black would vanish on a dark terminal
+        return [(f"class:card.{name}", " " * width)
+                for name, width in zip(COLOUR_CLASSES, (2, 1, 1, 2), strict=False)]
     return [(card_style(face, plain), " " * TILE)]
 
 
