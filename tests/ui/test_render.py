@@ -195,3 +195,15 @@ def test_playable_slots_come_from_legal_plays(game: LocalTable) -> None:
     slots = render.playable_slots(legal)
     assert slots == {s for a in legal if isinstance(a, Play) for s in a.slots}
     assert render.playable_slots([Draw(game.seat)]) == frozenset()
+
+
+def test_key_help_keeps_the_actions_when_narrow() -> None:
+    keys = [("←→", "select"), ("Enter", "play"), ("Space", "mark"), ("d", "draw"),
+            ("u", "UNO with play ✓"), ("c", "catch"), ("h", "challenge"), ("q", "quit")]
+    wide = plain_text(render.key_help(keys, 120))
+    assert wide.startswith(" ←→ select  Enter play  Space mark")
+    narrow = plain_text(render.key_help(keys, 72))
+    assert "select" not in narrow
+    assert "mark" not in narrow
+    assert narrow.rstrip().endswith("q quit")
+    assert len(narrow) == 72

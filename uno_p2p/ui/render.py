@@ -354,8 +354,16 @@ def news(lines: Sequence[str], height: int, width: int) -> Block:
             for text in shown]
 
 
+#: Help entries left out first when the line is too narrow (the rest are actions).
+OPTIONAL_HELP = ("←→", "Space")
+
+
 def key_help(keys: Sequence[tuple[str, str]], width: int) -> Block:
-    """``key what`` pairs on one reversed line."""
+    """``key what`` pairs on one reversed line; navigation hints go first if it is too long."""
+    keys = list(keys)
+    while sum(len(k) + len(w) + 3 for k, w in keys) > width and \
+            any(k in OPTIONAL_HELP for k, _ in keys):
+        keys.remove(next(pair for pair in keys if pair[0] in OPTIONAL_HELP))
     line: Line = []
     for key, what in keys:
         line += [("class:help.key", f" {key}"), ("class:help", f" {what} ")]
