@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
+from uno_p2p.errors import IllegalAction
 from uno_p2p.rules import CARD_COUNT, Action, HeuristicBot, Options, Phase, preset
 from uno_p2p.rules.cards import card_ids, parse_card_name
 from uno_p2p.ui.session import LocalTable, Next
@@ -42,7 +43,12 @@ def play_out(game: LocalTable, policy: Callable[[LocalTable], Action | None],
         if nxt == Next.HUMAN:
             action = policy(game)
             assert action is not None, "the human always has a move on their turn"
-            game.submit(action, clock)
+            try:
+                game.submit(action, clock)
+            except IllegalAction as error:
+                # RULES.md catch_grace_ms: the next player waits; the clock moves on.
+                if error.rule != "catch_grace_ms":
+                    raise
         else:
             game.advance(clock)
     raise AssertionError("the game did not end")

@@ -43,6 +43,22 @@ def test_scripted_human_plays_a_whole_game_to_a_winner(name: str, players: int) 
     assert final.changes[winner] == sum(final.hand_points)
 
 
+@pytest.mark.parametrize("extra", [
+    ["seat_shuffle_every=1", "draw_until_playable=true", "scoring=losses", "target=60"],
+    ["sum_jump_in=true", "number_finish=true", "no_challenge=true", "false_uno_penalty=true"],
+    ["catch_grace_ms=2500", "empty_deck=void_round", "scoring=chips", "forced_play=true"],
+    ["starter_number_only=true", "dealer_rule=rotate", "deflect_draw_two=true",
+     "stack_draw_two=true", "turn_timer=30"],
+])
+def test_games_under_many_options_end(extra: list[str]) -> None:
+    options = preset("official", ["target=120", *extra])
+    game = table("-".join(extra), 4, options)
+    play_out(game, human_policy("many"))
+    assert game.state.phase == Phase.GAME_OVER
+    assert game.summaries[-1].game_winner == game.state.winner
+    assert not any("broke" in line for line in game.news), "an honest game breaks no claim"
+
+
 def test_wild_powers_and_teams_game_ends() -> None:
     options = preset("party", ["target=100", "wild_powers=true", "teams=2"])
     game = table("powers", 4, options)
