@@ -11,7 +11,7 @@ from uno_p2p.rules import Options, short_name
 from uno_p2p.ui.render import Block, Line, Seats, pad, width_of
 from uno_p2p.ui.session import RoundSummary
 
-MAX_HAND_SHOWN = 12
+MAX_HAND_SHOWN = 8  # keeps the score table inside 80 columns
 
 
 def boxed(title: str, body: Block, footer: str = "") -> Block:

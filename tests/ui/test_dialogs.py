@@ -1,0 +1,52 @@
+"""The boxes over the table: the round's score table and the end of the game."""
+
+from __future__ import annotations
+
+from tests.ui.helpers import names_to_cards
+from uno_p2p.rules import preset
+from uno_p2p.ui.dialogs import boxed, game_over, round_table
+from uno_p2p.ui.render import Seats, plain_text, width_of
+from uno_p2p.ui.session import RoundSummary
+
+NAMES = tuple(["You"] + [f"Bot {i}" for i in range(1, 10)])
+SEATS = Seats(NAMES, 0)
+BIG_HAND = tuple(names_to_cards("W+4", "W+4", "W", "R-skip", "Y+2", "B-rev", "G9", "G9", "R8",
+                                "Y7", "B6", "G5", "R4"))
+
+
+def summary(game_winner: int = -1) -> RoundSummary:
+    hands = tuple(() if seat == 3 else BIG_HAND[:seat + 1] for seat in range(10))
+    points = [sum(p for p in (50, 50, 50, 20, 20, 20, 9, 9, 8, 7, 6, 5, 4)[:len(h)])
+              for h in hands]
+    changes = tuple(sum(points) if seat == 3 else 0 for seat in range(10))
+    scores = tuple(c + 10 * seat for seat, c in enumerate(changes))
+    return RoundSummary(4, 3, hands, changes, scores, game_winner)
+
+
+def test_round_table_lists_every_hand_and_fits_80_columns() -> None:
+    box = boxed("Round over", round_table(summary(), SEATS, preset("official")), "Enter")
+    assert max(width_of(line) for line in box) <= 80
+    text = plain_text(box)
+    assert "Bot 3 won round 4." in text
+    lines = text.splitlines()
+    mine = next(line for line in lines if line.startswith("│ You "))
+    assert "W+4" in mine
+    bot9 = next(line for line in lines if line.startswith("│ Bot 9 "))
+    assert bot9.rstrip(" │").endswith("G9 G9 +2")  # 10 cards: 8 shown, 2 more
+    winner = next(line for line in lines if line.startswith("│ Bot 3 "))
+    assert f"+{sum(summary().hand_points)}" in winner
+    assert "the game ends at 500" in text
+
+
+def test_game_over_orders_the_scores_and_gives_the_seed() -> None:
+    text = plain_text(game_over(summary(3), SEATS, preset("official"), "abc"))
+    assert text.splitlines()[0] == "Bot 3 wins the game."
+    places = [line.split()[1:3] for line in text.splitlines() if line.strip()[:2].rstrip(".")
+              .isdigit()]
+    assert places[0] == ["Bot", "3"]
+    assert "--seed abc" in text
+    losses = plain_text(game_over(summary(0), SEATS, preset("official", ["scoring=losses"]),
+                                  "x"))
+    assert losses.splitlines()[0] == "You win the game!"
+    first = next(line for line in losses.splitlines() if line.strip().startswith("1."))
+    assert "You" in first  # fewest points first under losses
