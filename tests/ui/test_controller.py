@@ -327,3 +327,12 @@ def test_forced_play_says_why_the_drawn_card_cannot_be_kept() -> None:
     assert game.state.current == game.seat
     press(controller, "enter")
     assert game.news[-1] == "You played Red 0."
+
+
+def test_wild_draw_four_while_holding_the_colour_is_refused_in_the_second_person() -> None:
+    game = stacked(["W+4", "R7"])
+    controller = Controller(game)
+    press(controller, "1", "enter")
+    assert controller.status == ("You hold a card of the colour to match and may not play "
+                                 "a Wild Draw Four.")
+    assert "W+4" in hand_names(game)

@@ -445,7 +445,15 @@ def _cards(view: object, slots: Sequence[Slot]) -> str:
     return " + ".join(long_name(known[s]) if s in known else "?" for s in slots)
 
 
+#: The engine speaks of players in the third person; "You" reads better in the second.
+_SECOND_PERSON = {"You holds ": "You hold ", "You does ": "You do ", "You has ": "You have ",
+                  "You's ": "your ", "You is ": "You are ", "You was ": "You were "}
+
+
 def _sentence(text: str) -> str:
+    """One tidy sentence from an engine message about the human."""
     text = text.strip()
+    for third, second in _SECOND_PERSON.items():
+        text = text.replace(third, second)
     text = text[:1].upper() + text[1:]
     return text if text.endswith((".", "!", "?")) else text + "."
