@@ -48,8 +48,9 @@ class Pane:
     def keys(self, *keys: str) -> None:
         self.tmux("send-keys", "-t", self.name, *keys)
 
-    def wait_for(self, check: Callable[[str], bool], what: str) -> str:
-        deadline = time.monotonic() + WAIT_S
+    def wait_for(self, check: Callable[[str], bool], what: str,
+                 timeout: float = WAIT_S) -> str:
+        deadline = time.monotonic() + timeout
         screen = ""
         while time.monotonic() < deadline:
             screen = self.screen()
@@ -110,9 +111,30 @@ def test_play_draw_and_quit_at_80x24(start: Starter
     assert after != screen
     assert any(line.startswith(("▶ You · ", "  You · ")) and f" · {cards + 1} cards" in line
                for line in after.splitlines())
+    pane.keys("k")  # keep it (or, if it was playable, this is refused in plain words)
     pane.keys("q")
     pane.wait_for(lambda s: "Leave this game?" in s, "the quit question")
     pane.keys("y")
+    assert wait_exit(status) == 0
+
+
+def test_play_a_card_with_enter(start: Starter) -> None:
+    pane, status = start(80, 24, "--seed 4 --bot-delay 0")
+    screen = pane.wait_for(lambda s: your_turn(s) and "Enter play" in s,
+                           "the human's turn with a playable card")
+    for number in range(1, 10):
+        pane.keys(str(number), "Enter")
+        try:
+            after = pane.wait_for(lambda s: "You played " in s, "a play", timeout=1.0)
+        except AssertionError:
+            continue
+        break
+    else:
+        raise AssertionError(f"no card could be played:\n{screen}")
+    played = next(line for line in after.splitlines() if line.startswith("You played "))
+    assert re.fullmatch(r"You played (Red|Yellow|Green|Blue|Wild)[^.]*\.", played.strip()) or \
+        "Name a colour" in after, after
+    pane.keys("Escape", "q", "y")
     assert wait_exit(status) == 0
 
 
