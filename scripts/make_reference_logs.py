@@ -41,7 +41,15 @@ from uno_p2p.rules.cards import CARD_COLOUR, CARD_COUNT
 from uno_p2p.rules.options import preset
 from uno_p2p.rules.state import State
 from uno_p2p.store.unolog import GameLog
-from uno_p2p.table.bodies import Clock, Move, RevealSecrets, ShareItem, Shares, ShuffleDeck
+from uno_p2p.table.bodies import (
+    Clock,
+    Move,
+    PrivateShares,
+    RevealSecrets,
+    ShareItem,
+    Shares,
+    ShuffleDeck,
+)
 from uno_p2p.table.duties import Owed, make_item
 from uno_p2p.table.frames import FRAME_MESSAGE, frame
 from uno_p2p.table.memnet import NAMES, Network, TableSetup, game_over, seat_table, seeded
@@ -49,10 +57,12 @@ from uno_p2p.table.peer import TablePeer
 from uno_p2p.table.replay import replay
 from uno_p2p.table.state import TablePhase
 from uno_p2p.wire.envelope import Entry, Head, Message
+from uno_p2p.wire.private import Sealed
 from uno_p2p.wire.registry import Body
 
 DATA = Path(__file__).resolve().parent.parent / "tests" / "data"
 SEED = b"uno-lan/reference/"
+WILD_DRAW_FOUR = 104
 MAX_STEPS = 1_000_000
 
 
@@ -268,6 +278,121 @@ def challenge_lie() -> tuple[Sequence[Entry], Expected]:
                              "Ann does not hold", "illegal_move", abort_entry(entries), NAMES[1])
 
 
+class BluffBot(HeuristicBot):
+    """Plays a Wild Draw Four while holding the colour to match, once."""
+
+    bluffed = False
+
+    def choose(self, view: State, seat: int, actions: Sequence[Action],
+               must_act: bool) -> Action | None:
+        hand = view.hands[seat]
+        faces = {slot: view.known[slot] for slot in hand if slot in view.known}
+        fours = [slot for slot, card in faces.items() if card >= WILD_DRAW_FOUR]
+        holds_colour = any(card < CARD_COUNT - 8 and CARD_COLOUR[card] == view.colour
+                           for card in faces.values())
+        if not self.bluffed and must_act and view.current == seat and view.pending == 0 \
+                and fours and holds_colour and len(hand) > 2 and view.drawn is None:
+            self.bluffed = True
+            return Play(seat, (fours[0],), (faces[fours[0]],), (view.colour + 1) % 4)
+        return super().choose(view, seat, actions, must_act)
+
+
+class Bluffer(TablePeer):
+    """Cy with the bluffing bot, sending its Wild Draw Four past its own engine."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.bot = BluffBot(b"bluff")
+
+    def act(self, action: Action) -> None:
+        if isinstance(action, Play) and action.cards[0] >= WILD_DRAW_FOUR:
+            self._submit(Move(action, self._proofs(action)))
+            return
+        super().act(action)
+
+    def _accept(self, entry: Entry) -> None:
+        """Its own client lets its bluff through: it forgets its hand for that one entry."""
+        body, state, me = entry.body, self.ledger.state, self.ledger.state.my_seat
+        game = state.engine
+        if entry.author == self.peer_id and isinstance(body, Move) and game is not None and \
+                me is not None and isinstance(body.action, Play) and \
+                body.action.cards[0] >= WILD_DRAW_FOUR:
+            hand = set(game.hands[me])
+            blind = replace(game, known={s: c for s, c in game.known.items() if s not in hand})
+            self.ledger.state = replace(state, engine=blind)
+        super()._accept(entry)
+
+
+def wild_draw_four() -> tuple[Sequence[Entry], Expected]:
+    """Only the reveal shows Cy held the colour: the audit names her at the play itself."""
+    game = play(3, "official", ["target=60"], "bluff", custom={2: Bluffer})
+    entries = game.entries
+    cy = game.identity(2).peer
+    index = next(e.seq for e in entries if e.author == cy and isinstance(e.body, Move)
+                 and isinstance(e.body.action, Play) and e.body.action.cards[0] >= WILD_DRAW_FOUR)
+    return entries, Expected("violation", "Cy plays a Wild Draw Four holding the colour",
+                             "illegal_move", index, NAMES[2])
+
+
+class ChallengerBot(HeuristicBot):
+    """Challenges every Wild Draw Four (and gives an honest verdict)."""
+
+    def choose(self, view: State, seat: int, actions: Sequence[Action],
+               must_act: bool) -> Action | None:
+        if any(isinstance(a, Challenge) for a in actions):
+            return Challenge(seat)
+        return super().choose(view, seat, actions, must_act)
+
+
+class Challenger(TablePeer):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.bot = ChallengerBot(b"challenger")
+
+
+class BadPrivate(TablePeer):
+    """Sends private reveals whose first share carries no valid proof."""
+
+    def _submit(self, body: Body | None = None, *, to: Any = None,
+                private: PrivateShares | None = None) -> None:
+        if private is not None:
+            first, *rest = private.items
+            private = PrivateShares((replace(first, proof=bytes(64)), *rest))
+        super()._submit(body, to=to, private=private)
+
+
+class FalseAccuser(Challenger):
+    """Says every private reveal it gets is bad, though none is."""
+
+    def _open_private(self, entry: Entry) -> None:
+        super()._open_private(entry)
+        self._accuse(entry.author, entry.seq, "bad_private_share", "a bad private share",
+                     (entry,))
+
+
+def _first_sealed(entries: Sequence[Entry], author: bytes) -> int:
+    return next(e.seq for e in entries if e.author.key == author and isinstance(e.body, Sealed))
+
+
+def bad_private_reveal() -> tuple[Sequence[Entry], Expected]:
+    """Ann shows her hand to the challenger with a bad share; Bob accuses her; the log
+    alone cannot tell who is right until Bob's revealed channel seed opens it."""
+    game = play(2, "official", ["target=500"], "bad-private",
+                custom={0: BadPrivate, 1: Challenger})
+    entries = game.entries
+    return entries, Expected("violation", "Ann's private reveal to a challenger is not proven",
+                             "bad_private_reveal",
+                             _first_sealed(entries, game.identity(0).peer.key), NAMES[0])
+
+
+def false_accusation() -> tuple[Sequence[Entry], Expected]:
+    """Bob says Ann's private reveal was bad; the revealed keys show it was right."""
+    game = play(2, "official", ["target=500"], "false-accusation", custom={1: FalseAccuser})
+    entries = game.entries
+    return entries, Expected("violation", "Bob falsely accuses Ann of a bad private reveal",
+                             "false_accusation", abort_entry(entries), NAMES[1])
+
+
 def equivocation() -> tuple[Sequence[Entry], Expected]:
     """Bob signs two different messages with one number; the host logs the proof."""
     done: list[int] = []
@@ -403,6 +528,9 @@ LOGS: dict[str, Callable[[], tuple[Sequence[Entry], Expected]]] = {
     "cheat-wrong-face": wrong_face,
     "cheat-bad-share": bad_share,
     "cheat-challenge-lie": challenge_lie,
+    "cheat-wild-draw-four": wild_draw_four,
+    "cheat-bad-private-reveal": bad_private_reveal,
+    "cheat-false-accusation": false_accusation,
     "cheat-bad-shuffle": bad_shuffle,
     "cheat-equivocation": equivocation,
     "cheat-forked-sequencer": forked,

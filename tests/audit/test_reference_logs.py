@@ -23,7 +23,8 @@ EXPECTED: dict[str, dict[str, object]] = json.loads((DATA / "expected.json").rea
 def test_there_is_a_log_for_every_adversary_and_several_honest_games() -> None:
     names = set(EXPECTED)
     for cheat in ("card-not-held", "out-of-turn", "wrong-face", "bad-share", "challenge-lie",
-                  "bad-shuffle", "equivocation", "forked-sequencer", "refused-reveal"):
+                  "bad-shuffle", "equivocation", "forked-sequencer", "refused-reveal",
+                  "wild-draw-four", "bad-private-reveal", "false-accusation"):
         assert f"cheat-{cheat}.unolog" in names
     assert sum(name.startswith("honest-") for name in names) >= 4
     assert all((DATA / name).is_file() for name in names)
@@ -31,7 +32,7 @@ def test_there_is_a_log_for_every_adversary_and_several_honest_games() -> None:
 
 def test_reference_logs_stay_small() -> None:
     total = sum(path.stat().st_size for path in DATA.iterdir())
-    assert total < 2_500_000
+    assert total < 2_000_000
 
 
 @pytest.mark.parametrize("name", sorted(EXPECTED))
@@ -55,6 +56,17 @@ def test_reference_log_verdict(name: str) -> None:
     assert finding.peer.fingerprint in paragraph
     assert str(expected["peer"]) in paragraph
     assert report.exit_code == 1
+
+
+def test_the_reveal_stage_catches_what_the_table_could_not_see() -> None:
+    """Hidden-information cheats are named at the entry where they happened."""
+    for name, stage in (("cheat-wild-draw-four.unolog", "reveal"),
+                        ("cheat-bad-shuffle.unolog", "reveal"),
+                        ("cheat-bad-private-reveal.unolog", "reveal"),
+                        ("cheat-false-accusation.unolog", "reveal")):
+        report = audit_file(DATA / name)
+        assert report.violation is not None
+        assert report.violation.stage == stage, name
 
 
 @pytest.mark.parametrize("name", sorted(n for n, e in EXPECTED.items() if e["status"] == "ok"))

@@ -11,10 +11,17 @@ The stages, in order; the first that fails gives the verdict:
    recorded options with the real engine, every key, shuffle and share proof
    with the real deck.
 4. *reveal*, when every seat revealed its secrets: every shuffle re-executed
-   from its committed seed (``uno_p2p.crypto.audit``), then the log walked
-   again with every face known, so the engine itself judges each hidden
-   claim at the entry that made it, and every sealed private reveal opened
-   with its recipient's revealed channel seed and checked.
+   from its committed seed (``uno_p2p.crypto.audit``), so the card at every
+   position is known; then every card opened during play is checked against
+   it, every hidden claim the engine recorded (a Wild Draw Four while holding
+   the colour, a false "not guilty", a kept playable card) is judged by the
+   engine's own ``Claim.verdict`` at the entry that made it, and every sealed
+   private reveal is opened with its recipient's revealed channel seed and
+   checked as the recipient checked it (this needs only the seeds).
+
+The replay runs once: stage 4 uses what the single pass kept (the claims, the
+state before each sealed entry), so a full game costs one ledger pass plus
+the re-execution of the shuffles.
 
 What the table itself recorded (a culprit named in an ``abort`` with
 evidence, a claim proven false at a round end) is a violation too; a peer
@@ -29,20 +36,24 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from uno_p2p.audit.report import AuditReport, Finding, Player, RoundResult, Status
-from uno_p2p.audit.walk import Knowledge, walk
+from uno_p2p.audit.walk import Knowledge, Step, check_private_reveal, walk
 from uno_p2p.crypto.audit import DeckRecord, DeckResult, verify_deck
 from uno_p2p.crypto.identity import PeerId
 from uno_p2p.crypto.shuffle import ShuffleMessage
 from uno_p2p.errors import CryptoError, RemoteProtocolError
 from uno_p2p.rules.codec import Slot
+from uno_p2p.rules.rounds import describe_claim
+from uno_p2p.rules.state import Claim
 from uno_p2p.store.unolog import read_log
 from uno_p2p.table.bodies import Abort, Clock, Move, ShuffleDeck
 from uno_p2p.table.duties import waiting_for
 from uno_p2p.table.events import PeerMisbehaved, RoundEnded
+from uno_p2p.table.ledger import digest
 from uno_p2p.table.replay import replay
 from uno_p2p.table.state import DeckState, Misbehaviour, TablePhase, TableState
 from uno_p2p.wire.chain import ChainError, ChainVerifier, check_fork
 from uno_p2p.wire.envelope import Entry
+from uno_p2p.wire.private import Sealed
 from uno_p2p.wire.transcript import Roster
 
 #: Codes of the deck's proofs (stage 3); every other table code is a rule (stage 2).
@@ -76,7 +87,7 @@ def audit_entries(entries: Sequence[Entry], *, torn_bytes: int = 0) -> AuditRepo
 
 @dataclass(slots=True)
 class _Public:
-    """What the public replay (stages 2 and 3) produced."""
+    """What the public replay (stages 2 and 3) produced, and kept for stage 4."""
 
     state: TableState | None = None
     #: The public digest after each entry, as every live peer computed it.
@@ -84,6 +95,12 @@ class _Public:
     rounds: list[RoundResult] = field(default_factory=list)
     recorded: list[PeerMisbehaved] = field(default_factory=list)
     failure: Finding | None = None
+    #: Every hidden claim the engine recorded, with the entry that made it.
+    claims: list[tuple[int, Claim]] = field(default_factory=list)
+    #: Every sealed private reveal, with the state it was logged in.
+    sealed: list[tuple[TableState, Entry]] = field(default_factory=list)
+    #: The entry after which the table waited for the end-of-game reveals.
+    revealing_since: int | None = None
 
 
 class _Audit:
@@ -98,6 +115,8 @@ class _Audit:
         self.host = entries[0].author
         self.verified: list[str] = []
         self.unverified: list[str] = []
+        #: Seats whose incoming private reveals were all opened and checked.
+        self.checked_privately: frozenset[int] = frozenset()
 
     # -- the stages ---------------------------------------------------------------------------
     def run(self) -> AuditReport:
@@ -111,10 +130,10 @@ class _Audit:
             return self.report(Status.VIOLATION, public, public.failure)
         self.verified.append("every action under the recorded options, with the rules engine")
         self.verified.append("every key, shuffle and decryption-share proof")
-        hidden = self.check_reveal(public.state)
+        hidden = self.check_reveal(public)
         findings = [f for f in (hidden, *self.recorded_findings(public)) if f is not None]
         if findings:
-            first = min(findings, key=lambda f: -1 if f.entry is None else f.entry)
+            first = min(findings, key=_entry_order)
             return self.report(Status.VIOLATION, public, first)
         return self.conclude(public)
 
@@ -157,53 +176,114 @@ class _Audit:
         return Finding("chain", error.code, entry.seq, self.player(culprit), reason)
 
     def replay(self) -> _Public:
-        """Stages 2 and 3: the table's observer replay (``uno_p2p.table.replay``)."""
-        result = replay(self.entries)
-        public = _Public(result.state, result.digests)
-        names = result.state.player_names
-        for _, event in result.events:
+        """Stages 2 and 3: the observer's replay through the table's ledger (``walk``).
+
+        This is ``uno_p2p.table.replay.replay`` step by step: the same
+        ``Ledger.accept`` per entry, keeping what stage 4 needs.
+        """
+        public = _Public()
+        try:
+            for step in walk(self.entries):
+                self._record(public, step)
+        except Misbehaviour as error:
+            public.failure = self.misbehaviour_finding(error)
+        except RemoteProtocolError as error:  # a chain error the first stage would have seen
+            public.failure = Finding("chain", error.code, error.entry,
+                                     self.by_fingerprint(error.peer), str(error))
+        return public
+
+    def _record(self, public: _Public, step: Step) -> None:
+        after, seq = step.after, step.entry.seq
+        public.state = after
+        public.digests.append(digest(after))
+        names = after.player_names
+        for event in step.events:
             if isinstance(event, RoundEnded):
                 winner = names[event.winner] if 0 <= event.winner < len(names) else None
                 public.rounds.append(RoundResult(event.round, winner, event.changes,
                                                  event.scores))
             elif isinstance(event, PeerMisbehaved):
                 public.recorded.append(event)
-        violation = result.violation
-        if violation is not None:
-            stage = "proofs" if violation.code in PROOF_CODES else "rules"
-            public.failure = Finding(stage, violation.code, violation.entry,
-                                     self.by_fingerprint(violation.peer), violation.reason,
-                                     _rule_of(violation.code, violation.reason))
-        return public
+        if after.engine is not None and after.engine.claims:
+            made = set() if step.before.engine is None else set(step.before.engine.claims)
+            public.claims.extend((seq, claim) for claim in after.engine.claims
+                                 if claim not in made)
+        if isinstance(step.entry.body, Sealed):
+            public.sealed.append((step.before, step.entry))
+        if public.revealing_since is None and after.phase in (TablePhase.REVEALING,
+                                                               TablePhase.ENDED):
+            public.revealing_since = seq
 
-    def check_reveal(self, state: TableState) -> Finding | None:
-        """Stage 4: re-execute every shuffle, then judge every hidden claim and private reveal."""
-        seats = set(range(len(state.seats)))
-        if not state.seats or not state.decks:
+    def check_reveal(self, public: _Public) -> Finding | None:
+        """Stage 4: re-execute every shuffle, then judge every hidden claim and private reveal.
+
+        Private reveals need only their recipients' channel seeds, so they are
+        checked even when a missing reveal leaves the shuffles unproven.
+        """
+        state = public.state
+        if state is None or not state.seats or not state.decks:
             return None
-        if not seats <= set(state.reveals):
+        seats = set(range(len(state.seats)))
+        knowledge = Knowledge(channel_seeds=dict(state.channel_seeds))
+        if seats <= set(state.reveals):
+            found = self.re_execute(state)
+            if isinstance(found, Finding):
+                return found
+            knowledge = found
+        else:
             missing = ", ".join(state.name_of(state.seats[s].key)
                                 for s in sorted(seats - set(state.reveals)))
             self.unverified.append(f"the shuffles and hidden cards ({missing} never revealed "
                                    "their secrets)")
+        findings = [f for f in (self._check_sealed(public, knowledge),
+                                self._check_faces(public, knowledge),
+                                self._check_claims(public, knowledge)) if f is not None]
+        return min(findings, key=_entry_order) if findings else None
+
+    def _check_sealed(self, public: _Public, knowledge: Knowledge) -> Finding | None:
+        """Every private reveal, opened with its recipient's revealed channel seed."""
+        seeds = knowledge.channel_seeds
+        if not seeds or public.state is None:
             return None
-        knowledge_or_finding = self.re_execute(state)
-        if isinstance(knowledge_or_finding, Finding):
-            return knowledge_or_finding
-        if not knowledge_or_finding.decks:
+        for before, entry in public.sealed:
+            try:
+                check_private_reveal(before, entry, seeds)
+            except Misbehaviour as error:
+                return self.misbehaviour_finding(error, stage="reveal")
+        self.checked_privately = frozenset(seeds)
+        self.verified.append("every private reveal to " + ", ".join(
+            public.state.player_names[s] for s in sorted(seeds)))
+        return None
+
+    def _check_faces(self, public: _Public, knowledge: Knowledge) -> Finding | None:
+        """Every face the shares opened during play is the one the re-executed deck holds."""
+        state = public.state
+        if state is None or not knowledge.decks:
             return None
-        self.verified.append(f"all {len(knowledge_or_finding.decks)} shuffled decks "
-                             "re-executed from their committed seeds")
-        try:
-            for step in walk(self.entries, knowledge_or_finding):
-                if step.violations:
-                    violation = step.violations[0]
-                    return Finding("reveal", violation.rule, step.entry.seq,
-                                   self.seat_player(step.after, violation.seat),
-                                   violation.message, violation.rule)
-        except Misbehaviour as error:
-            return self.misbehaviour_finding(error, stage="reveal")
-        self.verified.append("every private reveal, hidden claim and hand scored")
+        for slot, card in sorted(state.opened.items()):
+            if knowledge.faces.get(slot, card) != card:
+                return Finding("reveal", "contradiction", None, None,
+                               f"the card opened at {tuple(slot)} is not the one the "
+                               "re-executed deck holds there")
+        self.verified.append(f"all {len(knowledge.decks)} shuffled decks re-executed from "
+                             "their committed seeds, every opened card among them")
+        return None
+
+    def _check_claims(self, public: _Public, knowledge: Knowledge) -> Finding | None:
+        """Every hidden claim the engine recorded, judged by the engine's own ``verdict``
+        with every face known, at the entry that made it (a Wild Draw Four while
+        holding the colour, a kept playable card, a false "not guilty")."""
+        state = public.state
+        if state is None or not knowledge.decks:
+            return None
+        for seq, claim in public.claims:
+            if claim.verdict(knowledge.faces) is False:
+                name = state.player_names[claim.seat]
+                return Finding("reveal", "illegal_move", seq,
+                               self.seat_player(state, claim.seat),
+                               f"{name} broke {claim.rule}: {describe_claim(claim.kind)}",
+                               claim.rule)
+        self.verified.append(f"all {len(public.claims)} hidden claims and every hand scored")
         return None
 
     def re_execute(self, state: TableState) -> Knowledge | Finding:
@@ -265,10 +345,15 @@ class _Audit:
         state = public.state
         assert state is not None  # noqa: S101 (run() checked)
         silent = [e for e in public.recorded if e.code in SILENCE_CODES]
-        accused = [e for e in public.recorded if self._unproven_accusation(e)]
+        accused = [e for e in public.recorded
+                   if e.code not in SILENCE_CODES and self._unproven_accusation(e)]
+        # An accusation about a private reveal is settled once the accuser's channel
+        # seed opened every private reveal it received (and all were right).
+        false = [e for e in accused if "private" in e.code
+                 and self._accuser_seat(state, e) in self.checked_privately]
+        if false:
+            return self.report(Status.VIOLATION, public, self._false_accusation(false[0]))
         if state.phase == TablePhase.ENDED:
-            if accused and not self.unverified:
-                return self.report(Status.VIOLATION, public, self._false_accusation(accused[0]))
             if state.stop is None and not self.unverified:
                 return self.report(Status.OK, public)
             if state.stop is not None and state.stop.culprit is None and not self.unverified:
@@ -287,7 +372,7 @@ class _Audit:
             return self.report(Status.ABORTED, public, finding,
                                stopped=f"The game was stopped at entry {event.entry}.")
         missing = sorted(state.reveals_expected - set(state.reveals))
-        seq = self._revealing_since()
+        seq = public.revealing_since
         if missing:
             who = self.seat_player(state, missing[0])
             finding = Finding("reveal", "missing_reveal", seq, who,
@@ -298,6 +383,10 @@ class _Audit:
         return self.report(Status.ABORTED, public,
                            stopped=state.stop.reason + "." if state.stop else "")
 
+    def _accuser_seat(self, state: TableState, event: PeerMisbehaved) -> int | None:
+        assert event.entry is not None  # noqa: S101 (_unproven_accusation checked)
+        return state.seat_of(self.entries[event.entry].author.key)
+
     def _false_accusation(self, event: PeerMisbehaved) -> Finding:
         """Every private reveal checked out: the accuser's ``abort`` was false."""
         assert event.entry is not None  # noqa: S101 (_unproven_accusation checked)
@@ -305,13 +394,6 @@ class _Audit:
         return Finding("reveal", "false_accusation", event.entry, self.player(accuser),
                        f"it accused {event.name} of {event.code}, but every private reveal "
                        "opens and proves right with the revealed keys")
-
-    def _revealing_since(self) -> int | None:
-        """The entry after which the table waited for reveals (game over or a stop)."""
-        for step in walk(self.entries):
-            if step.after.phase in (TablePhase.REVEALING, TablePhase.ENDED):
-                return step.entry.seq
-        return None
 
     def _waiting(self, state: TableState) -> str:
         seats = waiting_for(state)
@@ -373,6 +455,10 @@ class _Audit:
     def _duration(self) -> int | None:
         times = [e.body.now_ms for e in self.entries if isinstance(e.body, Clock)]
         return max(times) - min(times) if len(times) >= 2 else None
+
+
+def _entry_order(finding: Finding) -> int:
+    return -1 if finding.entry is None else finding.entry
 
 
 def _rule_of(code: str, reason: str) -> str | None:

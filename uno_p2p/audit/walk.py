@@ -140,7 +140,8 @@ def check_private_reveal(state: TableState, entry: Entry, seeds: Mapping[int, by
     except (CryptoError, InvalidMessage, RemoteProtocolError) as error:
         raise Misbehaviour(
             f"entry {entry.seq}: the private reveal to {state.name_of(recipient.key)} is not "
-            f"what was owed: {error}", culprit=author, entry=entry.seq,
+            f"what was owed: {str(error).removeprefix(f'entry {entry.seq}: ')}",
+            culprit=author, entry=entry.seq,
             code="bad_private_reveal", evidence=(entry,)) from error
 
 
