@@ -40,10 +40,25 @@ def test_without_reveal_hidden_cards_stay_hidden(capsys: pytest.CaptureFixture[s
 def test_replay_stops_at_a_bad_entry(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["replay", "--text", str(DATA / "cheat-card-not-held.unolog")]) == 1
     out = capsys.readouterr().out.splitlines()
-    assert out[-1].startswith("STOP:")
-    assert "Bob" in out[-1]
+    assert out[-2].startswith("STOP:")
+    assert "Bob" in out[-2]
+    assert out[-1].startswith("VIOLATION")
 
 
 def test_replay_needs_text(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit):
         main(["replay", str(DATA / "honest-3p-house.unolog")])
+
+
+def test_hidden_cheat_is_marked_where_it_happened_and_the_game_goes_on(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["replay", "--text", str(DATA / "cheat-wild-draw-four.unolog")]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    marked = next(i for i, line in enumerate(lines) if line.startswith("    !! AUDIT:"))
+    entry_line = next(line for line in reversed(lines[:marked]) if line.startswith("entry "))
+    assert "played Wild Draw Four" in entry_line
+    assert "Cy" in lines[marked]
+    cy_hand = next(line for line in reversed(lines[:marked]) if line.startswith("    | Cy: "))
+    assert "W+4" in cy_hand
+    assert lines[-1].startswith("VIOLATION")
+    assert any(line.startswith("    game over") for line in lines[marked:])

@@ -9,7 +9,12 @@ move by move for ``uno-lan replay --text``.
 
 from __future__ import annotations
 
-from uno_p2p.audit.core import audit_entries, audit_file, revealed_knowledge
+from uno_p2p.audit.core import (
+    audit_entries,
+    audit_file,
+    audit_with_knowledge,
+    revealed_knowledge,
+)
 from uno_p2p.audit.report import AuditReport, Finding, Player, RoundResult, Status
 from uno_p2p.audit.walk import Knowledge, Step, walk
 
@@ -23,6 +28,7 @@ __all__ = [
     "Step",
     "audit_entries",
     "audit_file",
+    "audit_with_knowledge",
     "revealed_knowledge",
     "walk",
 ]

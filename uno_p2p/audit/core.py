@@ -78,11 +78,19 @@ def audit_file(path: Path) -> AuditReport:
 
 def audit_entries(entries: Sequence[Entry], *, torn_bytes: int = 0) -> AuditReport:
     """Audit a log given as its decoded entries (see the module docstring)."""
+    return audit_with_knowledge(entries, torn_bytes=torn_bytes)[0]
+
+
+def audit_with_knowledge(entries: Sequence[Entry], *, torn_bytes: int = 0
+                         ) -> tuple[AuditReport, Knowledge | None]:
+    """``audit_entries``, and what the end-of-game reveal taught it (every face and
+    channel seed), or None when the shuffles could not be re-executed."""
     if not entries:
         return AuditReport(Status.UNFINISHED, 0, stopped="The log holds no entries.",
-                           torn_bytes=torn_bytes)
+                           torn_bytes=torn_bytes), None
     audit = _Audit(entries, torn_bytes)
-    return audit.run()
+    report = audit.run()
+    return report, audit.knowledge
 
 
 @dataclass(slots=True)
@@ -117,6 +125,8 @@ class _Audit:
         self.unverified: list[str] = []
         #: Seats whose incoming private reveals were all opened and checked.
         self.checked_privately: frozenset[int] = frozenset()
+        #: Every face, once the shuffles re-executed (for ``replay --text``).
+        self.knowledge: Knowledge | None = None
 
     # -- the stages ---------------------------------------------------------------------------
     def run(self) -> AuditReport:
@@ -230,6 +240,7 @@ class _Audit:
             if isinstance(found, Finding):
                 return found
             knowledge = found
+            self.knowledge = found if found.decks else None
         else:
             missing = ", ".join(state.name_of(state.seats[s].key)
                                 for s in sorted(seats - set(state.reveals)))

@@ -1,36 +1,40 @@
 """``uno-lan replay FILE --text``: the whole game move by move, as the audit saw it.
 
-Each entry is one line (``entry 41, seat 2 (Cy): moved: play``), followed by
-what it made happen at the table (``Cy played Red 7``, ``Round 1 is over``).
-Once the end-of-game reveal is in the log and every shuffle re-executes,
-every hand is shown face up after each entry that changed one; before that
-(or without a reveal) only what the table made public is shown, and hidden
-cards are ``??``.
+Each entry is one line (``entry 41, seat 2 (Cy): played Red 7``), followed by
+what it made happen at the table (``Bob took 2 cards (penalty)``, ``round 1
+over``). Once the end-of-game reveal is in the log and every shuffle
+re-executes, every hand is shown face up after each entry that changed one;
+without it only what the table made public is shown, and hidden cards are
+``??``. The audit's verdict is printed under the entry it names.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 
-from uno_p2p.audit.walk import Knowledge, walk
+from uno_p2p.audit.report import Finding
+from uno_p2p.audit.walk import walk
 from uno_p2p.errors import RemoteProtocolError
 from uno_p2p.rules.cards import short_name
+from uno_p2p.rules.codec import Slot
 from uno_p2p.rules.state import State
 from uno_p2p.table.events import GameEnded, MovePlayed, PeerMisbehaved, RoundEnded, TableEvent
 from uno_p2p.wire.envelope import Entry
 from uno_p2p.wire.transcript import Roster
 
 
-def replay_lines(entries: Sequence[Entry], knowledge: Knowledge | None = None) -> Iterator[str]:
-    """The game as text, one line at a time; stops with a line at the first bad entry.
+def replay_lines(entries: Sequence[Entry], faces: Mapping[Slot, int] | None = None,
+                 finding: Finding | None = None) -> Iterator[str]:
+    """The game as text, one line at a time; it stops with a line at a refused entry.
 
-    ``knowledge`` (from ``uno_p2p.audit.core.revealed_knowledge``) makes every hand
-    visible; without it only public faces are shown.
+    ``faces`` (every card, from the re-executed shuffles) shows every hand;
+    ``finding`` (the audit's first violation) is printed under its entry.
     """
     roster = Roster()
     shown: tuple[tuple[str, ...], ...] = ()
+    known = faces or {}
     try:
-        for step in walk(entries, knowledge):
+        for step in walk(entries):
             entry = step.entry
             roster.learn(entry)
             what = entry.body.describe(roster.name)
@@ -40,9 +44,11 @@ def replay_lines(entries: Sequence[Entry], knowledge: Knowledge | None = None) -
                 line = describe_fact(event, step.after.player_names)
                 if line and line != said:
                     yield f"    {line}"
+            if finding is not None and finding.entry == entry.seq:
+                yield f"    !! AUDIT: {finding.paragraph()}"
             engine = step.after.engine
             if engine is not None:
-                hands = hand_texts(engine)
+                hands = hand_texts(engine, known)
                 if hands != shown:
                     shown = hands
                     yield from (f"    | {name}: {' '.join(cards) or '(none)'}"
@@ -51,11 +57,16 @@ def replay_lines(entries: Sequence[Entry], knowledge: Knowledge | None = None) -
         yield f"STOP: {error} (code {error.code}); the audit reports it."
 
 
-def hand_texts(engine: State) -> tuple[tuple[str, ...], ...]:
-    """Each seat's hand, faces as far as this (observer) engine knows them."""
-    return tuple(tuple("??" if face is None else short_name(face)
-                       for face in engine.hand_faces(seat))
-                 for seat in range(len(engine.players)))
+def hand_texts(engine: State, faces: Mapping[Slot, int]) -> tuple[tuple[str, ...], ...]:
+    """Each seat's hand: faces the table opened, else the revealed ones, else ``??``."""
+    out = []
+    for seat in range(len(engine.players)):
+        cards = []
+        for slot in engine.hands[seat]:
+            face = engine.known.get(slot, faces.get(slot))
+            cards.append("??" if face is None else short_name(face))
+        out.append(tuple(cards))
+    return tuple(out)
 
 
 def describe_fact(event: TableEvent, names: tuple[str, ...]) -> str:

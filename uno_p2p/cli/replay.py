@@ -3,9 +3,10 @@
 Every entry is replayed by an observer with the table's own code; what each
 entry made happen follows it. Once the log's end-of-game reveal proves every
 shuffle, every hand is printed face up as the game goes; without a reveal,
-hidden cards are ``??``. The replay stops at the first entry the audit
-refuses (``uno-lan audit`` says why). Exit codes: 0 the whole log replayed,
-1 it stopped at a bad entry, 2 an unreadable file.
+hidden cards are ``??``. The audit's verdict is printed under the entry it
+names, and last. The replay stops at an entry the table itself refuses.
+Exit codes: 0 the whole log replayed, 1 it stopped at a bad entry, 2 an
+unreadable file.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from uno_p2p.audit.core import revealed_knowledge
+from uno_p2p.audit.core import audit_with_knowledge
 from uno_p2p.audit.text import replay_lines
 from uno_p2p.cli import EXIT_FAILURE, EXIT_OK, EXIT_USAGE
 from uno_p2p.store.unolog import UnreadableLog, read_log
@@ -38,13 +39,15 @@ def replay_text(args: argparse.Namespace) -> int:
     except UnreadableLog as error:
         print(f"uno-lan: {error}.", file=sys.stderr)
         return EXIT_USAGE
-    knowledge = revealed_knowledge(entries)
+    report, knowledge = audit_with_knowledge(entries)
     if knowledge is None:
         print("(no complete end-of-game reveal: hidden cards are shown as ??)")
     else:
         print("(the end-of-game reveal proves every shuffle: every hand is shown)")
     stopped = False
-    for line in replay_lines(entries, knowledge):
+    faces = None if knowledge is None else knowledge.faces
+    for line in replay_lines(entries, faces, report.violation):
         stopped = line.startswith("STOP:")
         print(line)
+    print(report.lines()[0])
     return EXIT_FAILURE if stopped else EXIT_OK
