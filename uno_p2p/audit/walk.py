@@ -55,6 +55,8 @@ class Step:
     before: TableState
     after: TableState
     events: tuple[TableEvent, ...]
+    #: The public digest after this entry, as the ledger (and every live peer) computed it.
+    digest: bytes = b""
     #: Claims the revealed faces prove false, learned after this entry.
     violations: tuple[ClaimViolated, ...] = ()
 
@@ -93,7 +95,7 @@ def walk(entries: Sequence[Entry], knowledge: Knowledge | None = None) -> Iterat
         violations: tuple[ClaimViolated, ...] = ()
         if knowledge is not None:
             violations = _learn_decks(ledger, entry, knowledge, learned)
-        yield Step(entry, before, ledger.state, events, violations)
+        yield Step(entry, before, ledger.state, events, ledger.digests[-1], violations)
 
 
 def _learn_decks(ledger: Ledger, entry: Entry, knowledge: Knowledge,
