@@ -10,6 +10,8 @@ and entry.
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -78,3 +80,19 @@ def test_honest_logs_check_every_stage(name: str) -> None:
     assert report.rounds
     assert report.scores == report.rounds[-1].scores
     assert max(report.scores) >= int(str(dict(report.options)["target"]))
+
+
+def test_the_generator_makes_logs_the_audit_judges_as_it_says(tmp_path: Path) -> None:
+    """scripts/make-reference-logs, run afresh, writes a log and its expected verdict
+    that agree with the audit (so regenerating after a protocol change stays honest)."""
+    script = Path(__file__).resolve().parents[2] / "scripts" / "make_reference_logs.py"
+    subprocess.run([sys.executable, str(script), "--out", str(tmp_path),
+                    "--only", "cheat-bad-share", "--only", "cheat-forked-sequencer"],
+                   check=True, capture_output=True, timeout=300)
+    expected = json.loads((tmp_path / "expected.json").read_text())
+    assert set(expected) == {"cheat-bad-share.unolog", "cheat-forked-sequencer.unolog"}
+    for name, verdict in expected.items():
+        report = audit_file(tmp_path / name)
+        assert report.violation is not None
+        assert (report.status.value, report.violation.code, report.violation.entry) == (
+            verdict["status"], verdict["code"], verdict["entry"])
