@@ -14,7 +14,11 @@ from pathlib import Path
 import pytest
 
 from uno_p2p.audit import Status, audit_file
+from uno_p2p.crypto.identity import Identity
 from uno_p2p.store.unolog import HEADER, GameLog, UnreadableLog, read_log
+from uno_p2p.table import bodies  # noqa: F401 (registers the table's body kinds)
+from uno_p2p.table.memnet import seeded
+from uno_p2p.wire.envelope import Entry, Head, Message
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 HONEST = DATA / "honest-3p-house.unolog"
@@ -93,3 +97,29 @@ def test_dropped_swapped_or_repeated_entries_are_caught_where_they_happen(
     assert report.violation is not None
     assert report.violation.stage == "chain"
     assert report.violation.entry in (index, index + 1)
+
+
+def test_an_author_shown_another_history_makes_the_sequencer_the_culprit(
+        tmp_path: Path) -> None:
+    """A countersigned entry whose author saw a different log: the sequencer showed it
+    one (a fork) or skipped its check; either way the host answers for it (wire.md §4.3)."""
+    seed = b"uno-lan/reference/honest-3p"
+    identities = {Identity(seeded(seed, f"identity {i}")).peer.key:
+                  Identity(seeded(seed, f"identity {i}")) for i in range(3)}
+    entries = list(read_log(HONEST).entries)
+    host = identities[entries[0].author.key]
+    index = next(i for i, e in enumerate(entries)
+                 if e.author != host.peer and e.message.head.seen > 2)
+    old = entries[index].message
+    wrong = Head(old.head.seen, bytes(32))
+    message = Message.sign(identities[old.author.key], old.table_id, old.counter, wrong,
+                           old.body)
+    entries[index] = Entry.countersign(host, index, entries[index].prev_hash, message)
+    path = tmp_path / "head.unolog"
+    _rewrite(path, [entry.encode() for entry in entries[:index + 1]])
+    report = audit_file(path)
+    assert report.violation is not None
+    assert report.violation.code == "head_mismatch"
+    assert report.violation.entry == index
+    assert report.violation.peer is not None
+    assert report.violation.peer.host
