@@ -123,3 +123,15 @@ def test_an_author_shown_another_history_makes_the_sequencer_the_culprit(
     assert report.violation.entry == index
     assert report.violation.peer is not None
     assert report.violation.peer.host
+
+
+def test_a_cut_short_file_is_unfinished_and_blames_nobody(tmp_path: Path) -> None:
+    raw = HONEST.read_bytes()
+    path = tmp_path / "torn.unolog"
+    path.write_bytes(raw[:-100])
+    report = audit_file(path)
+    assert report.status == Status.UNFINISHED
+    assert report.violation is None
+    assert report.torn_bytes > 0
+    assert "cut-short" in report.stopped
+    assert report.exit_code == 1

@@ -263,8 +263,9 @@ class _Audit:
             except Misbehaviour as error:
                 return self.misbehaviour_finding(error, stage="reveal")
         self.checked_privately = frozenset(seeds)
-        self.verified.append("every private reveal to " + ", ".join(
-            public.state.player_names[s] for s in sorted(seeds)))
+        if public.sealed:
+            self.verified.append(f"all {len(public.sealed)} private reveals, opened with "
+                                 "their recipients' revealed channel keys")
         return None
 
     def _check_faces(self, public: _Public, knowledge: Knowledge) -> Finding | None:
@@ -394,6 +395,11 @@ class _Audit:
                 return self.report(Status.OK, public)
             if state.stop is not None and state.stop.culprit is None and not self.unverified:
                 return self.report(Status.STOPPED, public, stopped=state.stop.reason + ".")
+        if self.torn_bytes and state.phase != TablePhase.ENDED:
+            # A crash cut the file: what is missing may be anyone's next entry.
+            return self.report(Status.UNFINISHED, public, stopped=(
+                "The file ends in a cut-short record, so the log is incomplete. "
+                + self._waiting(state)))
         if silent or accused or state.phase in (TablePhase.REVEALING, TablePhase.ENDED):
             return self.aborted(public, state, [*silent, *accused])
         return self.report(Status.UNFINISHED, public, stopped=self._waiting(state))
