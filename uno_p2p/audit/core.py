@@ -50,7 +50,6 @@ from uno_p2p.store.unolog import read_log
 from uno_p2p.table.bodies import Abort, Clock, Move, ShuffleDeck
 from uno_p2p.table.duties import waiting_for
 from uno_p2p.table.events import PeerMisbehaved, RoundEnded
-from uno_p2p.table.replay import replay
 from uno_p2p.table.state import DeckState, Misbehaviour, TablePhase, TableState
 from uno_p2p.wire.chain import ChainError, ChainVerifier, check_fork
 from uno_p2p.wire.envelope import Entry
@@ -532,10 +531,4 @@ def revealed_knowledge(entries: Sequence[Entry]) -> Knowledge | None:
     None when the log holds no complete reveal, or a shuffle does not
     re-execute (then ``audit_entries`` reports who cheated).
     """
-    if not entries:
-        return None
-    state = replay(entries).state
-    if not state.seats or not set(range(len(state.seats))) <= set(state.reveals):
-        return None
-    knowledge = _Audit(entries, 0).re_execute(state)
-    return knowledge if isinstance(knowledge, Knowledge) and knowledge.decks else None
+    return audit_with_knowledge(entries)[1]
