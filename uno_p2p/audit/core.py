@@ -363,11 +363,21 @@ class _Audit:
         for event in public.recorded:
             if event.code in SILENCE_CODES or self._unproven_accusation(event):
                 continue
-            stage = "proofs" if event.code in PROOF_CODES else "table"
-            findings.append(Finding(stage, event.code, event.entry,
+            findings.append(Finding(self._recorded_stage(event), event.code, event.entry,
                                     None if event.peer is None else self.player(event.peer),
                                     event.reason, _rule_of(event.code, event.reason)))
         return findings
+
+    def _recorded_stage(self, event: PeerMisbehaved) -> str:
+        """An ``abort`` is the table stopping the game; else what the entry itself showed
+        (a claim proven false at a round end, a shuffle at the table's final check)."""
+        entry = event.entry
+        if entry is not None and 0 <= entry < len(self.entries) and \
+                isinstance(self.entries[entry].body, Abort):
+            return "table"
+        if event.code == "dishonest_shuffle":
+            return "reveal"
+        return "proofs" if event.code in PROOF_CODES else "rules"
 
     def _unproven_accusation(self, event: PeerMisbehaved) -> bool:
         """An ``abort`` without evidence: a private fault only the reveal can settle."""
