@@ -515,6 +515,38 @@ def forked() -> tuple[Sequence[Entry], Expected]:
         NAMES[0])
 
 
+def dropped_turn() -> tuple[Sequence[Entry], Expected]:
+    """The host silently leaves Bob's move out and re-chains the rest under its own key.
+
+    Every later entry is countersigned again, but the authors signed what they had
+    seen: the first entry whose author saw the dropped move, or Bob's next message
+    (its counter now skips one), shows the host's hand.
+    """
+    game = play(3, "official", ["target=60"], "dropped-turn")
+    entries = list(game.entries)
+    bob = game.identity(1).peer
+    drop = next(e.seq for e in entries if e.author == bob and isinstance(e.body, Move))
+    host = game.identity(0)
+    rechained: list[Entry] = list(entries[:drop])
+    expected: tuple[str, int] | None = None
+    for old in entries[drop + 1:]:
+        seq = len(rechained)
+        prev = rechained[-1].hash
+        rechained.append(Entry.countersign(host, seq, prev, old.message))
+        if expected is None:
+            seen = old.message.head.seen
+            if seen > seq:
+                expected = ("head_ahead", seq)
+            elif old.author == bob:
+                expected = ("counter_gap", seq)
+            elif seen > drop:
+                expected = ("head_mismatch", seq)
+    assert expected is not None  # noqa: S101
+    return rechained[:expected[1] + 1], Expected(
+        "violation", "the host drops Bob's move and re-chains the log", expected[0],
+        expected[1], NAMES[0])
+
+
 # -- writing ------------------------------------------------------------------------------------
 LOGS: dict[str, Callable[[], tuple[Sequence[Entry], Expected]]] = {
     "honest-2p-official": lambda: honest(2, "official", ["target=60"], "honest-2p"),
@@ -534,6 +566,7 @@ LOGS: dict[str, Callable[[], tuple[Sequence[Entry], Expected]]] = {
     "cheat-bad-shuffle": bad_shuffle,
     "cheat-equivocation": equivocation,
     "cheat-forked-sequencer": forked,
+    "cheat-dropped-turn": dropped_turn,
     "cheat-refused-reveal": refused_reveal,
 }
 
