@@ -36,7 +36,7 @@ from prompt_toolkit.output.color_depth import ColorDepth
 from uno_p2p.rules import State
 from uno_p2p.ui import render
 from uno_p2p.ui.controller import Controller, Outcome
-from uno_p2p.ui.session import LocalTable, Next
+from uno_p2p.ui.session import Next, PacedTable
 from uno_p2p.ui.theme import STYLE
 
 #: From this width on, the news gets a column of its own to the right.
@@ -53,7 +53,7 @@ _KEY_NAMES = {Keys.Left: "left", Keys.Right: "right", Keys.ControlM: "enter",
 class GameScreen:
     """One terminal game session: ``make_table(n)`` deals game ``n`` (from 1)."""
 
-    def __init__(self, make_table: Callable[[int], tuple[LocalTable, str]],
+    def __init__(self, make_table: Callable[[int], tuple[PacedTable, str]],
                  bot_delay: float, plain: bool) -> None:
         self.make_table = make_table
         self.bot_delay = bot_delay

@@ -123,6 +123,21 @@ class Table(Protocol):
         """When the human's turn times out (RULES.md ``turn_timer``), if it can."""
 
 
+class PacedTable(Table, Protocol):
+    """A table whose moves the screen paces: the local game. A network table
+    paces itself; it answers ``next`` with ``HUMAN`` or ``OVER`` and its
+    ``advance`` and ``tick`` do nothing, so the same screen shows it."""
+
+    def next(self) -> Next:
+        """What the game waits for now."""
+
+    def advance(self, now_ms: int) -> bool:
+        """Do one table step or bot move; False if there was none."""
+
+    def tick(self, now_ms: int) -> bool:
+        """Apply a time-out that is due; False if none."""
+
+
 class LocalBot:
     """The engine's heuristic bot, with human-like slips: it sometimes forgets to
     say UNO, and does not always notice a missed UNO at once."""
