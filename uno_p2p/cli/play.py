@@ -28,7 +28,6 @@ from uno_p2p.errors import ConfigError, UnoError
 from uno_p2p.rules import PRESETS, Options, preset
 from uno_p2p.rules.options import MAX_PLAYERS, MIN_PLAYERS
 from uno_p2p.ui.session import LocalTable, player_names
-from uno_p2p.ui.theme import plain_mode
 
 DEFAULT_PLAYERS = 4
 DEFAULT_DELAY = 1.0
@@ -121,7 +120,9 @@ def play(args: argparse.Namespace) -> int:
         print("uno-lan play: the game needs a terminal to draw the table in; "
               "run it from a terminal window, not through a pipe or a file.", file=sys.stderr)
         return EXIT_USAGE
-    from uno_p2p.ui.app import GameScreen  # only a real terminal needs prompt-toolkit's app
+    # Only a real game needs prompt-toolkit: other sub-commands start faster without it.
+    from uno_p2p.ui.app import GameScreen
+    from uno_p2p.ui.theme import plain_mode
 
     async def run() -> int:
         screen = GameScreen(settings.table, settings.bot_delay, plain_mode())
