@@ -82,13 +82,14 @@ class Play(_Wire):
         _check_seat(self.seat)
         _check_seat(self.target, "target", allow_none=True)
         _check_colour(self.colour)
-        if not self.slots or len(self.slots) != len(self.cards):
+        count = len(self.slots)
+        if not count or count != len(self.cards):
             raise ValueError("a play names at least one slot and one face per slot")
-        if len(set(self.slots)) != len(self.slots):
+        if count > 1 and len(set(self.slots)) != count:
             raise ValueError("a play names each slot once")
         if self.power not in POWERS:
             raise ValueError(f"power must be one of {POWERS}")
-        if len(self.give) > 3 or len(self.take) > 3:
+        if (self.give or self.take) and (len(self.give) > 3 or len(self.take) > 3):
             raise ValueError("a Wild swap moves at most 3 cards each way")
 
 

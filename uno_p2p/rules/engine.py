@@ -164,38 +164,52 @@ def _replace(state: State, **changes: Any) -> State:
     return State(**values)
 
 
+def _slot_id(slot: Slot) -> int:
+    return slot[0] << 7 | slot[1]
+
+
 def public_part(state: State) -> tuple[object, ...]:
-    """The public facts of a state, as plain nested tuples of ints, strs and bools."""
-    options: list[object] = [tuple(pair) for pair in state.options.to_wire()]
+    """The public facts of a state, as nested tuples of ints, strs and bools.
+
+    A slot is the int ``shuffle << 7 | position``; the options are their wire form.
+    """
+    sid = _slot_id
     return (
-        "uno-lan/rules/state/v1", tuple(options), state.players, state.phase.value, state.round,
-        state.order, state.dealer, state.current, state.direction, state.next_shuffle,
-        tuple(map(tuple, state.draw_pile)), tuple((tuple(s), c) for s, c in state.discard),
-        state.colour, tuple(tuple(map(tuple, h)) for h in state.hands), state.pending,
-        state.pending_rank, tuple(state.drawn) if state.drawn else (), state.last_player,
-        state.uno_said, state.exposed, state.exposed_ms, tuple(map(tuple, state.awaiting)),
-        tuple((seat, tuple(slot)) for seat, slot in state.contenders), state.challenge,
-        tuple(c.wire() for c in state.claims), state.scores, state.round_winner, state.winner,
-        state.violations, state.turn_started_ms,
-        tuple(sorted((tuple(s), state.known[s]) for s in state.public)),
+        "uno-lan/rules/state/v1", _options_part(state.options), state.players,
+        state.phase.value, state.round, state.order, state.dealer, state.current,
+        state.direction, state.next_shuffle, tuple(map(sid, state.draw_pile)),
+        tuple((sid(s), c) for s, c in state.discard), state.colour,
+        tuple(tuple(map(sid, h)) for h in state.hands), state.pending, state.pending_rank,
+        sid(state.drawn) if state.drawn else -1, state.last_player, state.uno_said,
+        state.exposed, state.exposed_ms, tuple(map(sid, state.awaiting)),
+        tuple((seat, sid(slot)) for seat, slot in state.contenders), state.challenge,
+        tuple((c.seat, c.kind, c.rule, tuple(map(sid, c.slots)), c.colour, c.top)
+              for c in state.claims),
+        state.scores, state.round_winner, state.winner, state.violations,
+        state.turn_started_ms, tuple(sorted((sid(s), state.known[s]) for s in state.public)),
     )
+
+
+_OPTIONS_CACHE: dict[Options, tuple[tuple[str, object], ...]] = {}
+
+
+def _options_part(options: Options) -> tuple[tuple[str, object], ...]:
+    part = _OPTIONS_CACHE.get(options)
+    if part is None:
+        part = tuple((name, value) for name, value in options.to_wire())
+        if len(_OPTIONS_CACHE) < 64:
+            _OPTIONS_CACHE[options] = part
+    return part
 
 
 def public_digest(state: State) -> bytes:
     """SHA-256 of the canonical encoding of the public part of ``state``.
 
     Equal for every viewer (and the omniscient view) of the same history. The
-    encoding is Python's ``repr`` of nested tuples of ints, strs and bools,
-    which is canonical for those types; slots are ``(shuffle, position)``.
+    encoding is Python's ``repr`` of ``public_part`` (nested tuples of ints,
+    strs and bools, canonical for those types).
     """
-    encoded = repr(_plain(public_part(state))).encode("utf-8")
-    return hashlib.sha256(encoded).digest()
-
-
-def _plain(value: object) -> object:
-    if isinstance(value, tuple | list):
-        return tuple(_plain(v) for v in value)
-    return value
+    return hashlib.sha256(repr(public_part(state)).encode("utf-8")).digest()
 
 
 def faces_of(state: State, slots: Iterable[Slot]) -> list[tuple[Slot, int]]:

@@ -35,7 +35,7 @@ from uno_p2p.rules.play import (
     validate_play,
     validate_verdict,
 )
-from uno_p2p.rules.state import Phase, State
+from uno_p2p.rules.state import Phase, State, playable
 
 COLOURS = (0, 1, 2, 3)
 
@@ -73,6 +73,7 @@ def _turn_actions(state: State, seat: int) -> list[Action]:
     faces = _own_faces(state, seat)
     if state.drawn is not None:
         faces = [(s, c) for s, c in faces if s == state.drawn]
+    faces = [(s, c) for s, c in faces if _may_match(state, c)]
     for slot, card in faces:
         actions.extend(_variants(state, seat, (slot,), (card,)))
     if state.options.jump_in and state.drawn is None:
@@ -90,6 +91,13 @@ def _turn_actions(state: State, seat: int) -> list[Action]:
             continue
         actions.append(action)
     return actions
+
+
+def _may_match(state: State, card: int) -> bool:
+    """A cheap first filter; ``validate_play`` has the last word."""
+    if state.pending:
+        return CARD_RANK[card] in (Rank.DRAW_TWO, Rank.WILD_DRAW_FOUR, Rank.SKIP, Rank.REVERSE)
+    return playable(card, state.colour, state.top_card)
 
 
 def _jump_ins(state: State, seat: int) -> list[Action]:

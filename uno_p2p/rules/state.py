@@ -89,9 +89,6 @@ class Claim:
             return None
         return playable(face, self.colour, self.top) == (self.kind == "playable")
 
-    def wire(self) -> tuple[object, ...]:
-        return (self.seat, self.kind, self.rule, tuple(self.slots), self.colour, self.top)
-
 
 def playable(card: int, colour: int, top: int) -> bool:
     """RULES.md "A turn": match the colour to match, or the top's number or symbol, or black.
