@@ -114,11 +114,38 @@ def _jump_ins(state: State, seat: int) -> list[Action]:
     if state.options.sum_jump_in and CARD_RANK[top] <= Rank.NINE:
         numbers = [(s, c) for s, c in faces
                    if CARD_RANK[c] <= Rank.NINE and CARD_COLOUR[c] == CARD_COLOUR[top]]
-        for size in range(2, min(4, len(numbers)) + 1):
-            for combo in combinations(numbers, size):
-                if sum(int(CARD_RANK[c]) for _, c in combo) == int(CARD_RANK[top]):
-                    actions.extend(_variants(state, seat, *_split(combo)))
+        for combo in _sum_sets(numbers, int(CARD_RANK[top])):
+            actions.extend(_variants(state, seat, *_split(combo)))
     return actions
+
+
+def _sum_sets(numbers: list[tuple[Slot, int]], total: int,
+              ) -> list[tuple[tuple[Slot, int], ...]]:
+    """Sets of 2-4 of these number cards summing to ``total``, one per multiset of values.
+
+    A depth-first search pruned on the running sum keeps this small even for a
+    hand of fifty cards.
+    """
+    ordered = sorted(numbers, key=lambda sc: int(CARD_RANK[sc[1]]))
+    found: dict[tuple[int, ...], tuple[tuple[Slot, int], ...]] = {}
+
+    def search(start: int, chosen: tuple[tuple[Slot, int], ...], left: int) -> None:
+        if len(chosen) >= 2 and left == 0:
+            found.setdefault(tuple(int(CARD_RANK[c]) for _, c in chosen), chosen)
+        if len(chosen) == 4:
+            return
+        previous = -1
+        for i in range(start, len(ordered)):
+            value = int(CARD_RANK[ordered[i][1]])
+            if value > left:
+                break
+            if value == previous:
+                continue  # the same value from another copy gives the same set
+            previous = value
+            search(i + 1, (*chosen, ordered[i]), left - value)
+
+    search(0, (), total)
+    return list(found.values())
 
 
 def _split(combo: tuple[tuple[Slot, int], ...]) -> tuple[tuple[Slot, ...], tuple[int, ...]]:
