@@ -36,7 +36,12 @@ class Bot(Protocol):
 
 
 class RandomBot:
-    """Picks uniformly among legal actions; takes out-of-turn chances half the time."""
+    """Picks a random legal action; takes out-of-turn chances half the time.
+
+    On its turn it plays a card (uniformly among the legal plays) three times
+    in four when it can, else picks uniformly among every legal action: purely
+    uniform choice draws so often that rounds last thousands of moves.
+    """
 
     def __init__(self, seed: bytes | int | str) -> None:
         self.rng = Stream(seed)
@@ -47,6 +52,9 @@ class RandomBot:
             return None
         if not must_act and self.rng.chance(1, 2):
             return None
+        plays = [a for a in actions if isinstance(a, Play)]
+        if must_act and plays and self.rng.chance(3, 4):
+            return self.rng.choice(plays)
         return self.rng.choice(actions)
 
 

@@ -87,6 +87,11 @@ class Claim:
         face = faces[0]
         if face is None:
             return None
+        if face >= 104:
+            # A drawn Wild Draw Four may be unplayable (its holder may hold the colour to
+            # match), which only the whole hand shows: it stops draw_until_playable and
+            # never obliges under forced_play.
+            return True
         return playable(face, self.colour, self.top) == (self.kind == "playable")
 
 
