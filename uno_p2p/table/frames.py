@@ -3,7 +3,8 @@
 One tag byte, then the payload: ``M`` a signed message for the sequencer,
 ``E`` a countersigned entry from it, ``D`` the sequencer's notice that it
 did not log a message (``[counter, code, reason]``, unsigned: it only lets
-the author decide again; nothing depends on it).
+the author decide again; nothing depends on it), ``S`` a resumed peer's
+request for the entries after the ``[seen]`` it has.
 """
 
 from __future__ import annotations
@@ -15,7 +16,8 @@ from uno_p2p.wire.codec import pack, unpack
 FRAME_MESSAGE = b"M"
 FRAME_ENTRY = b"E"
 FRAME_DROP = b"D"
-FRAMES = (FRAME_MESSAGE, FRAME_ENTRY, FRAME_DROP)
+FRAME_SYNC = b"S"
+FRAMES = (FRAME_MESSAGE, FRAME_ENTRY, FRAME_DROP, FRAME_SYNC)
 
 
 def frame(tag: bytes, payload: bytes) -> bytes:
@@ -46,3 +48,18 @@ def decode_drop(payload: bytes) -> tuple[int, str, str]:
     return (fields.integer(counter, "a counter", lo=0, hi=(1 << 48) - 1),
             fields.text(code, "a code", max_chars=48),
             fields.text(reason, "a reason", max_chars=200))
+
+
+def sync_request(seen: int) -> bytes:
+    """The payload of an ``S`` frame."""
+    return pack([seen])
+
+
+def decode_sync(payload: bytes) -> int:
+    """Decode an ``S`` frame's payload.
+
+    Raises:
+        InvalidMessage: malformed.
+    """
+    (seen,) = fields.array(unpack(payload), 1, "a sync request")
+    return fields.integer(seen, "a sync point", lo=0, hi=(1 << 48) - 1)

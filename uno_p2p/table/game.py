@@ -372,14 +372,14 @@ def apply_move(ts: TableState, entry: Entry | None, seq: int, author: PeerId,
         raise fault(entry, seq, author, "unexpected", "a move outside play")
     action = body.action
     _check_mover(ts, entry, seq, author, seat, action)
-    found = [(Slot(i.shuffle, i.position), i.prover, verify_item(ts, i, entry, seq))
-             for i in _move_shares(ts, entry, seq, author, seat, body)]
-    ts = _add_shares(ts, found)
-    try:
+    try:  # the rules first: a move the rules refuse is refused whatever it proves
         new_state, engine_events = engine_apply(state, action, ts.clock_ms)
     except IllegalAction as error:
         raise fault(entry, seq, author, "illegal_move",
                     f"{error} (rule {error.rule})") from error
+    found = [(Slot(i.shuffle, i.position), i.prover, verify_item(ts, i, entry, seq))
+             for i in _move_shares(ts, entry, seq, author, seat, body)]
+    ts = _add_shares(ts, found)
     _check_faces(ts, entry, seq, author, action)
     opened = dict(ts.opened)
     opened.update(_shown_faces(action))

@@ -12,6 +12,7 @@ the ``Ledger`` runs first.
 from __future__ import annotations
 
 import hashlib
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
@@ -65,11 +66,25 @@ from uno_p2p.wire.private import Sealed
 from uno_p2p.wire.registry import Body
 
 DIGEST_LABEL = b"uno-lan/table/v1/digest\x00"
+#: How many past states a peer keeps to judge a refused message at its author's head.
+HISTORY = 256
 
 
 def initial_state(table_id: bytes, me: bytes | None = None) -> TableState:
     """The state before entry 0 (``me``: this peer's key, ``None`` for an observer)."""
     return TableState(table_id=table_id, me=me, phase=TablePhase.LOBBY)
+
+
+@dataclass(frozen=True, slots=True)
+class LogView:
+    """What an entry may be checked against besides the state: the chain so far, and
+    the table's state after an earlier entry (``past(seen)``, None when forgotten)."""
+
+    chain: ChainVerifier | None = None
+    past: Callable[[int], TableState | None] | None = None
+
+
+NO_VIEW = LogView()
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,7 +99,7 @@ class _At:
         return fault(self.entry, self.seq, culprit or self.author, code, why)
 
 
-def apply_entry(ts: TableState, entry: Entry, chain: ChainVerifier | None = None
+def apply_entry(ts: TableState, entry: Entry, view: LogView = NO_VIEW
                 ) -> tuple[TableState, list[TableEvent]]:
     """Apply one countersigned entry (whose chain checks passed) to ``ts``.
 
@@ -92,19 +107,23 @@ def apply_entry(ts: TableState, entry: Entry, chain: ChainVerifier | None = None
         Misbehaviour: the body breaks the table protocol or the rules; the
             error names the culprit and holds the entry.
     """
-    return apply_body(ts, _At(entry, entry.seq, entry.author), entry.body, chain)
+    return apply_body(ts, _At(entry, entry.seq, entry.author), entry.body, view)
 
 
-def check_message(ts: TableState, message: Message, chain: ChainVerifier | None = None) -> None:
+def check_message(ts: TableState, message: Message, view: LogView = NO_VIEW
+                  ) -> tuple[TableState, list[TableEvent]]:
     """Would ``message`` be valid as the next entry? (the sequencer's check, §7).
+
+    Returns the state and facts it would give, so the sequencer need not apply
+    it twice.
 
     Raises:
         Misbehaviour: as ``apply_entry``, naming the message's author.
     """
-    apply_body(ts, _At(None, ts.seq, message.author), message.body, chain)
+    return apply_body(ts, _At(None, ts.seq, message.author), message.body, view)
 
 
-def apply_body(ts: TableState, at: _At, body: Body, chain: ChainVerifier | None
+def apply_body(ts: TableState, at: _At, body: Body, view: LogView
                ) -> tuple[TableState, list[TableEvent]]:
     """Dispatch on the body's kind; ``seq`` is always advanced on success."""
     if ts.phase == TablePhase.ENDED:
@@ -114,7 +133,7 @@ def apply_body(ts: TableState, at: _At, body: Body, chain: ChainVerifier | None
     handler = _HANDLERS.get(type(body))
     if handler is None:
         raise at.fault("unexpected", f"a {type(body).__name__} has no place at this table")
-    new, events = handler(ts, at, body, chain)
+    new, events = handler(ts, at, body, view)
     return replace(new, seq=at.seq + 1), events
 
 
@@ -134,7 +153,7 @@ def _options(at: _At, pairs: tuple[tuple[str, int | bool | str], ...]) -> Option
         raise at.fault("bad_options", f"the options are not valid: {error}") from error
 
 
-def _open_table(ts: TableState, at: _At, body: OpenTable, _: Any) -> tuple[TableState, Events]:
+def _open_table(ts: TableState, at: _At, body: OpenTable, _: LogView) -> tuple[TableState, Events]:
     if at.seq != 0 or ts.lobby is not None:
         raise at.fault("reopened", "only entry 0 opens the table")
     options = _options(at, body.options)
@@ -145,7 +164,7 @@ def _open_table(ts: TableState, at: _At, body: OpenTable, _: Any) -> tuple[Table
                                       OptionsChanged(body.preset, options)]
 
 
-def _join(ts: TableState, at: _At, body: Join, _: Any) -> tuple[TableState, Events]:
+def _join(ts: TableState, at: _At, body: Join, _: LogView) -> tuple[TableState, Events]:
     lobby = _lobby(ts, at)
     if at.author.key in lobby.names and at.author in lobby.joined:
         raise at.fault("joined_twice", "this peer has a place already")
@@ -159,7 +178,8 @@ def _join(ts: TableState, at: _At, body: Join, _: Any) -> tuple[TableState, Even
     return replace(ts, lobby=lobby), [PlayerJoined(at.author, body.name)]
 
 
-def _set_options(ts: TableState, at: _At, body: SetOptions, _: Any) -> tuple[TableState, Events]:
+def _set_options(ts: TableState, at: _At, body: SetOptions,
+                 _: LogView) -> tuple[TableState, Events]:
     lobby = _lobby(ts, at, host_only=True)
     options = _options(at, body.options)
     lobby = replace(lobby, preset=body.preset, options=body.options,
@@ -167,7 +187,7 @@ def _set_options(ts: TableState, at: _At, body: SetOptions, _: Any) -> tuple[Tab
     return replace(ts, lobby=lobby), [OptionsChanged(body.preset, options)]
 
 
-def _ready(ts: TableState, at: _At, body: Ready, _: Any) -> tuple[TableState, Events]:
+def _ready(ts: TableState, at: _At, body: Ready, _: LogView) -> tuple[TableState, Events]:
     lobby = _lobby(ts, at)
     if at.author not in lobby.joined:
         raise at.fault("not_joined", "only a peer with a place can be ready")
@@ -176,7 +196,7 @@ def _ready(ts: TableState, at: _At, body: Ready, _: Any) -> tuple[TableState, Ev
     return replace(ts, lobby=replace(lobby, ready=ready)), [event]
 
 
-def _kick(ts: TableState, at: _At, body: Kick, _: Any) -> tuple[TableState, Events]:
+def _kick(ts: TableState, at: _At, body: Kick, _: LogView) -> tuple[TableState, Events]:
     lobby = _lobby(ts, at, host_only=True)
     if body.peer not in lobby.joined or body.peer == lobby.host:
         raise at.fault("bad_kick", "the host can only remove a peer with a place")
@@ -186,7 +206,7 @@ def _kick(ts: TableState, at: _At, body: Kick, _: Any) -> tuple[TableState, Even
     return replace(ts, lobby=lobby), [event]
 
 
-def _leave(ts: TableState, at: _At, body: Leave, _: Any) -> tuple[TableState, Events]:
+def _leave(ts: TableState, at: _At, body: Leave, _: LogView) -> tuple[TableState, Events]:
     if ts.lobby is None:
         raise at.fault("no_table", "no table to leave")
     name = ts.name_of(at.author.key)
@@ -208,7 +228,7 @@ def _leave(ts: TableState, at: _At, body: Leave, _: Any) -> tuple[TableState, Ev
     return ts, [event]
 
 
-def _start(ts: TableState, at: _At, body: Start, _: Any) -> tuple[TableState, Events]:
+def _start(ts: TableState, at: _At, body: Start, _: LogView) -> tuple[TableState, Events]:
     lobby = _lobby(ts, at, host_only=True)
     if body.seats != lobby.joined:
         raise at.fault("bad_seats", "the seats must be the joined peers in joining order")
@@ -226,7 +246,7 @@ def _start(ts: TableState, at: _At, body: Start, _: Any) -> tuple[TableState, Ev
 
 
 # -- keys, clock, reveal, abort ----------------------------------------------------------
-def _key_setup(ts: TableState, at: _At, body: KeySetup, _: Any) -> tuple[TableState, Events]:
+def _key_setup(ts: TableState, at: _At, body: KeySetup, _: LogView) -> tuple[TableState, Events]:
     seat = ts.seat_of(at.author.key)
     if ts.phase != TablePhase.KEYS or seat is None or ts.keys[seat] is not None:
         raise at.fault("unexpected_key", "a key announcement out of place")
@@ -242,7 +262,7 @@ def _key_setup(ts: TableState, at: _At, body: KeySetup, _: Any) -> tuple[TableSt
     return ts, []
 
 
-def _clock(ts: TableState, at: _At, body: Clock, _: Any) -> tuple[TableState, Events]:
+def _clock(ts: TableState, at: _At, body: Clock, _: LogView) -> tuple[TableState, Events]:
     if ts.host is None or at.author != ts.host:
         raise at.fault("not_sequencer", "only the sequencer keeps the table clock")
     if body.now_ms < ts.clock_ms:
@@ -250,7 +270,7 @@ def _clock(ts: TableState, at: _At, body: Clock, _: Any) -> tuple[TableState, Ev
     return replace(ts, clock_ms=body.now_ms), []
 
 
-def _reveal(ts: TableState, at: _At, body: RevealSecrets, _: Any) -> tuple[TableState, Events]:
+def _reveal(ts: TableState, at: _At, body: RevealSecrets, _: LogView) -> tuple[TableState, Events]:
     seat = ts.seat_of(at.author.key)
     if seat is None or seat in ts.reveals or ts.phase == TablePhase.LOBBY:
         raise at.fault("unexpected_reveal", "a secrets reveal out of place")
@@ -276,14 +296,14 @@ def _reveal(ts: TableState, at: _At, body: RevealSecrets, _: Any) -> tuple[Table
     return ts, events
 
 
-def _abort(ts: TableState, at: _At, body: Abort, chain: ChainVerifier | None
+def _abort(ts: TableState, at: _At, body: Abort, view: LogView
            ) -> tuple[TableState, Events]:
     if ts.phase not in (TablePhase.KEYS, TablePhase.PLAYING):
         raise at.fault("unexpected", "nothing to stop")
     if ts.seat_of(at.author.key) is None:
         raise at.fault("not_seated", "only a seated peer can stop the game")
     if body.evidence:
-        _check_evidence(ts, at, body, chain)
+        _check_evidence(ts, at, body, view)
     name = ts.name_of(body.culprit.key)
     why = f"{ts.name_of(at.author.key)} stopped the game: {name} {body.reason} ({body.code})"
     ts = _stop(ts, Stop(body.code, body.culprit, why, at.seq))
@@ -291,8 +311,9 @@ def _abort(ts: TableState, at: _At, body: Abort, chain: ChainVerifier | None
     return ts, [event]
 
 
-def _check_evidence(ts: TableState, at: _At, body: Abort, chain: ChainVerifier | None) -> None:
-    """The refused message must be the culprit's, signed, and really refused (§7)."""
+def _check_evidence(ts: TableState, at: _At, body: Abort, view: LogView) -> None:
+    """The refused message must be the culprit's, signed, and refused both now and in
+    the state its author had seen (else it was a race, table.md §7.2)."""
     try:
         message = Message.decode(body.evidence)
         message.verify()
@@ -300,19 +321,53 @@ def _check_evidence(ts: TableState, at: _At, body: Abort, chain: ChainVerifier |
         raise at.fault("bad_evidence", f"the evidence does not hold: {error}") from error
     if message.author != body.culprit or message.table_id != ts.table_id:
         raise at.fault("bad_evidence", "the evidence is not the culprit's message here")
+    if view.chain is not None and _chain_refuses(view.chain, message, body.culprit, at):
+        return
+    if not refused(ts, message, view):
+        raise at.fault("false_accusation", "the refused message was valid")
+
+
+def _chain_refuses(chain: ChainVerifier, message: Message, culprit: PeerId, at: _At) -> bool:
     try:
-        if chain is not None:
-            chain.check_message(message)
-        check_message(ts, message, chain)
+        chain.check_message(message)
     except ChainError as error:
-        if error.peer_key == body.culprit:
-            return
+        if error.peer_key == culprit and error.code == "equivocation":
+            return True
+        if error.code.startswith("head_") or error.code == "counter_gap":
+            return False  # judged on its body, at the head it claims
         raise at.fault("false_accusation", "the evidence blames someone else") from error
+    return False
+
+
+def refused(ts: TableState, message: Message, view: LogView = NO_VIEW) -> bool:
+    """Whether ``message`` is cheating by its author: refused now, and refused in the
+    state after the entries its author had seen, or refused for a lie whatever it had
+    seen (table.md §5.3)."""
+    try:
+        check_message(ts, message, view)
     except Misbehaviour as error:
-        if error.culprit == body.culprit:
-            return
-        raise at.fault("false_accusation", "the evidence blames someone else") from error
-    raise at.fault("false_accusation", "the refused message was valid")
+        if error.culprit != message.author:
+            return False
+        if error.code in PROOF_CODES:
+            return True
+    else:
+        return False
+    seen = message.head.seen
+    earlier = None if view.past is None else view.past(seen)
+    if earlier is None or seen > ts.seq:
+        return False
+    try:
+        check_message(earlier, message, LogView(view.chain))
+    except Misbehaviour as error:
+        return error.culprit == message.author
+    return False
+
+
+#: Refusals that prove a lie whatever the author had seen (table.md §5.3).
+PROOF_CODES = frozenset({
+    "bad_share", "bad_shuffle", "bad_key", "wrong_face", "unproven_face", "key_mismatch",
+    "commitment_mismatch", "channel_mismatch", "wrong_seat", "not_a_move", "not_sequencer",
+})
 
 
 def _stop(ts: TableState, stop: Stop) -> TableState:
@@ -351,23 +406,23 @@ def _peer_by_hex(ts: TableState, label: str | None) -> PeerId | None:
     return None
 
 
-def _move(ts: TableState, at: _At, body: Move, _: Any) -> tuple[TableState, Events]:
+def _move(ts: TableState, at: _At, body: Move, _: LogView) -> tuple[TableState, Events]:
     return game.apply_move(ts, at.entry, at.seq, at.author, body)
 
 
-def _shares(ts: TableState, at: _At, body: Shares, _: Any) -> tuple[TableState, Events]:
+def _shares(ts: TableState, at: _At, body: Shares, _: LogView) -> tuple[TableState, Events]:
     return game.apply_shares(ts, at.entry, at.seq, at.author, body)
 
 
-def _shuffle(ts: TableState, at: _At, body: ShuffleDeck, _: Any) -> tuple[TableState, Events]:
+def _shuffle(ts: TableState, at: _At, body: ShuffleDeck, _: LogView) -> tuple[TableState, Events]:
     return game.apply_shuffle(ts, at.entry, at.seq, at.author, body)
 
 
-def _sealed(ts: TableState, at: _At, body: Sealed, _: Any) -> tuple[TableState, Events]:
+def _sealed(ts: TableState, at: _At, body: Sealed, _: LogView) -> tuple[TableState, Events]:
     return game.apply_sealed(ts, at.entry, at.seq, at.author, body.recipient)
 
 
-_HANDLERS: dict[type, Callable[[TableState, _At, Any, ChainVerifier | None],
+_HANDLERS: dict[type, Callable[[TableState, _At, Any, LogView],
                                tuple[TableState, Events]]] = {
     OpenTable: _open_table, Join: _join, SetOptions: _set_options, Ready: _ready, Kick: _kick,
     Leave: _leave, Start: _start, KeySetup: _key_setup, Clock: _clock, RevealSecrets: _reveal,
@@ -397,6 +452,23 @@ class Ledger:
         self.chain = ChainVerifier(table_id, host)
         self.state = initial_state(table_id, me)
         self.digests: list[bytes] = []
+        self._history: deque[TableState] = deque([self.state], maxlen=HISTORY)
+
+    def state_at(self, seen: int) -> TableState | None:
+        """The state after ``seen`` entries, if still remembered (the last ``HISTORY``)."""
+        back = self.state.seq - seen
+        if not 0 <= back < len(self._history):
+            return None
+        return self._history[-1 - back]
+
+    @property
+    def view(self) -> LogView:
+        return LogView(self.chain, self.state_at)
+
+    def _set(self, state: TableState) -> None:
+        self.state = state
+        self._history.append(state)
+        self.digests.append(digest(state))
 
     @property
     def head(self) -> Head:
@@ -411,12 +483,25 @@ class Ledger:
         """
         self.chain.accept(entry)
         try:
-            new, events = apply_entry(self.state, entry, self.chain)
+            new, events = apply_entry(self.state, entry, self.view)
         except Misbehaviour:
             self._rewind(entry.seq)
             raise
-        self.state = new
-        self.digests.append(digest(new))
+        self._set(new)
+        return events
+
+    def accept_checked(self, entry: Entry, state: TableState,
+                       events: list[TableEvent]) -> list[TableEvent]:
+        """Accept an entry whose message ``check_message`` just turned into ``state``.
+
+        Raises:
+            ChainError: the entry does not extend the chain (the caller's bug).
+        """
+        if state.seq != entry.seq + 1 or self.state.seq != entry.seq:
+            raise ChainError("a checked state for another entry", peer=entry.author,
+                             entry=entry.seq, code="bad_sequence")
+        self.chain.accept(entry)
+        self._set(state)
         return events
 
     def _rewind(self, seq: int) -> None:

@@ -91,10 +91,10 @@ class Network:
     def step(self) -> bool:
         """Deliver one frame, or fire the earliest timer; False when nothing is left."""
         if self.queue:
-            _sender, recipient, data = self.queue.popleft()
+            sender, recipient, data = self.queue.popleft()
             peer = self.peers.get(recipient)
             if peer is not None and recipient not in self.silent:
-                peer.receive(data, self.now_ms)
+                peer.receive(data, self.now_ms, PeerId(sender))
                 self._flush(peer)
             return True
         timers = [(t, k) for k, p in self.peers.items() if k not in self.silent

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import hashlib
 from collections import deque
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 
 from uno_p2p.crypto.channel import ChannelKey, Party
@@ -51,9 +51,12 @@ from uno_p2p.table.frames import (
     FRAME_DROP,
     FRAME_ENTRY,
     FRAME_MESSAGE,
+    FRAME_SYNC,
     decode_drop,
+    decode_sync,
     drop_notice,
     frame,
+    sync_request,
 )
 from uno_p2p.table.game import open_with, verify_item
 from uno_p2p.table.ledger import Ledger
@@ -66,6 +69,8 @@ from uno_p2p.wire.private import Sealed, open_body, seal_body
 from uno_p2p.wire.registry import Body
 
 ENTROPY_MIN = 32
+#: The code of the sequencer's last frame in answer to a sync request.
+SYNCED = "synced"
 DERIVE_LABEL = b"uno-lan/table/v1/derive\x00"
 
 
@@ -97,7 +102,8 @@ class TablePeer:
                                              peer=identity.peer.key)
         self.channel_seed = derive(entropy, "channel", table_id)
         self.channel = ChannelKey(self.channel_seed)
-        self.bot: Bot | None = None if bot is None else BOTS[bot](derive(entropy, "bot", table_id))
+        self.bot_kind = bot
+        self._bot_seed = derive(entropy, "bot", table_id)
         self.ledger = Ledger(table_id, host, identity.peer.key)
         self.sequencer = Sequencer(identity, self.ledger) if identity.peer == host else None
         self.counter = 0
@@ -136,6 +142,50 @@ class TablePeer:
 
     _ready_wanted = False
 
+    @classmethod
+    def resume(cls, identity: Identity, entropy: bytes, entries: Sequence[Entry], *,
+               name: str, bot: str | None = "heuristic") -> TablePeer:
+        """Rebuild a peer from its ``.unolog`` entries (table.md §9), through the same
+        entry path, then ask the sequencer for what it missed.
+
+        Raises:
+            LocalProtocolError: no entries, or an entry of the file is refused
+                (a damaged or foreign log).
+        """
+        if not entries:
+            raise LocalProtocolError("there is nothing to resume from")
+        first = entries[0]
+        peer = cls(identity, entropy, table_id=first.message.table_id, host=first.author,
+                   name=name, bot=bot)
+        for entry in entries:
+            try:
+                events = peer.ledger.accept(entry)
+            except RemoteProtocolError as error:
+                raise LocalProtocolError(f"the saved log is refused: {error}") from error
+            peer._after(entry, events)
+        if peer.sequencer is not None:
+            peer.sequencer.counter = peer.counter
+        else:
+            # Send nothing until the sequencer's reply: a message sent before the crash
+            # may still be logged, and a new one under its number would equivocate.
+            peer._syncing = True
+            peer._out.append(Outgoing(None, frame(FRAME_SYNC, sync_request(peer.state.seq))))
+        peer._drive()
+        return peer
+
+    _syncing = False
+
+    def _resend(self, target: PeerId, seen: int) -> None:
+        """A resumed peer asks for the entries after ``seen``: send them to it."""
+        lobby = self.state.lobby
+        if lobby is not None and target in lobby.joined:
+            entries = self.ledger.chain.entries
+            self._out.extend(Outgoing((target,), frame(FRAME_ENTRY, e.encode()))
+                             for e in entries[seen:])
+            counter = sum(1 for e in entries if e.author == target)
+            self._out.append(Outgoing((target,), frame(FRAME_DROP, drop_notice(
+                counter, SYNCED, "these are all the entries"))))
+
     # -- the sans-IO surface --------------------------------------------------------------
     @property
     def state(self) -> TableState:
@@ -163,8 +213,10 @@ class TablePeer:
         self._events.clear()
         return out
 
-    def receive(self, data: bytes, now_ms: int | None = None) -> None:
-        """Bytes from the network: an entry, a message for the host, or a drop notice.
+    def receive(self, data: bytes, now_ms: int | None = None,
+                sender: PeerId | None = None) -> None:
+        """Bytes from the network: an entry, a message for the host, a drop notice, or
+        (for the host, from ``sender``) a resumed peer's sync request.
 
         A peer's fault becomes a ``PeerMisbehaved`` event, never an exception.
         """
@@ -180,6 +232,8 @@ class TablePeer:
                 self._order(self.sequencer.submit(Message.decode(payload), self.now_ms))
             elif tag == FRAME_DROP:
                 self._dropped(*decode_drop(payload))
+            elif tag == FRAME_SYNC and self.sequencer is not None and sender is not None:
+                self._resend(sender, decode_sync(payload))
         except InvalidMessage as error:
             self._misbehaved(None if tag == FRAME_MESSAGE else self.host_id, None,
                              "invalid_frame", str(error), ())
@@ -287,8 +341,16 @@ class TablePeer:
         self._out.append(Outgoing(None, frame(FRAME_MESSAGE, message.encode())))
 
     def _maker(self, body: Body | None, to: PeerId | None,
-               private: PrivateShares | None) -> _Maker:
-        return _Maker(self, body, to, private)
+               private: PrivateShares | None) -> Callable[[int], Body]:
+        maker = _Maker(self, body, to, private)
+        return lambda counter: self.outgoing(maker(counter))
+
+    def outgoing(self, body: Body) -> Body:
+        """Every body this peer sends passes here: the plug for an adversarial peer.
+
+        An honest peer sends what the protocol made; a test's cheater rewrites it.
+        """
+        return body
 
     def _order(self, outcome: Outcome) -> None:
         """The host logged entries: apply their effects here and send them out."""
@@ -357,13 +419,19 @@ class TablePeer:
 
     def _after(self, entry: Entry, events: Iterable[TableEvent]) -> None:
         self._events.extend(events)
-        if entry.author == self.peer_id and self.sequencer is None:
+        if entry.author == self.peer_id:
+            self.counter = max(self.counter, entry.message.counter + 1)
             self.outstanding = None
         if isinstance(entry.body, Sealed) and entry.body.recipient == self.peer_id:
             self._open_private(entry)
         self._learn()
 
     def _dropped(self, counter: int, code: str, reason: str) -> None:
+        if code == SYNCED and self._syncing:
+            self._syncing = False
+            self.counter = max(self.counter, counter)
+            self.outstanding = None
+            return
         if self.outstanding == counter:
             self.outstanding = None
             self.counter = counter
@@ -461,8 +529,8 @@ class TablePeer:
 
     def _out_of_work_once(self) -> bool:
         state, me = self.state, self.state.my_seat
-        if self.stopped is not None or self.outstanding is not None or state.phase in (
-                TablePhase.ENDED,):
+        if self.stopped is not None or self.outstanding is not None or self._syncing or \
+                state.phase == TablePhase.ENDED:
             return False
         if self._ready_wanted and state.lobby is not None and \
                 self.peer_id in state.lobby.joined:
@@ -493,12 +561,13 @@ class TablePeer:
             return False
         must = _must_act(game, me)
         actions = legal_actions(game, me)
-        if must and self.bot is None and self._turn_shown != state.seq:
+        if must and self.bot_kind is None and self._turn_shown != state.seq:
             self._turn_shown = state.seq
             self._events.append(YourTurn(tuple(actions)))
-        if self.bot is None or not actions or self._grace_deadline() is not None:
+        bot = self._bot()
+        if bot is None or not actions or self._grace_deadline() is not None:
             return False
-        choice = self.bot.choose(game, me, actions, must)
+        choice = bot.choose(game, me, actions, must)
         if choice is None:
             return False
         try:
@@ -507,10 +576,17 @@ class TablePeer:
             return False
         return True
 
+    def _bot(self) -> Bot | None:
+        """The bot for this decision, seeded by the peer's secret and the log position,
+        so a peer resumed from its log decides exactly as it did (table.md §9)."""
+        if self.bot_kind is None:
+            return None
+        return BOTS[self.bot_kind](self._bot_seed + self.state.seq.to_bytes(8, "big"))
+
     def _grace_deadline(self) -> int | None:
         """While a missed UNO may still be caught, the next player waits (catch_grace_ms)."""
         game, me = self.state.engine, self.state.my_seat
-        if game is None or me is None or self.bot is None or game.exposed < 0 or \
+        if game is None or me is None or self.bot_kind is None or game.exposed < 0 or \
                 game.exposed == me or not game.options.catch_grace_ms:
             return None
         deadline = game.exposed_ms + game.options.catch_grace_ms

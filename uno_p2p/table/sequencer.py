@@ -29,8 +29,8 @@ from uno_p2p.rules.state import Phase
 from uno_p2p.table.bodies import Abort, Clock, Move
 from uno_p2p.table.duties import waiting_for
 from uno_p2p.table.events import TableEvent
-from uno_p2p.table.ledger import Ledger, check_message
-from uno_p2p.table.state import Misbehaviour, TablePhase
+from uno_p2p.table.ledger import Ledger, check_message, refused
+from uno_p2p.table.state import Misbehaviour, TablePhase, TableState
 from uno_p2p.wire.chain import ChainError
 from uno_p2p.wire.envelope import Entry, Message
 from uno_p2p.wire.registry import Body
@@ -39,11 +39,6 @@ from uno_p2p.wire.registry import Body
 CLOCK_STEP_MS = 500
 #: How long the table waits for a peer that owes it work before stopping the game.
 RESPONSE_TIMEOUT_MS = 60_000
-#: Refusals that prove cheating whatever the author had seen (table.md §7.2).
-PROOF_CODES = frozenset({
-    "bad_share", "bad_shuffle", "bad_key", "wrong_face", "unproven_face", "key_mismatch",
-    "commitment_mismatch", "channel_mismatch", "wrong_seat", "not_a_move", "not_sequencer",
-})
 LIVE = (TablePhase.KEYS, TablePhase.PLAYING)
 
 
@@ -82,7 +77,7 @@ class Sequencer:
         outcome = Outcome()
         self._clock(outcome, now_ms, message)
         try:
-            self._check(message)
+            checked = self._check(message)
         except ChainError as error:
             self._refuse_chain(outcome, message, error)
             return outcome
@@ -92,7 +87,7 @@ class Sequencer:
                 return self._retry(outcome, message, now_ms)
             self._refuse(outcome, message, error)
             return outcome
-        self._log(outcome, message, now_ms)
+        self._log(outcome, message, now_ms, checked)
         return outcome
 
     def _retry(self, outcome: Outcome, message: Message, now_ms: int) -> Outcome:
@@ -111,13 +106,12 @@ class Sequencer:
         outcome = Outcome()
         self._clock(outcome, now_ms, None)
         message = self._sign_with(make)
-        self._check(message)
-        self._log(outcome, message, now_ms)
+        self._log(outcome, message, now_ms, self._check(message))
         return outcome
 
-    def _check(self, message: Message) -> None:
+    def _check(self, message: Message) -> tuple[TableState, list[TableEvent]]:
         self.ledger.chain.check_message(message)
-        check_message(self.ledger.state, message, self.ledger.chain)
+        return check_message(self.ledger.state, message, self.ledger.view)
 
     def _sign(self, body: Body) -> Message:
         return self._sign_with(lambda _: body)
@@ -127,13 +121,18 @@ class Sequencer:
         return Message.sign(self.identity, state.table_id, self.counter, self.ledger.head,
                             make(self.counter))
 
-    def _log(self, outcome: Outcome, message: Message, now_ms: int) -> None:
+    def _log(self, outcome: Outcome, message: Message, now_ms: int,
+             checked: tuple[TableState, list[TableEvent]] | None = None) -> None:
         head = self.ledger.head
         entry = Entry.countersign(self.identity, head.seen, head.hash, message)
-        events = self.ledger.accept(entry)
+        if checked is None:
+            events = self.ledger.accept(entry)
+        else:
+            events = self.ledger.accept_checked(entry, *checked)
         if message.author == self.identity.peer:
             self.counter += 1
-        self.last_progress_ms = now_ms
+        if not isinstance(message.body, Clock) and not _timeout(message.body):
+            self.last_progress_ms = max(self.last_progress_ms, now_ms)
         outcome.entries.append((entry, events))
 
     def _clock(self, outcome: Outcome, now_ms: int, message: Message | None) -> None:
@@ -160,10 +159,8 @@ class Sequencer:
 
     def _refuse(self, outcome: Outcome, message: Message, error: Misbehaviour) -> None:
         state = self.ledger.state
-        stale = message.head.seen < state.seq
-        race = stale and error.code not in PROOF_CODES
-        if race or state.phase not in LIVE or self._grace_rule(error) or \
-                error.culprit != message.author:
+        if state.phase not in LIVE or self._grace_rule(error) or \
+                not refused(state, message, self.ledger.view):
             outcome.drop = Drop(message.author.key, message.counter, error.code, str(error))
             return
         self._abort(outcome, message, error.code, str(error))
@@ -188,8 +185,9 @@ class Sequencer:
     def _turn_deadline(self) -> int | None:
         state = self.ledger.state
         game = state.engine
-        if state.phase != TablePhase.PLAYING or game is None or game.phase != Phase.PLAYING:
-            return None
+        if state.phase != TablePhase.PLAYING or game is None or game.phase != Phase.PLAYING \
+                or waiting_for(state):
+            return None  # the game waits for a peer's work, not for the player
         limit = game.options.turn_timer * 1000
         return game.turn_started_ms + limit if limit else None
 
@@ -210,6 +208,10 @@ class Sequencer:
             body = Abort(culprit, "unresponsive", "did not answer in time")
             self._log(outcome, self._sign(body), now_ms)
         return outcome
+
+
+def _timeout(body: Body) -> bool:
+    return isinstance(body, Move) and isinstance(body.action, TimeOut)
 
 
 __all__ = ["Drop", "Outcome", "RemoteProtocolError", "Sequencer"]
