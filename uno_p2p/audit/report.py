@@ -62,13 +62,13 @@ class Player:
                 "fingerprint": self.fingerprint, "host": self.host}
 
 
-#: What each stage of the audit checks (issue 6, in order).
+#: What breaking each stage of the audit means (issue 6, in order), for the paragraph.
 STAGES = {
-    "chain": "the hash chain, every signature and countersignature",
-    "rules": "the legality of every action under the game's options",
-    "proofs": "every key, shuffle and decryption-share proof",
-    "reveal": "the end-of-game reveal: shuffles, private reveals and hidden claims",
-    "table": "what the table itself recorded",
+    "chain": "the hash chain or its signatures",
+    "rules": "the rules, as the engine applies them under the game's options",
+    "proofs": "a cryptographic proof (a key, a shuffle or a decryption share)",
+    "reveal": "what the end-of-game reveal proves (shuffles, private reveals, hidden claims)",
+    "table": "what the table recorded",
 }
 
 
