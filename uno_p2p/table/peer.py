@@ -395,8 +395,8 @@ class TablePeer:
     def _compare(self, entry: Entry) -> None:
         try:
             self.ledger.chain.compare(entry)
-        except ChainError as error:
-            self._misbehaved(error.peer_key, entry.seq, error.code, str(error), error.evidence)
+        except ChainError as error:  # two countersigned entries at one number: a fork
+            self._stop(error.peer_key, entry.seq, error.code, str(error), error.evidence)
 
     def _accept(self, entry: Entry) -> None:
         try:

@@ -1,0 +1,296 @@
+"""Adversarial peers for the table tests: each cheats once, in one way.
+
+A cheater is an ordinary ``TablePeer`` whose ``outgoing`` hook (every body it
+sends passes there) or driver is rewritten. The evil hosts skip the
+sequencer's checks and countersign what they like.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from uno_p2p.crypto.group import Point, Scalar
+from uno_p2p.crypto.identity import PeerId
+from uno_p2p.crypto.keys import PeerSecrets
+from uno_p2p.crypto.shuffle import make_shuffle
+from uno_p2p.errors import IllegalAction
+from uno_p2p.rules.actions import Challenge, ChallengeVerdict, Play, TimeOut
+from uno_p2p.rules.cards import CARD_COLOUR
+from uno_p2p.rules.state import Phase
+from uno_p2p.table.bodies import Clock, Move, Shares, ShuffleDeck
+from uno_p2p.table.duties import Owed, make_item
+from uno_p2p.table.frames import FRAME_ENTRY, FRAME_MESSAGE, frame
+from uno_p2p.table.peer import Outgoing, TablePeer
+from uno_p2p.table.state import TablePhase
+from uno_p2p.wire.codec import unpack
+from uno_p2p.wire.envelope import Entry, Message
+from uno_p2p.wire.registry import Body
+
+
+class Cheater(TablePeer):
+    """Cheats once, at the first chance ``cheat`` takes; honest otherwise."""
+
+    cheated = False
+
+    def outgoing(self, body: Body) -> Body:
+        if self.cheated:
+            return body
+        forged = self.cheat(body)
+        if forged is not body:
+            self.cheated = True
+        return forged
+
+    def cheat(self, body: Body) -> Body:
+        return body
+
+    def my_play(self, body: Body) -> Play | None:
+        if isinstance(body, Move) and isinstance(body.action, Play):
+            return body.action
+        return None
+
+
+class PlaysCardNotHeld(Cheater):
+    """Plays a card from another player's hand, claiming its own card's face."""
+
+    def cheat(self, body: Body) -> Body:
+        play = self.my_play(body)
+        game, me = self.state.engine, self.state.my_seat
+        if play is None or game is None or me is None:
+            return body
+        other = next(s for s in game.order if s != me and game.hands[s])
+        slot = game.hands[other][0]
+        item = make_item(self.state, self.secrets, me, Owed(slot, "open", -1))
+        return Move(replace(play, slots=(slot,), cards=play.cards[:1]), (item,))
+
+
+class ClaimsWrongFace(Cheater):
+    """Plays a card it holds but claims it is a Wild (which always matches)."""
+
+    def cheat(self, body: Body) -> Body:
+        play = self.my_play(body)
+        if play is None or len(play.slots) != 1 or play.cards[0] >= 100:
+            return body
+        wild = next(c for c in range(100, 104) if c not in self.state.game.known.values())
+        shares = body.shares if isinstance(body, Move) else ()
+        return Move(replace(play, cards=(wild,), colour=0, power="", target=-1), shares)
+
+
+class PlaysOutOfTurn(Cheater):
+    """Plays its first card while another player has the turn."""
+
+    def _bot_move(self) -> bool:
+        game, me = self.state.engine, self.state.my_seat
+        if self.cheated or game is None or me is None or game.phase != Phase.PLAYING or \
+                game.current == me or self.outstanding is not None or \
+                any(s not in game.known for s in game.hands[me]):
+            return super()._bot_move()
+        self.cheated = True
+        slot = game.hands[me][0]
+        card = game.known[slot]
+        item = make_item(self.state, self.secrets, me, Owed(slot, "open", -1))
+        colour = 0 if card >= 100 else -1
+        self._submit(Move(Play(me, (slot,), (card,), colour=colour), (item,)))
+        return True
+
+
+class BadShare(Cheater):
+    """Deals a wrong decryption share (a valid point, but not x·c1)."""
+
+    def cheat(self, body: Body) -> Body:
+        if not isinstance(body, Shares):
+            return body
+        item = body.items[0]
+        wrong = Point.from_wire(item.share, peer=None, item="share") * Scalar.of(2)
+        return Shares((replace(item, share=wrong.to_wire()), *body.items[1:]))
+
+
+class Equivocates(Cheater):
+    """Sends two different messages under one counter: a Shares batch, and half of it."""
+
+    def _submit(self, body: Body | None = None, **kwargs: object) -> None:
+        super()._submit(body, **kwargs)  # type: ignore[arg-type]
+        if self.cheated or not isinstance(body, Shares) or len(body.items) < 2:
+            return
+        self.cheated = True
+        message = Message.sign(self.identity, self.table_id, self.counter - 1,
+                               self.ledger.head, Shares(body.items[:1]))
+        self._out.append(Outgoing(None, frame(FRAME_MESSAGE, message.encode())))
+
+
+class ReplaysOldMessage(Cheater):
+    """Sends again, byte for byte, its first message of the game (its key setup)."""
+
+    def _after(self, entry: Entry, events: object) -> None:
+        super()._after(entry, events)  # type: ignore[arg-type]
+        if not self.cheated and self.state.phase == TablePhase.PLAYING and \
+                self.state.engine is not None and self.state.engine.phase == Phase.PLAYING:
+            first = next(e for e in self.ledger.chain.entries if e.author == self.peer_id
+                         and type(e.body).__name__ == "KeySetup")
+            self.cheated = True
+            self._out.append(Outgoing(None, frame(FRAME_MESSAGE, first.message.encode())))
+
+
+class DishonestShuffler(Cheater):
+    """Shuffles from a seed it never committed to (looks fine until the reveal)."""
+
+    def cheat(self, body: Body) -> Body:
+        if not isinstance(body, ShuffleDeck):
+            return body
+        deck = self.state.decks[body.shuffle]
+        fake = PeerSecrets.from_seed(b"\x07" * 32, table=self.table_id, peer=self.peer_id.key)
+        from uno_p2p.crypto.keys import joint_key
+
+        keys = [self.state.key(s) for s in range(len(self.state.seats))]
+        message = make_shuffle(deck.ciphertexts, shuffle_master=fake.shuffle_master,
+                               round_number=deck.round, deck=deck.number,
+                               joint_key=joint_key(keys))
+        return ShuffleDeck(body.shuffle, tuple(message.to_wire()))
+
+
+class LyingChallenger(Cheater):
+    """Always challenges a Wild Draw Four, then calls it guilty with a made-up card."""
+
+    def _bot_move(self) -> bool:
+        game, me = self.state.engine, self.state.my_seat
+        if game is None or me is None or self.outstanding is not None:
+            return super()._bot_move()
+        if game.phase == Phase.PLAYING and game.current == me and game.pending_rank == 14 \
+                and not self.cheated:
+            try:
+                self.act(Challenge(me))
+            except IllegalAction:  # no challenge allowed now: play on
+                return super()._bot_move()
+            return True
+        if game.phase == Phase.CHALLENGE and game.challenge[0] == me and not self.cheated:
+            _, challenged, colour = game.challenge
+            hand = game.hands[challenged]
+            if any(s not in game.known for s in hand):
+                return False
+            lie = [s for s in hand if CARD_COLOUR[game.known[s]] != colour]
+            if not lie:
+                return super()._bot_move()
+            slot = lie[0]
+            claimed = next(c for c in range(100) if CARD_COLOUR[c] == colour)
+            self.cheated = True
+            item = self.received[slot, challenged]
+            self._submit(Move(ChallengeVerdict(me, ((slot, claimed),)), (item,)))
+            return True
+        return super()._bot_move()
+
+
+class EvilHost(TablePeer):
+    """A host that countersigns without checking: ``inject`` logs any body as its own."""
+
+    def inject(self, body: Body, to: list[PeerId] | None = None) -> Entry:
+        """Countersign ``body`` at the next number and send it (to ``to``, or everyone)."""
+        sequencer = self.sequencer
+        assert sequencer is not None
+        head = self.ledger.head
+        message = Message.sign(self.identity, self.table_id, sequencer.counter, head, body)
+        entry = Entry.countersign(self.identity, head.seen, head.hash, message)
+        lobby = self.state.lobby
+        assert lobby is not None
+        targets = tuple(to or [p for p in lobby.joined if p != self.peer_id])
+        self._out.append(Outgoing(targets, frame(FRAME_ENTRY, entry.encode())))
+        return entry
+
+    def wrap(self, message: Message) -> Entry:
+        """Countersign a peer's message at the next number without any check."""
+        head = self.ledger.head
+        return Entry.countersign(self.identity, head.seen, head.hash, message)
+
+
+class UncheckingHost(EvilHost):
+    """Logs the first Move of the peer ``victim_seat`` without checking it."""
+
+    victim_seat = 1
+    done = False
+
+    def receive(self, data: bytes, now_ms: int | None = None,
+                sender: PeerId | None = None) -> None:
+        if not self.done and data[:1] == FRAME_MESSAGE:
+            message = Message.decode(data[1:])
+            if isinstance(message.body, Move) and \
+                    self.state.seat_of(message.author.key) == self.victim_seat:
+                self.done = True
+                entry = self.wrap(message)
+                lobby = self.state.lobby
+                assert lobby is not None
+                self._out.append(Outgoing(tuple(p for p in lobby.joined if p != self.peer_id),
+                                          frame(FRAME_ENTRY, entry.encode())))
+                return
+        super().receive(data, now_ms, sender)
+
+
+class SkipsTurn(EvilHost):
+    """Drops the first Move of seat 1 and times that player out at once instead."""
+
+    done = False
+
+    def receive(self, data: bytes, now_ms: int | None = None,
+                sender: PeerId | None = None) -> None:
+        if not self.done and data[:1] == FRAME_MESSAGE:
+            message = Message.decode(data[1:])
+            if isinstance(message.body, Move) and self.state.seat_of(message.author.key) == 1:
+                self.done = True
+                self.inject(Move(TimeOut(1)))
+                return
+        super().receive(data, now_ms, sender)
+
+
+class Forks(EvilHost):
+    """Sends seat 1 a different entry at one number (a Clock), then the real one."""
+
+    done = False
+
+    def _broadcast(self, entry: Entry, events: object) -> None:
+        lobby = self.state.lobby
+        if self.done or lobby is None or self.state.phase != TablePhase.PLAYING or \
+                len(lobby.joined) < 2:
+            super()._broadcast(entry, events)  # type: ignore[arg-type]
+            return
+        self.done = True
+        victim = lobby.joined[1]
+        sequencer = self.sequencer
+        assert sequencer is not None
+        # Countersign another entry at this number, for the victim only.
+        head_seen, prev = entry.seq, entry.prev_hash
+        from uno_p2p.wire.envelope import Head
+
+        other = Message.sign(self.identity, self.table_id, entry.message.counter
+                             if entry.author == self.peer_id else sequencer.counter,
+                             Head(head_seen, prev), Clock(10**9))
+        fork = Entry.countersign(self.identity, entry.seq, prev, other)
+        self._out.append(Outgoing((victim,), frame(FRAME_ENTRY, fork.encode())))
+        super()._broadcast(entry, events)  # type: ignore[arg-type]
+
+
+class Reorders(EvilHost):
+    """Logs seat 1's message before the entry its author had already seen (a head ahead)."""
+
+    done = False
+    held: Message | None = None
+
+    def receive(self, data: bytes, now_ms: int | None = None,
+                sender: PeerId | None = None) -> None:
+        if not self.done and data[:1] == FRAME_MESSAGE:
+            message = Message.decode(data[1:])
+            seat = self.state.seat_of(message.author.key)
+            if seat == 1 and self.state.phase == TablePhase.PLAYING and \
+                    message.head.seen == self.state.seq and self.state.seq > 2:
+                self.done = True
+                # Put it one place earlier than its author saw: over the last entry.
+                last = self.ledger.chain.entries[-1]
+                entry = Entry.countersign(self.identity, last.seq, last.prev_hash, message)
+                lobby = self.state.lobby
+                assert lobby is not None
+                self._out.append(Outgoing(tuple(p for p in lobby.joined if p != self.peer_id),
+                                          frame(FRAME_ENTRY, entry.encode())))
+                return
+        super().receive(data, now_ms, sender)
+
+
+def decode_entry(data: bytes) -> Entry:
+    return Entry.from_wire(unpack(data[1:]))
+
+

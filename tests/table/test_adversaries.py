@@ -1,0 +1,175 @@
+"""Every adversary of issue 5 is caught, attributed, and the honest logs stay valid.
+
+Each test seats one cheater among honest bot peers on the in-memory network
+and checks what an honest player would: the right peer is named with the
+right code, with evidence; the honest peers hold one log; that log replays
+without a violation (the cheat never entered it, or entered only as the
+evidence of a valid ``Abort``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+
+from tests.table import adversaries as adv
+from uno_p2p.crypto.identity import PeerId
+from uno_p2p.rules.options import preset
+from uno_p2p.table.bodies import Abort, Move
+from uno_p2p.table.events import PeerMisbehaved
+from uno_p2p.table.memnet import Network, TableSetup, game_over, seat_table
+from uno_p2p.table.peer import TablePeer
+from uno_p2p.table.replay import replay
+from uno_p2p.table.state import TablePhase
+
+OPTIONS = ["target=60", "turn_timer=60"]
+
+
+def seat(custom: dict[int, type[TablePeer]], players: int = 3, seed: bytes = b"adv",
+         options: list[str] | None = None, bots: tuple[str, ...] = ()) -> Network:
+    setup = TableSetup(players, preset("official", OPTIONS if options is None else options),
+                       seed, bots=bots)
+    net = seat_table(setup, custom=custom)
+    net.run(until=game_over)
+    return net
+
+
+def honest(net: Network, cheater: int) -> list[TablePeer]:
+    return [p for p in net.peers.values() if p.state.my_seat != cheater]
+
+
+def named(net: Network, peer: TablePeer, code: str | None = None) -> list[PeerMisbehaved]:
+    return [e for e in net.events[peer.peer_id.key] if isinstance(e, PeerMisbehaved)
+            and (code is None or e.code == code)]
+
+
+def cheater_id(net: Network, seat: int) -> PeerId:
+    return net.host.state.seats[seat]
+
+
+def assert_stopped_by_abort(net: Network, seat: int, codes: set[str]) -> None:
+    """The sequencer refused the cheat, logged an Abort naming it; every honest peer agrees."""
+    culprit = cheater_id(net, seat)
+    peers = honest(net, seat)
+    for peer in peers:
+        found = [e for e in named(net, peer) if e.code in codes]
+        assert found, f"{peer.name} did not name the cheater"
+        assert found[0].peer == culprit
+        assert peer.stopped is None
+        assert peer.state.phase == TablePhase.ENDED
+    assert len({p.ledger.chain.entries for p in peers}) == 1
+    log = net.entries(peers[0])
+    aborts = [e.body for e in log if isinstance(e.body, Abort)]
+    assert len(aborts) == 1
+    assert aborts[0].culprit == culprit
+    result = replay(log)
+    assert result.violation is None
+    assert result.misbehaviour[0].peer == culprit
+    assert result.stopped
+
+
+@pytest.mark.parametrize(("cheat", "codes"), [
+    (adv.PlaysCardNotHeld, {"illegal_move"}),
+    (adv.PlaysOutOfTurn, {"illegal_move"}),
+    # The host refuses it by the rules when it knows the card, else by opening it.
+    (adv.ClaimsWrongFace, {"wrong_face", "illegal_move"}),
+    (adv.BadShare, {"bad_share"}),
+    (adv.Equivocates, {"equivocation"}),
+])
+def test_a_cheating_message_is_refused_and_its_author_named(
+        cheat: type[TablePeer], codes: set[str]) -> None:
+    net = seat({1: cheat})
+    assert getattr(net.peers[cheater_id(net, 1).key], "cheated", False)
+    assert_stopped_by_abort(net, 1, codes)
+
+
+def test_a_replayed_message_is_not_logged_and_the_game_goes_on() -> None:
+    net = seat({1: adv.ReplaysOldMessage}, players=2, options=["target=30"])
+    assert getattr(net.peers[cheater_id(net, 1).key], "cheated", False)
+    for peer in net.peers.values():
+        assert peer.state.phase == TablePhase.ENDED
+        assert not named(net, peer)
+    log = net.entries()
+    keys = [e for e in log if type(e.body).__name__ == "KeySetup"]
+    assert len(keys) == 2, "the replayed key setup was logged once only"
+    assert replay(log).violation is None
+
+
+def test_a_dishonest_shuffle_is_proven_at_the_end_of_game_reveal() -> None:
+    net = seat({1: adv.DishonestShuffler}, players=2, options=["target=30"])
+    culprit = cheater_id(net, 1)
+    for peer in honest(net, 1):
+        found = named(net, peer, "dishonest_shuffle")
+        assert found, "the re-execution of the shuffles names the cheat"
+        assert found[0].peer == culprit
+        assert peer.state.phase == TablePhase.ENDED
+        assert peer.state.audit_error
+    result = replay(net.entries())
+    assert result.violation is None
+    assert result.audit
+    assert [e.peer for e in result.misbehaviour] == [culprit]
+
+
+def test_a_lying_challenger_is_caught_by_the_public_opening_of_its_evidence() -> None:
+    for attempt in range(12):
+        net = seat({1: adv.LyingChallenger}, players=2, seed=b"liar %d" % attempt,
+                   options=["target=200", "turn_timer=60"])
+        if getattr(net.peers[cheater_id(net, 1).key], "cheated", False):
+            assert_stopped_by_abort(net, 1, {"wrong_face", "illegal_move"})
+            return
+    pytest.fail("no Wild Draw Four was challenged in twelve games")
+
+
+@pytest.mark.parametrize(("host", "victims", "codes"), [
+    (adv.UncheckingHost, None, {"illegal_move", "wrong_face", "unproven_face"}),
+    (adv.SkipsTurn, None, {"illegal_move"}),
+    (adv.Forks, [1], {"sequencer_fork", "bad_prev_hash"}),
+    (adv.Reorders, None, {"sequencer_fork", "head_ahead", "bad_prev_hash"}),
+])
+def test_a_misbehaving_sequencer_is_caught_by_the_honest_peers(
+        host: type[TablePeer], victims: list[int] | None, codes: set[str]) -> None:
+    custom: dict[int, type[TablePeer]] = {0: host}
+    if host is adv.UncheckingHost:
+        custom[1] = adv.PlaysCardNotHeld
+    net = seat(custom)
+    peers = [p for p in net.peers.values() if not p.is_host]
+    hurt = [p for p in peers if victims is None or p.state.my_seat in victims]
+    for peer in hurt:
+        assert peer.stopped is not None, f"{peer.name} went on"
+        found = named(net, peer)
+        assert found
+        assert found[0].code in codes
+        if host is adv.UncheckingHost:
+            assert found[0].peer == cheater_id(net, 1)  # the author of the bad move
+        else:
+            assert found[0].peer == net.host.peer_id
+        prefix = net.entries(peer)
+        assert replay(prefix).violation is None, "what the peer accepted is a valid log"
+
+
+def test_a_silent_peer_is_timed_out_then_named_unresponsive() -> None:
+    def silence_after_start(net: Network) -> Callable[[Network], bool]:
+        return lambda n: n.host.state.engine is not None and \
+            n.host.state.engine.phase.value == "playing"
+
+    setup = TableSetup(3, preset("official", ["target=60", "turn_timer=30"]), b"mute")
+    net = seat_table(setup)
+    net.run(until=silence_after_start(net))
+    quiet = cheater_id(net, 2)
+    net.silent.add(quiet.key)
+    net.run(until=game_over)
+    peers = honest(net, 2)
+    for peer in peers:
+        found = named(net, peer, "unresponsive")
+        assert found
+        assert found[0].peer == quiet
+        assert peer.state.phase == TablePhase.ENDED
+    log = net.entries()
+    timeouts = [e for e in log if isinstance(e.body, Move) and e.body.action.TAG == "timeout"]
+    aborts = [e for e in log if isinstance(e.body, Abort)]
+    assert aborts
+    assert all(e.author == net.host.peer_id for e in timeouts)
+    result = replay(log)
+    assert result.violation is None
+    assert "missing" in result.audit or "never revealed" in result.audit
