@@ -24,3 +24,22 @@ def test_random_game_ends(name: str) -> None:
     result = play_game(preset(name, ["target=100"]), 3, f"r{name}", "random", mirror=True)
     assert result.state.phase == Phase.GAME_OVER
     assert max(result.state.scores) >= 100
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", sorted(PRESETS))
+def test_hundreds_of_games_per_preset_all_end_with_a_valid_winner(name: str) -> None:
+    # Issue 2: "A multi-round simulation: hundreds of bot games under every preset".
+    # Heuristic bots, 2-6 players, target 150; random bots for one game in ten.
+    options = preset(name, ["target=150"])
+    wins = [0] * 6
+    for i in range(100):
+        players = 2 + i % 5
+        bots = "random" if i % 10 == 9 else "heuristic"
+        result = play_game(options, players, f"sim-{name}-{i}", bots)
+        state = result.state
+        assert state.phase == Phase.GAME_OVER
+        assert state.scores[result.winner] >= 150
+        assert result.violations == []
+        wins[result.winner] += 1
+    assert sum(1 for w in wins if w) >= 3  # nobody's seat wins everything

@@ -86,7 +86,7 @@ WIRE_VALUES = st.recursive(
 )
 
 
-@settings(max_examples=400)
+@settings(max_examples=200)
 @given(st.one_of(WIRE_VALUES, st.tuples(st.sampled_from(sorted(ACTION_TYPES)),
                                         st.lists(WIRE_VALUES, max_size=9)).map(
     lambda t: [t[0], *t[1]])))
