@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import pytest
 
 from uno_p2p.rules import PRESETS, Phase, play_game, preset
@@ -43,3 +45,34 @@ def test_hundreds_of_games_per_preset_all_end_with_a_valid_winner(name: str) -> 
         assert result.violations == []
         wins[result.winner] += 1
     assert sum(1 for w in wins if w) >= 3  # nobody's seat wins everything
+
+
+def test_a_bot_never_receives_a_face_it_may_not_know() -> None:
+    # Issue 2: "Bots use only the information their seat may see." A spy wraps each bot and
+    # checks every view it is handed against the omniscient game.
+    from uno_p2p.rules import Driver, HeuristicBot
+    from uno_p2p.rules.actions import Action
+    from uno_p2p.rules.state import State
+
+    from .invariants import check_view
+
+    driver: Driver | None = None
+    handed = 0
+
+    class Spy(HeuristicBot):
+        def choose(self, view: State, seat: int, actions: Sequence[Action],
+                   must_act: bool) -> Action | None:
+            nonlocal handed
+            assert driver is not None
+            assert view.viewer == seat
+            check_view(driver.state, view, seat)
+            hidden = {s for other in range(4) if other != seat for s in driver.state.hands[other]}
+            assert not hidden & set(view.known) - set(driver.state.seen[seat])
+            handed += 1
+            return super().choose(view, seat, actions, must_act)
+
+    options = preset("party", ["wild_powers=true", "target=200"])
+    driver = Driver(options, 4, "spy", [Spy(i) for i in range(4)])
+    result = driver.run()
+    assert result.state.phase == Phase.GAME_OVER
+    assert handed > 100
