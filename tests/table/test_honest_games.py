@@ -9,8 +9,10 @@ holds the same log and computed the same public digest after every entry.
 from __future__ import annotations
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
-from uno_p2p.rules.options import preset
+from uno_p2p.rules.options import CHOICES, Options, preset
 from uno_p2p.table.events import GameEnded, PeerMisbehaved
 from uno_p2p.table.memnet import Network, TableSetup, game_over, seat_table
 from uno_p2p.table.state import TablePhase
@@ -42,7 +44,57 @@ def assert_agreed_and_won(net: Network) -> None:
         assert max(game.scores) >= target
 
 
-@pytest.mark.parametrize("players", [2, 4])
+@pytest.mark.parametrize("players", [2, 3])
 def test_an_honest_game_ends_with_a_winner_every_peer_agrees_on(players: int) -> None:
-    net = play(players, "official", ["target=80"], b"honest %d" % players)
+    net = play(players, "official", ["target=30"], b"honest %d" % players)
     assert_agreed_and_won(net)
+
+
+@pytest.mark.parametrize(("preset_name", "players"), [
+    ("house", 3), ("party", 4), ("seeds", 2),
+    pytest.param("official", 10, marks=pytest.mark.slow),
+])
+def test_every_preset_plays_to_the_target(preset_name: str, players: int) -> None:
+    net = play(players, preset_name, ["target=25", "turn_timer=60"],
+               b"preset %s" % preset_name.encode())
+    assert_agreed_and_won(net)
+
+
+BOOLEAN_OPTIONS = sorted(
+    name for name in Options.NAMES if isinstance(getattr(Options(), name), bool)
+    and name not in ("number_or_draw_finish",)
+)
+
+
+@st.composite
+def option_sets(draw: st.DrawFn) -> tuple[int, Options]:
+    players = draw(st.integers(min_value=2, max_value=4))
+    values: dict[str, object] = {name: True for name in draw(
+        st.lists(st.sampled_from(BOOLEAN_OPTIONS), unique=True, max_size=6))}
+    for name, choices in CHOICES.items():
+        values[name] = draw(st.sampled_from(choices))
+    values["target"] = 25
+    values["turn_timer"] = 60  # RULES.md: always on in network play
+    if draw(st.booleans()):
+        values["seat_shuffle_every"] = 1
+    if players == 4 and draw(st.booleans()):
+        values["teams"] = 2
+    return players, Options.from_mapping(values)
+
+
+@settings(max_examples=2, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(case=option_sets(), seed=st.binary(min_size=4, max_size=4))
+def test_random_option_sets_play_to_the_end_with_every_peer_agreeing(
+        case: tuple[int, Options], seed: bytes) -> None:
+    players, options = case
+    bots = tuple("random" if i % 2 else "heuristic" for i in range(players))
+    net = seat_table(TableSetup(players, options, seed, bots=bots))
+    net.run(until=game_over)
+    assert_agreed_and_won(net)
+
+
+@pytest.mark.slow
+def test_a_full_game_to_500() -> None:
+    net = play(2, "official", ["turn_timer=60"], b"five hundred")
+    assert_agreed_and_won(net)
+    assert max(net.host.state.game.scores) >= 500

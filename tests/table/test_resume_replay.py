@@ -18,7 +18,7 @@ from uno_p2p.table.state import TablePhase
 
 
 def test_an_observer_replaying_the_log_computes_every_peers_digests() -> None:
-    net = seat_table(TableSetup(3, preset("house", ["target=60"]), b"determinism"))
+    net = seat_table(TableSetup(2, preset("house", ["target=40"]), b"determinism"))
     net.run(until=game_over)
     result = replay(net.entries())
     assert result.violation is None
@@ -34,7 +34,7 @@ def test_an_observer_replaying_the_log_computes_every_peers_digests() -> None:
 
 def test_a_peer_resumed_from_its_log_finishes_the_game_with_the_others() -> None:
     seed = b"resume"
-    net = seat_table(TableSetup(3, preset("official", ["target=60"]), seed))
+    net = seat_table(TableSetup(3, preset("official", ["target=30"]), seed))
     net.run(until=lambda n: n.host.state.engine is not None
              and n.host.state.engine.round >= 1 and n.host.state.seq > 40)
     old = next(p for p in net.peers.values() if p.state.my_seat == 2)
