@@ -1,0 +1,168 @@
+"""Table bodies on the wire, and the lobby's rules.
+
+Every table body round-trips through the canonical codec; arbitrary bytes
+decode or raise ``InvalidMessage``, nothing else (STYLE.md); the lobby
+refuses what a host or a joiner may not do and the host may kick before
+the start.
+"""
+
+from __future__ import annotations
+
+import contextlib
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from uno_p2p.crypto.identity import Identity
+from uno_p2p.errors import InvalidMessage, LocalProtocolError
+from uno_p2p.rules.actions import Draw, Play, SayUno
+from uno_p2p.rules.codec import Slot
+from uno_p2p.rules.options import preset
+from uno_p2p.table.bodies import (
+    Abort,
+    Clock,
+    KeySetup,
+    Move,
+    PrivateShares,
+    RevealSecrets,
+    ShareItem,
+    Shares,
+    ShuffleDeck,
+)
+from uno_p2p.table.events import PlayerLeft
+from uno_p2p.table.memnet import Network, seeded
+from uno_p2p.table.peer import TablePeer
+from uno_p2p.table.state import TablePhase
+from uno_p2p.wire.codec import pack, unpack
+from uno_p2p.wire.envelope import Message
+from uno_p2p.wire.lobby import Kick, Start
+from uno_p2p.wire.registry import BODIES, Body
+
+POINT = Identity(b"\x01" * 32).peer.key  # any valid 32-byte point
+ITEM = ShareItem(3, 1, "deal", 2, 17, POINT, b"\x00" * 64)
+SAMPLES: list[Body] = [
+    KeySetup(POINT, b"\x02" * 32, b"\x00" * 64),
+    ShuffleDeck(0, (POINT * 2, POINT * 2)),
+    Shares((ITEM, ShareItem(3, 1, "open", -1, 18, POINT, b"\x00" * 64))),
+    Move(Play(1, (Slot(3, 17),), (5,)), (ShareItem(3, 1, "open", -1, 17, POINT, b"\x00" * 64),)),
+    Move(Draw(2)),
+    Move(SayUno(0)),
+    PrivateShares((ShareItem(3, 1, "private", 0, 5, POINT, b"\x00" * 64),)),
+    Clock(123_456),
+    RevealSecrets(b"\x03" * 32, b"\x04" * 32, b"\x05" * 32),
+    Abort(Identity(b"\x06" * 32).peer, "bad_share", "a wrong share", b"evidence"),
+]
+
+
+@pytest.mark.parametrize("body", SAMPLES, ids=lambda b: type(b).__name__)
+def test_every_table_body_round_trips_through_the_codec(body: Body) -> None:
+    number = BODIES.number_of(body)
+    wire = unpack(pack(body.to_wire()))
+    assert BODIES.decode(number, wire) == body
+    assert 64 <= number <= 71
+    assert body.describe(lambda key: "Ann")
+
+
+@pytest.mark.parametrize("bad", [
+    lambda: ShareItem(0, 0, "open", 2, 0, POINT, b"\x00" * 64),   # open with a recipient
+    lambda: ShareItem(0, 0, "deal", -1, 0, POINT, b"\x00" * 64),  # deal without one
+    lambda: ShareItem(0, 0, "peek", 1, 0, POINT, b"\x00" * 64),   # no such purpose
+    lambda: ShareItem(0, 0, "deal", 1, 108, POINT, b"\x00" * 64),  # no such position
+    lambda: ShuffleDeck(0, (b"\x00" * 63,)),
+    lambda: Shares(()),
+    lambda: PrivateShares((ITEM,)),  # a deal share is not private
+])
+def test_malformed_bodies_are_refused(bad: object) -> None:
+    with pytest.raises(InvalidMessage):
+        bad()  # type: ignore[operator]
+
+
+@settings(max_examples=300, deadline=None)
+@given(kind=st.integers(min_value=64, max_value=72), data=st.binary(max_size=300))
+def test_arbitrary_bytes_decode_or_raise_invalid_message(kind: int, data: bytes) -> None:
+    with contextlib.suppress(InvalidMessage):
+        BODIES.decode(kind, unpack(data))
+
+
+@settings(max_examples=100, deadline=None)
+@given(data=st.binary(max_size=400))
+def test_a_peer_given_garbage_names_it_and_never_crashes(data: bytes) -> None:
+    peer = _host()
+    peer.receive(data)
+    peer.receive(b"E" + data)
+    peer.receive(b"M" + data)
+    assert peer.state.phase == TablePhase.LOBBY
+
+
+def _host(seed: bytes = b"lobby") -> TablePeer:
+    return TablePeer.host(Identity(seeded(seed, "id 0")), seeded(seed, "e 0"),
+                          table_id=seeded(seed, "table", 16), name="Ann",
+                          options=preset("official"), max_players=3)
+
+
+def _lobby(joiners: int, *, ready: bool = True) -> Network:
+    net = Network()
+    host = net.add(_host())
+    for i in range(1, joiners + 1):
+        net.add(TablePeer.join(Identity(seeded(b"lobby", f"id {i}")), seeded(b"lobby", f"e {i}"),
+                               table_id=host.table_id, host=host.peer_id, name=f"P{i}",
+                               ready=ready))
+        net.run()
+    return net
+
+
+def test_the_lobby_shows_everyone_the_same_seats_and_options() -> None:
+    net = _lobby(2)
+    lobbies = [p.state.lobby for p in net.peers.values()]
+    assert all(other == lobbies[0] for other in lobbies)
+    lobby = lobbies[0]
+    assert lobby is not None
+    assert [lobby.names[p.key] for p in lobby.joined] == ["Ann", "P1", "P2"]
+    assert dict(lobby.options)["target"] == 500
+
+
+def test_the_table_refuses_a_fourth_player_and_a_taken_name() -> None:
+    net = _lobby(2)
+    host = net.host
+    extra = net.add(TablePeer.join(Identity(seeded(b"x", "id")), seeded(b"x", "e"),
+                                   table_id=host.table_id, host=host.peer_id, name="P9"))
+    net.run()
+    assert extra.peer_id not in host.state.lobby.joined  # type: ignore[union-attr]
+    assert extra.state.seq == 0
+
+
+def test_the_host_kicks_before_the_start_and_starts_with_the_rest() -> None:
+    net = _lobby(2)
+    host = net.host
+    lobby = host.state.lobby
+    assert lobby is not None
+    kicked = lobby.joined[2]
+    host._submit(Kick(kicked, "testing"))
+    net._flush(host)
+    net.run(until=lambda n: n.host.state.engine is not None)
+    assert any(isinstance(e, PlayerLeft) and e.kicked for e in net.events[kicked.key])
+    host.start()
+    net._flush(host)
+    net.run(until=lambda n: n.host.state.engine is not None)
+    assert host.state.seats == lobby.joined[:2]
+    assert host.state.phase == TablePhase.PLAYING
+
+
+def test_the_host_cannot_start_before_everyone_is_ready() -> None:
+    net = _lobby(2, ready=False)
+    with pytest.raises(LocalProtocolError):
+        net.host.start()
+    assert net.host.state.phase == TablePhase.LOBBY
+
+
+def test_a_joiner_cannot_start_the_game() -> None:
+    net = _lobby(1)
+    joiner = next(p for p in net.peers.values() if not p.is_host)
+    with pytest.raises(LocalProtocolError):
+        joiner.start()
+    message = Message.sign(joiner.identity, joiner.table_id, joiner.counter, joiner.ledger.head,
+                           Start(joiner.state.lobby.joined))  # type: ignore[union-attr]
+    net.send(joiner.peer_id.key, net.host.peer_id.key, b"M" + message.encode())
+    net.run()
+    assert net.host.state.phase == TablePhase.LOBBY
