@@ -20,7 +20,8 @@ from uno_p2p.rules.state import Phase
 from uno_p2p.table.bodies import Clock, Move, Shares, ShuffleDeck
 from uno_p2p.table.duties import Owed, make_item
 from uno_p2p.table.frames import FRAME_ENTRY, FRAME_MESSAGE, frame
-from uno_p2p.table.peer import Outgoing, TablePeer
+from uno_p2p.table.peer import TablePeer
+from uno_p2p.table.sending import Outgoing
 from uno_p2p.table.state import TablePhase
 from uno_p2p.wire.codec import unpack
 from uno_p2p.wire.envelope import Entry, Message

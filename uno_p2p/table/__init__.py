@@ -36,7 +36,8 @@ from uno_p2p.table.events import (
     YourTurn,
 )
 from uno_p2p.table.ledger import Ledger, apply_entry, check_message, digest, initial_state
-from uno_p2p.table.peer import Outgoing, TablePeer
+from uno_p2p.table.peer import TablePeer
+from uno_p2p.table.sending import Outgoing
 from uno_p2p.table.sequencer import Sequencer
 from uno_p2p.table.state import Misbehaviour, TablePhase, TableState
 

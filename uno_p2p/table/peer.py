@@ -14,10 +14,9 @@ peer also holds the ``Sequencer``.
 
 from __future__ import annotations
 
-import hashlib
 from collections import deque
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from uno_p2p.crypto.channel import ChannelKey, Party
 from uno_p2p.crypto.group import Point
@@ -60,31 +59,18 @@ from uno_p2p.table.frames import (
 )
 from uno_p2p.table.game import open_with, verify_item
 from uno_p2p.table.ledger import Ledger
+from uno_p2p.table.sending import Maker, Outgoing, derive
 from uno_p2p.table.sequencer import Outcome, Sequencer
 from uno_p2p.table.state import Misbehaviour, TablePhase, TableState
 from uno_p2p.wire.chain import ChainError
 from uno_p2p.wire.envelope import TABLE_ID_BYTES, Entry, Message
 from uno_p2p.wire.lobby import Join, Leave, OpenTable, Ready, SetOptions, Start
-from uno_p2p.wire.private import Sealed, open_body, seal_body
+from uno_p2p.wire.private import Sealed, open_body
 from uno_p2p.wire.registry import Body
 
 ENTROPY_MIN = 32
 #: The code of the sequencer's last frame in answer to a sync request.
 SYNCED = "synced"
-DERIVE_LABEL = b"uno-lan/table/v1/derive\x00"
-
-
-@dataclass(frozen=True, slots=True)
-class Outgoing:
-    """Bytes to send: to the sequencer (``to`` is None) or to the listed peers."""
-
-    to: tuple[PeerId, ...] | None
-    data: bytes
-
-
-def derive(entropy: bytes, label: str, table_id: bytes) -> bytes:
-    """A 32-byte secret of this peer for one purpose, from its entropy (§2.1)."""
-    return hashlib.sha256(DERIVE_LABEL + label.encode() + b"\x00" + table_id + entropy).digest()
 
 
 class TablePeer:
@@ -342,7 +328,9 @@ class TablePeer:
 
     def _maker(self, body: Body | None, to: PeerId | None,
                private: PrivateShares | None) -> Callable[[int], Body]:
-        maker = _Maker(self, body, to, private)
+        lobby = self.state.lobby
+        channel = b"" if to is None or lobby is None else lobby.channels.get(to.key, b"")
+        maker = Maker(body, private, to, channel, self.channel, self.peer_id, self.table_id)
         return lambda counter: self.outgoing(maker(counter))
 
     def outgoing(self, body: Body) -> Body:
@@ -604,31 +592,6 @@ class TablePeer:
         self._misbehaved(peer, entry, code, reason, evidence)
         self.stopped = RemoteProtocolError(reason, peer=None if peer is None else
                                            peer.fingerprint, entry=entry, code=code)
-
-
-@dataclass(frozen=True, slots=True)
-class _Maker:
-    """Builds the body of one message once its counter is known (sealing needs it)."""
-
-    peer: TablePeer
-    body: Body | None
-    to: PeerId | None
-    private: PrivateShares | None
-
-    def __call__(self, counter: int) -> Body:
-        if self.body is not None:
-            return self.body
-        if self.to is None or self.private is None:
-            raise LocalProtocolError("a message needs a body")
-        peer, state = self.peer, self.peer.state
-        lobby = state.lobby
-        if lobby is None:
-            raise LocalProtocolError("no lobby, no channel keys")
-        return seal_body(
-            self.private, key=peer.channel,
-            sender=Party(peer.peer_id.key, peer.channel.public),
-            recipient=Party(self.to.key, lobby.channels[self.to.key]),
-            table_id=peer.table_id, counter=counter)
 
 
 def _must_act(game: State, seat: int) -> bool:
