@@ -38,7 +38,13 @@ from uno_p2p.rules.legal import legal_actions
 from uno_p2p.rules.options import Options
 from uno_p2p.rules.state import Phase, State
 from uno_p2p.table.bodies import Abort, Move, PrivateShares, RevealSecrets, ShareItem
-from uno_p2p.table.duties import Owed, make_item, private_shares_owed, public_duty
+from uno_p2p.table.duties import (
+    Owed,
+    make_item,
+    private_shares_owed,
+    public_duty,
+    waiting_for,
+)
 from uno_p2p.table.events import (
     HandChanged,
     PeerMisbehaved,
@@ -514,6 +520,14 @@ class TablePeer:
         if known != self._hand:
             self._hand = known
             self._events.append(HandChanged(known))
+        waiting = tuple(s for s in waiting_for(self.state) if s != self.state.my_seat)
+        if waiting != self._waiting:
+            self._waiting = waiting
+            if waiting:
+                names = ", ".join(self.state.player_names[s] for s in waiting)
+                self._events.append(Progress(f"waiting for {names} ({self.state.phase.value})"))
+
+    _waiting: tuple[int, ...] = ()
 
     def _out_of_work_once(self) -> bool:
         state, me = self.state, self.state.my_seat
