@@ -11,7 +11,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_bench_deck_json_shape() -> None:
-    out = subprocess.run(  # noqa: S603 - a fixed argv: our own script
+    out = subprocess.run(
         [sys.executable, str(ROOT / "scripts" / "bench_deck.py"), "--json", "--players", "2",
          "--budget", "0.05"],
         capture_output=True, text=True, check=True, timeout=120,
