@@ -295,3 +295,28 @@ def decode_entry(data: bytes) -> Entry:
     return Entry.from_wire(unpack(data[1:]))
 
 
+
+
+class Eager(TablePeer):
+    """An honest bot that uses every Wild power and challenges every Wild Draw Four."""
+
+    def _bot_move(self) -> bool:
+        game, me = self.state.engine, self.state.my_seat
+        if game is None or me is None or self.outstanding is not None or \
+                self.state.phase != TablePhase.PLAYING or game.awaiting or \
+                any(s not in game.known for s in game.hands[me]):
+            return super()._bot_move()
+        from uno_p2p.rules.legal import legal_actions
+
+        actions = legal_actions(game, me)
+        order = ("swap", "peek") if self.state.seq % 2 else ("peek", "swap")
+        for wanted in order:
+            for action in actions:
+                if isinstance(action, Play) and action.power == wanted:
+                    self.act(action)
+                    return True
+        for action in actions:
+            if isinstance(action, Challenge):
+                self.act(action)
+                return True
+        return super()._bot_move()

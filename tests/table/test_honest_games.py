@@ -52,10 +52,13 @@ def test_an_honest_game_ends_with_a_winner_every_peer_agrees_on(players: int) ->
 
 @pytest.mark.parametrize(("preset_name", "players"), [
     ("house", 3), ("party", 4), ("seeds", 2),
+    pytest.param("official", 3, id="wild_powers"),
     pytest.param("official", 10, marks=pytest.mark.slow),
 ])
 def test_every_preset_plays_to_the_target(preset_name: str, players: int) -> None:
-    net = play(players, preset_name, ["target=25", "turn_timer=60"],
+    extra = ["wild_powers=true", "seven_zero=true"] if preset_name == "official" and \
+        players == 3 else []
+    net = play(players, preset_name, ["target=25", "turn_timer=60", *extra],
                b"preset %s" % preset_name.encode())
     assert_agreed_and_won(net)
 
@@ -98,3 +101,21 @@ def test_a_full_game_to_500() -> None:
     net = play(2, "official", ["turn_timer=60"], b"five hundred")
     assert_agreed_and_won(net)
     assert max(net.host.state.game.scores) >= 500
+
+
+def test_wild_powers_and_challenges_work_over_the_protocol() -> None:
+    from tests.table.adversaries import Eager
+    from uno_p2p.rules.actions import Challenge, ChallengeVerdict, Play
+    from uno_p2p.table.bodies import Move
+    from uno_p2p.wire.private import Sealed
+
+    options = preset("official", ["target=150", "turn_timer=60", "wild_powers=true"])
+    net = seat_table(TableSetup(3, options, b"powers"), peer_class=Eager)
+    net.run(until=game_over)
+    assert_agreed_and_won(net)
+    actions = [e.body.action for e in net.entries() if isinstance(e.body, Move)]
+    powers = {a.power for a in actions if isinstance(a, Play)}
+    assert {"peek", "swap"} <= powers
+    assert any(isinstance(a, Challenge) for a in actions)
+    assert any(isinstance(a, ChallengeVerdict) for a in actions)
+    assert any(isinstance(e.body, Sealed) for e in net.entries()), "private reveals were sealed"

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from uno_p2p.crypto.identity import Identity
 from uno_p2p.rules.options import preset
-from uno_p2p.table.events import PeerMisbehaved
+from uno_p2p.table.events import GameEnded, PeerMisbehaved
 from uno_p2p.table.memnet import NAMES, TableSetup, game_over, seat_table, seeded
 from uno_p2p.table.peer import TablePeer
 from uno_p2p.table.replay import replay
@@ -51,3 +51,25 @@ def test_a_peer_resumed_from_its_log_finishes_the_game_with_the_others() -> None
     assert resumed.state.phase == TablePhase.ENDED
     assert {p.ledger.chain.entries for p in net.peers.values()} == {net.entries()}
     assert not any(isinstance(e, PeerMisbehaved) for _, e in net.all_events())
+
+
+def test_a_peer_leaving_mid_game_releases_its_key_and_the_game_stops_audited() -> None:
+    net = seat_table(TableSetup(3, preset("official", ["target=200"]), b"leaver"))
+    net.run(until=lambda n: n.host.state.engine is not None
+             and n.host.state.engine.phase.value == "playing" and n.host.state.seq > 25)
+    leaver = next(p for p in net.peers.values() if p.state.my_seat == 1)
+    while leaver.outstanding is not None:
+        net.step()
+    leaver.leave("dinner is ready")
+    net._flush(leaver)
+    net.run(until=game_over)
+    for peer in net.peers.values():
+        assert peer.state.phase == TablePhase.ENDED
+        assert peer.stopped is None
+    ended = [e for _, e in net.all_events() if isinstance(e, GameEnded)]
+    assert len(ended) == 3
+    assert all(e.winner == -1 and "left" in e.stopped for e in ended)
+    assert all(e.audit == "" for e in ended), "every shuffle is proven: all reveals are in"
+    result = replay(net.entries())
+    assert result.violation is None
+    assert "Bob left" in result.stopped
