@@ -36,7 +36,7 @@ from uno_p2p.table.peer import TablePeer
 from uno_p2p.table.state import TablePhase
 from uno_p2p.wire.codec import pack, unpack
 from uno_p2p.wire.envelope import Message
-from uno_p2p.wire.lobby import Kick, Start
+from uno_p2p.wire.lobby import Start
 from uno_p2p.wire.registry import BODIES, Body
 
 POINT = Identity(b"\x01" * 32).peer.key  # any valid 32-byte point
@@ -138,7 +138,7 @@ def test_the_host_kicks_before_the_start_and_starts_with_the_rest() -> None:
     lobby = host.state.lobby
     assert lobby is not None
     kicked = lobby.joined[2]
-    host._submit(Kick(kicked, "testing"))
+    host.kick(kicked, "testing")
     net._flush(host)
     net.run(until=lambda n: n.host.state.engine is not None)
     assert any(isinstance(e, PlayerLeft) and e.kicked for e in net.events[kicked.key])

@@ -18,7 +18,7 @@ from collections import deque
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 
-from uno_p2p.crypto.channel import ChannelKey, Party
+from uno_p2p.crypto.channel import ChannelKey
 from uno_p2p.crypto.group import Point
 from uno_p2p.crypto.identity import Identity, PeerId
 from uno_p2p.crypto.keys import PeerSecrets
@@ -63,15 +63,15 @@ from uno_p2p.table.frames import (
     frame,
     sync_request,
 )
-from uno_p2p.table.game import open_with, verify_item
+from uno_p2p.table.knowledge import openable, private_items
 from uno_p2p.table.ledger import Ledger
 from uno_p2p.table.sending import Maker, Outgoing, derive
 from uno_p2p.table.sequencer import Outcome, Sequencer
 from uno_p2p.table.state import Misbehaviour, TablePhase, TableState
 from uno_p2p.wire.chain import ChainError
 from uno_p2p.wire.envelope import TABLE_ID_BYTES, Entry, Message
-from uno_p2p.wire.lobby import Join, Leave, OpenTable, Ready, SetOptions, Start
-from uno_p2p.wire.private import Sealed, open_body
+from uno_p2p.wire.lobby import Join, Kick, Leave, OpenTable, Ready, SetOptions, Start
+from uno_p2p.wire.private import Sealed
 from uno_p2p.wire.registry import Body
 
 ENTROPY_MIN = 32
@@ -110,6 +110,10 @@ class TablePeer:
         self._early: dict[int, Entry] = {}
         self._hand: tuple[int, ...] = ()
         self._turn_shown = -1
+        self._ready_wanted = False
+        self._syncing = False
+        self._pending_abort: Abort | None = None
+        self._waiting: tuple[int, ...] = ()
 
     # -- construction ---------------------------------------------------------------------
     @classmethod
@@ -132,7 +136,6 @@ class TablePeer:
         peer._ready_wanted = ready
         return peer
 
-    _ready_wanted = False
 
     @classmethod
     def resume(cls, identity: Identity, entropy: bytes, entries: Sequence[Entry], *,
@@ -165,7 +168,6 @@ class TablePeer:
         peer._drive()
         return peer
 
-    _syncing = False
 
     def _resend(self, target: PeerId, seen: int) -> None:
         """A resumed peer asks for the entries after ``seen``: send them to it."""
@@ -268,6 +270,16 @@ class TablePeer:
         if self.sequencer is None or lobby is None:
             raise LocalProtocolError("only the host starts the game")
         self._submit(Start(lobby.joined))
+
+    def kick(self, peer: PeerId, reason: str = "") -> None:
+        """The host removes a peer from the lobby before the start.
+
+        Raises:
+            LocalProtocolError: not the host, or the lobby refuses it.
+        """
+        if self.sequencer is None:
+            raise LocalProtocolError("only the host removes players")
+        self._submit(Kick(peer, reason))
 
     def leave(self, reason: str = "") -> None:
         """Leave: during a game, reveal this peer's secrets first (table.md §8)."""
@@ -434,35 +446,12 @@ class TablePeer:
     # -- private reveals ------------------------------------------------------------------
     def _open_private(self, entry: Entry) -> None:
         try:
-            for slot, seat, item, point in self._private_items(entry):
+            items = private_items(self.state, entry, self.channel, self.peer_id)
+            for slot, seat, item, point in items:
                 self.private.setdefault(slot, {})[seat] = point
                 self.received[slot, seat] = item
         except (InvalidMessage, CryptoError, RemoteProtocolError) as error:
             self._accuse(entry.author, entry.seq, "bad_private_share", str(error), (entry,))
-
-    def _private_items(self, entry: Entry) -> list[tuple[Slot, int, ShareItem, Point]]:
-        """Open a sealed private reveal to us and check every share in it.
-
-        Raises:
-            InvalidMessage / CryptoError / RemoteProtocolError: it does not open or
-                a share is not the author's, not ours, or not proven.
-        """
-        state, author = self.state, entry.author
-        seat, me, lobby = state.seat_of(author.key), state.my_seat, state.lobby
-        if lobby is None or seat is None or me is None:
-            raise InvalidMessage("a private reveal from a stranger")
-        body = open_body(entry.message, key=self.channel,
-                         sender_channel=lobby.channels[author.key],
-                         recipient=Party(self.peer_id.key, self.channel.public))
-        if not isinstance(body, PrivateShares):
-            raise InvalidMessage("a sealed body that is not a private reveal")
-        found = []
-        for item in body.items:
-            if item.prover != seat or item.recipient != me:
-                raise InvalidMessage("a private share for someone else")
-            slot = Slot(item.shuffle, item.position)
-            found.append((slot, seat, item, verify_item(state, item, entry, entry.seq)))
-        return found
 
     def _accuse(self, culprit: PeerId, seq: int, code: str, reason: str,
                 evidence: tuple[Entry, ...]) -> None:
@@ -470,8 +459,6 @@ class TablePeer:
         self._misbehaved(culprit, seq, code, reason, evidence)
         if self.state.phase in (TablePhase.KEYS, TablePhase.PLAYING):
             self._pending_abort = Abort(culprit, code, reason[:200])
-
-    _pending_abort: Abort | None = None
 
     def _learn(self) -> None:
         """Open every card this peer may now see (own hand, private reveals) and learn it."""
@@ -483,15 +470,7 @@ class TablePeer:
         for due in state.privates:
             if due.to == me:
                 self.wanted.update(due.slots)
-        faces = []
-        for slot in sorted(self.wanted):
-            if slot in game.known or not state.slot_ready(slot):
-                continue
-            shares = {**state.shares.get(slot, {}), **self.private.get(slot, {})}
-            shares.pop(me, None)
-            if len(shares) == len(state.seats) - 1:
-                own = state.ciphertext(slot).c1 * self.secrets.key_share
-                faces.append((slot, open_with(state, slot, shares, seq=state.seq, own=own)))
+        faces = openable(state, self.wanted, self.private, self.secrets.key_share)
         self.wanted = {s for s in self.wanted if s.shuffle >= min(
             (d.number for d in state.decks if d.round == game.round), default=0)}
         if faces:
@@ -527,7 +506,6 @@ class TablePeer:
                 names = ", ".join(self.state.player_names[s] for s in waiting)
                 self._events.append(Progress(f"waiting for {names} ({self.state.phase.value})"))
 
-    _waiting: tuple[int, ...] = ()
 
     def _out_of_work_once(self) -> bool:
         state, me = self.state, self.state.my_seat

@@ -1,0 +1,68 @@
+"""What only one peer may know: private reveals to it, and the cards it can open.
+
+docs/protocol/table.md §4.2-§4.3. Pure helpers of ``TablePeer``: open a
+sealed private reveal addressed to this peer and check every share in it;
+find the cards this peer can now open with its own key share.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+
+from uno_p2p.crypto.channel import ChannelKey, Party
+from uno_p2p.crypto.group import Point, Scalar
+from uno_p2p.crypto.identity import PeerId
+from uno_p2p.errors import InvalidMessage
+from uno_p2p.rules.codec import Slot
+from uno_p2p.table.bodies import PrivateShares, ShareItem
+from uno_p2p.table.game import open_with, verify_item
+from uno_p2p.table.state import TableState
+from uno_p2p.wire.envelope import Entry
+from uno_p2p.wire.private import open_body
+
+
+def private_items(state: TableState, entry: Entry, channel: ChannelKey,
+                  me: PeerId) -> list[tuple[Slot, int, ShareItem, Point]]:
+    """Open a sealed private reveal to ``me`` and check every share in it.
+
+    Raises:
+        InvalidMessage / CryptoError / RemoteProtocolError: it does not open, or
+            a share is not the author's, not for ``me``, or not proven.
+    """
+    author = entry.author
+    seat, mine, lobby = state.seat_of(author.key), state.seat_of(me.key), state.lobby
+    if lobby is None or seat is None or mine is None:
+        raise InvalidMessage("a private reveal from a stranger")
+    body = open_body(entry.message, key=channel, sender_channel=lobby.channels[author.key],
+                     recipient=Party(me.key, channel.public))
+    if not isinstance(body, PrivateShares):
+        raise InvalidMessage("a sealed body that is not a private reveal")
+    found = []
+    for item in body.items:
+        if item.prover != seat or item.recipient != mine:
+            raise InvalidMessage("a private share for someone else")
+        slot = Slot(item.shuffle, item.position)
+        found.append((slot, seat, item, verify_item(state, item, entry, entry.seq)))
+    return found
+
+
+def openable(state: TableState, wanted: Iterable[Slot],
+             private: Mapping[Slot, Mapping[int, Point]], key_share: Scalar
+             ) -> list[tuple[Slot, int]]:
+    """The ``wanted`` cards this peer does not know yet but can open now: every other
+    seat's share is in the log or was revealed to it (docs/protocol/deck.md §7).
+
+    Raises:
+        Misbehaviour: a card opens to no card (a dishonest shuffle).
+    """
+    game, me = state.game, state.my_seat
+    faces = []
+    for slot in sorted(wanted):
+        if slot in game.known or not state.slot_ready(slot):
+            continue
+        shares = {**state.shares.get(slot, {}), **private.get(slot, {})}
+        shares.pop(me if me is not None else -1, None)
+        if len(shares) == len(state.seats) - 1:
+            own = state.ciphertext(slot).c1 * key_share
+            faces.append((slot, open_with(state, slot, shares, seq=state.seq, own=own)))
+    return faces
