@@ -36,7 +36,7 @@ from uno_p2p.crypto.identity import Identity
 from uno_p2p.crypto.keys import joint_key
 from uno_p2p.crypto.shuffle import make_shuffle
 from uno_p2p.rules.actions import Action, Challenge, ChallengeVerdict, Play
-from uno_p2p.rules.bots import HeuristicBot
+from uno_p2p.rules.bots import Bot, HeuristicBot
 from uno_p2p.rules.cards import CARD_COLOUR, CARD_COUNT
 from uno_p2p.rules.options import preset
 from uno_p2p.rules.state import State
@@ -252,15 +252,16 @@ class LiarBot(HeuristicBot):
                 if face is not None and CARD_COLOUR[face] != colour:
                     fake = next(c for c in range(CARD_COUNT) if CARD_COLOUR[c] == colour)
                     return ChallengeVerdict(seat, ((slot, fake),))
+            if not any(slot in view.known for slot in view.hands[challenged]):
+                return None  # the challenged hand is not shown yet: wait for it
         return super().choose(view, seat, actions, must_act)
 
 
 class Liar(TablePeer):
     """Bob with the lying bot, sending his moves without his own engine's check."""
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.bot = LiarBot(b"liar")
+    def _bot(self) -> Bot | None:
+        return LiarBot(b"liar" + self.state.seq.to_bytes(8, "big"))
 
     def act(self, action: Action) -> None:
         if not isinstance(action, ChallengeVerdict):
@@ -279,9 +280,12 @@ def challenge_lie() -> tuple[Sequence[Entry], Expected]:
 
 
 class BluffBot(HeuristicBot):
-    """Plays a Wild Draw Four while holding the colour to match, once."""
+    """Plays a Wild Draw Four while holding the colour to match, once (``done`` is the
+    peer's own record, as a fresh bot decides each move)."""
 
-    bluffed = False
+    def __init__(self, seed: bytes, done: list[bool]) -> None:
+        super().__init__(seed)
+        self.done = done
 
     def choose(self, view: State, seat: int, actions: Sequence[Action],
                must_act: bool) -> Action | None:
@@ -290,9 +294,9 @@ class BluffBot(HeuristicBot):
         fours = [slot for slot, card in faces.items() if card >= WILD_DRAW_FOUR]
         holds_colour = any(card < CARD_COUNT - 8 and CARD_COLOUR[card] == view.colour
                            for card in faces.values())
-        if not self.bluffed and must_act and view.current == seat and view.pending == 0 \
+        if not self.done and must_act and view.current == seat and view.pending == 0 \
                 and fours and holds_colour and len(hand) > 2 and view.drawn is None:
-            self.bluffed = True
+            self.done.append(True)
             return Play(seat, (fours[0],), (faces[fours[0]],), (view.colour + 1) % 4)
         return super().choose(view, seat, actions, must_act)
 
@@ -302,7 +306,10 @@ class Bluffer(TablePeer):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.bot = BluffBot(b"bluff")
+        self.bluffed: list[bool] = []
+
+    def _bot(self) -> Bot | None:
+        return BluffBot(b"bluff" + self.state.seq.to_bytes(8, "big"), self.bluffed)
 
     def act(self, action: Action) -> None:
         if isinstance(action, Play) and action.cards[0] >= WILD_DRAW_FOUR:
@@ -345,9 +352,8 @@ class ChallengerBot(HeuristicBot):
 
 
 class Challenger(TablePeer):
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.bot = ChallengerBot(b"challenger")
+    def _bot(self) -> Bot | None:
+        return ChallengerBot(b"challenger" + self.state.seq.to_bytes(8, "big"))
 
 
 class BadPrivate(TablePeer):
