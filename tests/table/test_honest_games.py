@@ -51,7 +51,7 @@ def test_an_honest_game_ends_with_a_winner_every_peer_agrees_on(players: int) ->
 
 
 @pytest.mark.parametrize(("preset_name", "players"), [
-    ("house", 3), ("party", 4), ("seeds", 2),
+    ("house", 3), ("party", 4), ("seeds", 2), ("house", 6), ("seeds", 8),
     pytest.param("official", 3, id="wild_powers"),
     pytest.param("official", 10, marks=pytest.mark.slow),
 ])
@@ -71,7 +71,7 @@ BOOLEAN_OPTIONS = sorted(
 
 @st.composite
 def option_sets(draw: st.DrawFn) -> tuple[int, Options]:
-    players = draw(st.integers(min_value=2, max_value=4))
+    players = draw(st.integers(min_value=2, max_value=5))
     values: dict[str, object] = {name: True for name in draw(
         st.lists(st.sampled_from(BOOLEAN_OPTIONS), unique=True, max_size=6))}
     for name, choices in CHOICES.items():
@@ -85,7 +85,7 @@ def option_sets(draw: st.DrawFn) -> tuple[int, Options]:
     return players, Options.from_mapping(values)
 
 
-@settings(max_examples=2, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(case=option_sets(), seed=st.binary(min_size=4, max_size=4))
 def test_random_option_sets_play_to_the_end_with_every_peer_agreeing(
         case: tuple[int, Options], seed: bytes) -> None:
