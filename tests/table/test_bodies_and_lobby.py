@@ -31,7 +31,7 @@ from uno_p2p.table.bodies import (
     ShuffleDeck,
 )
 from uno_p2p.table.events import PlayerLeft
-from uno_p2p.table.memnet import Network, seeded
+from uno_p2p.table.memnet import Network, TableSetup, seat_table, seeded
 from uno_p2p.table.peer import TablePeer
 from uno_p2p.table.state import TablePhase
 from uno_p2p.wire.codec import pack, unpack
@@ -166,3 +166,32 @@ def test_a_joiner_cannot_start_the_game() -> None:
     net.send(joiner.peer_id.key, net.host.peer_id.key, b"M" + message.encode())
     net.run()
     assert net.host.state.phase == TablePhase.LOBBY
+
+
+@settings(max_examples=60, deadline=None)
+@given(data=st.data())
+def test_a_damaged_message_in_play_is_refused_and_the_game_goes_on(data: st.DataObject) -> None:
+    net = _playing()
+    host = net.host
+    logged = [e.message for e in host.ledger.chain.entries if e.author != host.peer_id]
+    message = data.draw(st.sampled_from(logged))
+    raw = bytearray(message.encode())
+    index = data.draw(st.integers(min_value=0, max_value=len(raw) - 1))
+    raw[index] ^= data.draw(st.integers(min_value=1, max_value=255))
+    before = host.state.seq
+    host.receive(b"M" + bytes(raw), sender=message.author)
+    assert host.state.seq in (before, before + 1)  # logged (an Abort) or dropped, no crash
+    assert host.stopped is None
+
+
+_GAME: list[Network] = []
+
+
+def _playing() -> Network:
+    """One 3-peer game under way, shared by the examples (an Abort one of them causes
+    leaves the next ones judging a stopped game: still no crash)."""
+    if not _GAME:
+        net = seat_table(TableSetup(3, preset("official", ["target=60"]), b"damage"))
+        net.run(until=lambda n: n.host.state.seq > 30)
+        _GAME.append(net)
+    return _GAME[0]

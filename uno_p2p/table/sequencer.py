@@ -87,6 +87,9 @@ class Sequencer:
                 return self._retry(outcome, message, now_ms)
             self._refuse(outcome, message, error)
             return outcome
+        except RemoteProtocolError as error:  # a bad signature: not even the author's
+            outcome.drop = Drop(message.author.key, message.counter, error.code, str(error))
+            return outcome
         self._log(outcome, message, now_ms, checked)
         return outcome
 
@@ -214,4 +217,4 @@ def _timeout(body: Body) -> bool:
     return isinstance(body, Move) and isinstance(body.action, TimeOut)
 
 
-__all__ = ["Drop", "Outcome", "RemoteProtocolError", "Sequencer"]
+__all__ = ["Drop", "Outcome", "Sequencer"]
