@@ -470,7 +470,11 @@ class TablePeer:
         for due in state.privates:
             if due.to == me:
                 self.wanted.update(due.slots)
-        faces = openable(state, self.wanted, self.private, self.secrets.key_share)
+        try:
+            faces = openable(state, self.wanted, self.private, self.secrets.key_share)
+        except Misbehaviour as error:  # a card of ours opens to no card: a bad shuffle
+            self._stop(error.culprit, state.seq, error.code, str(error), ())
+            return
         self.wanted = {s for s in self.wanted if s.shuffle >= min(
             (d.number for d in state.decks if d.round == game.round), default=0)}
         if faces:
