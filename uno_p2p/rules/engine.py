@@ -32,7 +32,7 @@ from uno_p2p.rules.actions import (
 from uno_p2p.rules.codec import MAX_TEXT, Slot
 from uno_p2p.rules.events import ClaimViolated, Event, ShuffleRequested
 from uno_p2p.rules.options import Options
-from uno_p2p.rules.state import OMNISCIENT, Phase, State
+from uno_p2p.rules.state import FIELD_INDEX, OMNISCIENT, Phase, State, state_values
 from uno_p2p.rules.work import Work
 
 _PLAY = frozenset({Phase.PLAYING})
@@ -159,9 +159,10 @@ def view_for(state: State, seat: int) -> State:
 
 
 def _replace(state: State, **changes: Any) -> State:
-    values = {name: getattr(state, name) for name in state.__dataclass_fields__}
-    values.update(changes)
-    return State(**values)
+    values = list(state_values(state))
+    for name, value in changes.items():
+        values[FIELD_INDEX[name]] = value
+    return State(*values)
 
 
 def _slot_id(slot: Slot) -> int:

@@ -11,7 +11,15 @@ from typing import Any
 
 from uno_p2p.rules.codec import Slot
 from uno_p2p.rules.events import CardsDrawn, Event, ShuffleRequested
-from uno_p2p.rules.state import OMNISCIENT, STATE_FIELDS, Phase, State, check_transition
+from uno_p2p.rules.state import (
+    FIELD_INDEX,
+    OMNISCIENT,
+    STATE_FIELDS,
+    Phase,
+    State,
+    check_transition,
+    state_values,
+)
 
 
 class Work:
@@ -55,8 +63,8 @@ class Work:
     public: frozenset[Slot]
 
     def __init__(self, state: State, now_ms: int) -> None:
-        for name in STATE_FIELDS:
-            setattr(self, name, getattr(state, name))
+        for setter, value in zip(_SETTERS, state_values(state), strict=True):
+            setter(self, value)
         self.draw_pile = list(state.draw_pile)
         self.discard = list(state.discard)
         self.hands = list(state.hands)
@@ -68,13 +76,10 @@ class Work:
 
     def freeze(self) -> State:
         """The edited state as a new immutable value."""
-        values = {name: getattr(self, name) for name in STATE_FIELDS}
-        values["draw_pile"] = tuple(self.draw_pile)
-        values["discard"] = tuple(self.discard)
-        values["hands"] = tuple(self.hands)
-        values["uno_said"] = tuple(self.uno_said)
-        values["scores"] = tuple(self.scores)
-        return State(**values)
+        values = list(state_values(self))
+        for index in _LIST_FIELDS:
+            values[index] = tuple(values[index])
+        return State(*values)
 
     # ----------------------------------------------------------------------------------------
     def set_phase(self, phase: Phase) -> None:
@@ -156,3 +161,11 @@ class Work:
     def remove_from_hand(self, seat: int, slots: tuple[Slot, ...]) -> None:
         gone = set(slots)
         self.hands[seat] = tuple(s for s in self.hands[seat] if s not in gone)
+
+
+#: The slot descriptors' setters of ``Work``, in ``STATE_FIELDS`` order (copying a
+#: state field by field through them is about twice as fast as ``setattr`` by name).
+_SETTERS = tuple(getattr(Work, name).__set__ for name in STATE_FIELDS)
+#: Fields that ``Work`` holds as lists and ``State`` as tuples.
+_LIST_FIELDS = tuple(FIELD_INDEX[name] for name in
+                     ("draw_pile", "discard", "hands", "uno_said", "scores"))
