@@ -80,16 +80,14 @@ def _turn_actions(state: State, seat: int) -> list[Action]:
         for (s1, c1), (s2, c2) in combinations(faces, 2):
             if same_face(c1, c2):
                 actions.extend(_variants(state, seat, (s1, s2), (c1, c2)))
-    for action, check in (
-        (Draw(seat), lambda: validate_draw(state, seat)),
-        (Pass(seat), lambda: validate_pass(state, seat)),
-        (Challenge(seat), lambda: validate_challenge(state, seat)),
-    ):
+    # The action is built only once its check passes (this runs once per decision).
+    for make, check in ((Draw, validate_draw), (Pass, validate_pass),
+                        (Challenge, validate_challenge)):
         try:
-            check()
+            check(state, seat)
         except IllegalAction:
             continue
-        actions.append(action)
+        actions.append(make(seat))
     return actions
 
 
