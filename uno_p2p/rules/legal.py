@@ -157,15 +157,20 @@ def _variants(state: State, seat: int, slots: tuple[Slot, ...],
     black = top >= 100
     probe = Play(seat, slots, cards, colour=0 if black else -1,
                  say_uno=len(cards) == 2 and len(slots) == len(state.hands[seat]))
+    checked = _with_target(state, probe)
     try:
-        remaining, _, _ = validate_play(state, _with_target(state, probe))
+        remaining, _, _ = validate_play(state, checked)
     except IllegalAction:
         return []
+    rank = CARD_RANK[top]
+    plain = not (state.options.seven_zero and rank == Rank.SEVEN) and not (
+        state.options.wild_powers and rank == Rank.WILD)
+    if plain and not black and len(remaining) != 1:
+        return [checked]  # the one variant is the probe itself (the common case: no copy)
     colours = COLOURS if black else (-1,)
     unos = (False, True) if len(remaining) == 1 else (probe.say_uno,)
     others = [p for p in state.order if p != seat]
     extras: list[tuple[int, str, tuple[Slot, ...], tuple[Slot, ...]]] = [(-1, "", (), ())]
-    rank = CARD_RANK[top]
     if state.options.seven_zero and rank == Rank.SEVEN and remaining:
         extras = [(t, "", (), ()) for t in others]
     elif state.options.wild_powers and rank == Rank.WILD:
