@@ -76,3 +76,17 @@ def test_a_bot_never_receives_a_face_it_may_not_know() -> None:
     result = driver.run()
     assert result.state.phase == Phase.GAME_OVER
     assert handed > 100
+
+
+def test_the_driver_seats_given_names_and_shows_every_event_batch() -> None:
+    from uno_p2p.rules.events import DealerChosen, GameOver
+    from uno_p2p.rules.simulate import Driver
+
+    seen: list[object] = []
+    driver = Driver(preset("official", ["target=50"]), 3, 11, "heuristic",
+                    names=["Ann", "Bob", "Cy"], on_events=seen.extend)
+    result = driver.run()
+    assert driver.state.players == ("Ann", "Bob", "Cy")
+    assert any(isinstance(event, DealerChosen) for event in seen)
+    assert isinstance(seen[-1], GameOver)
+    assert result.winner in range(3)

@@ -59,10 +59,15 @@ class Driver:
 
     def __init__(self, options: Options, players: int, seed: bytes | int | str,
                  bots: Sequence[Bot] | str = "random", *, mirror: bool = False,
-                 record: bool = False, max_rounds: int = 0) -> None:
+                 record: bool = False, max_rounds: int = 0,
+                 names: Sequence[str] | None = None,
+                 on_events: Callable[[list[Event]], None] | None = None) -> None:
+        """``names`` default to P1..Pn; ``on_events`` sees every batch of engine
+        events before the driver answers them (a UI narrates from it)."""
         self.rng = Stream(seed)
         self.deck_rng = self.rng.fork("deck")
-        names = [f"P{i + 1}" for i in range(players)]
+        names = list(names) if names is not None else [f"P{i + 1}" for i in range(players)]
+        self.on_events = on_events
         if isinstance(bots, str):
             make: type[RandomBot] | type[HeuristicBot] = BOTS[bots]
             bots = [make(self.rng.fork(f"bot{i}").seed) for i in range(players)]
@@ -81,6 +86,8 @@ class Driver:
 
     # -- the event answers --------------------------------------------------------------------
     def _handle(self, events: list[Event]) -> None:
+        if self.on_events is not None:
+            self.on_events(events)
         for event in events:
             if isinstance(event, ShuffleRequested):
                 self._shuffle(event)

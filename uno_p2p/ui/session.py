@@ -166,19 +166,6 @@ class LocalBot:
         return choice
 
 
-class _RecordingDriver(Driver):
-    """The rules package's driver, also keeping the events of each action."""
-
-    def __init__(self, options: Options, players: int, seed: bytes,
-                 bots: Sequence[LocalBot]) -> None:
-        self.recorded: list[Event] = []
-        super().__init__(options, players, seed, bots)
-
-    def _handle(self, events: list[Event]) -> None:
-        self.recorded.extend(events)
-        super()._handle(events)
-
-
 def player_names(players: int, human: int, name: str) -> tuple[str, ...]:
     """The human's name at ``human``, "Bot 1".. clockwise after them.
 
@@ -202,14 +189,16 @@ class LocalTable:
         self._names = player_names(players, self._seat, name)
         self.bots = [LocalBot(rng.fork(f"bot{s}").seed) for s in range(players)]
         self.seed = seed
-        self.driver = _RecordingDriver(options, players, seed, self.bots)
-        self.driver.state = replace(self.driver.state, players=self._names)
+        #: The engine's events since the last narration, in order.
+        self._recorded: list[Event] = []
+        self.driver = Driver(options, players, seed, self.bots, names=self._names,
+                             on_events=self._recorded.extend)
         self.narrator = Narrator(self._names, self._seat)
         self._news: list[str] = []
         self._summaries: list[RoundSummary] = []
         self._listeners: list[Callable[[], None]] = []
         self._asked: set[int] = set()  # bots that had their out-of-turn chance this moment
-        self.driver.recorded.clear()
+        self._recorded.clear()
 
     # -- the Table contract -------------------------------------------------------------------
     @property
@@ -367,7 +356,8 @@ class LocalTable:
 
     def _after(self, before: State, action: Action,
                hands: tuple[tuple[int, ...], ...] | None) -> None:
-        events, self.driver.recorded = self.driver.recorded, []
+        events = list(self._recorded)
+        self._recorded.clear()
         self._asked.clear()  # a new moment: every bot gets its chance again
         self._add_news(self.narrator.describe(before, action, events, self.view()))
         if hands is not None:
