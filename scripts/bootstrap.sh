@@ -42,7 +42,9 @@ VENV_PY="$VENV/bin/python"
 digest="$(sha256sum "$ROOT/pyproject.toml" | cut -d' ' -f1)"
 stamp="$VENV/.uno-lan-installed"
 { read -r have_digest have_extras < "$stamp"; } 2>/dev/null || { have_digest=""; have_extras=""; }
-if [ "$have_digest" != "$digest" ] || { [ -n "$EXTRAS" ] && [ "$have_extras" != "$EXTRAS" ]; }; then
+# Asking for no extras keeps the ones already installed (the game after the tests).
+[ -n "$EXTRAS" ] || EXTRAS="${have_extras:-}"
+if [ "$have_digest" != "$digest" ] || [ "$have_extras" != "$EXTRAS" ]; then
     echo "Installing uno-lan${EXTRAS:+ with [$EXTRAS]} into .venv..." >&2
     "$VENV_PY" -m pip install --quiet --disable-pip-version-check --upgrade pip >&2
     spec="$ROOT"
