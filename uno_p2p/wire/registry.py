@@ -5,12 +5,13 @@ maps each kind number to a frozen dataclass with ``to_wire`` / ``from_wire`` /
 ``describe``, so decoding picks the right class and refuses unknown kinds
 (docs/protocol/wire.md §5). The table layer adds its own kinds in one line::
 
-    @BODIES.kind(64, "shuffle")
+    @BODIES.kind(69, "clock")
     @dataclass(frozen=True, slots=True)
-    class Shuffle: ...
+    class Clock: ...
 
 Kind numbers: 0-31 lobby and envelope bodies (this package), 32-63 the sample
-game bodies of this package, 64-65535 the table protocol.
+game bodies of this package, 64 and up the table protocol (64-71 today:
+``uno_p2p/table/bodies.py``; every shape is in ``protocol/wire.cddl``).
 """
 
 from __future__ import annotations
