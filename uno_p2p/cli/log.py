@@ -4,7 +4,8 @@ Text: one line per entry (``entry 41, seat 2 (alice): played Red 7``), then
 whether the hash chain and every signature hold. ``--json``: one JSON object
 per line and entry, bytes as hex (JSON Lines), nothing else on stdout. An
 unreadable file is one plain sentence on stderr and exit code 2; a readable
-log whose chain is broken is shown, then reported, with exit code 1. The full
+log whose chain is broken is shown, then reported (on stderr with ``--json``),
+with exit code 1, in both forms. The full
 check of a game (rules, proofs, reveals) is ``uno-lan audit``.
 """
 
@@ -51,8 +52,23 @@ def show_log(args: argparse.Namespace) -> int:
     if args.json:
         for record in entries_as_json(contents.entries):
             print(json.dumps(record, sort_keys=True))
+        broken = _chain_break(contents)
+        if broken is not None:
+            print(f"uno-lan: {broken}.", file=sys.stderr)
+            return EXIT_FAILURE
         return EXIT_OK
     return _print_transcript(args.file, contents)
+
+
+def _chain_break(contents: LogContents) -> str | None:
+    """Why the log's chain or a signature fails, or None if it holds (or is empty)."""
+    if not contents.entries:
+        return None
+    try:
+        verify_chain(contents.entries)
+    except RemoteProtocolError as error:
+        return f"the chain is broken: {error} (code {error.code}, peer {error.peer})"
+    return None
 
 
 def _print_transcript(path: Path, contents: LogContents) -> int:
@@ -63,11 +79,11 @@ def _print_transcript(path: Path, contents: LogContents) -> int:
         print(f"({contents.torn_bytes} bytes of an unfinished last entry are ignored)")
     if not contents.entries:
         return EXIT_OK
-    try:
-        verifier = verify_chain(contents.entries)
-    except RemoteProtocolError as error:
-        print(f"The chain is broken: {error} (code {error.code}, peer {error.peer}).")
+    broken = _chain_break(contents)
+    if broken is not None:
+        print(broken[0].upper() + broken[1:] + ".")
         return EXIT_FAILURE
+    sequencer = contents.entries[0].author
     print(f"Chain and signatures hold: {len(contents.entries)} entries, sequenced by "
-          f"{verifier.sequencer.fingerprint}.")
+          f"{sequencer.fingerprint}.")
     return EXIT_OK
