@@ -284,5 +284,8 @@ def test_the_first_entry_must_be_the_sequencers() -> None:
     with pytest.raises(ChainError) as caught:
         table.verifier.accept(entry)
     assert caught.value.code == "bad_first_entry"
+    with pytest.raises(ChainError) as alone:
+        verify_entry(entry, None, table.verifier.sequencer)
+    assert alone.value.code == "bad_first_entry"
     with pytest.raises(ChainError):
         verify_chain(LOG, bob.identity.peer)

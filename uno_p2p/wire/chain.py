@@ -176,7 +176,7 @@ class ChainVerifier:
             ChainError: any check fails (see the module docstring for codes).
             EquivocationError: the author reused a counter with new contents.
         """
-        self._check_place(entry)
+        _check_place(entry, self.table_id, len(self._entries), self._hashes[-1], self.sequencer)
         entry.message.verify(entry=entry.seq)
         entry.verify_countersignature(self.sequencer)
         self._check_author(entry.message, entry.seq, entry)
@@ -206,24 +206,6 @@ class ChainVerifier:
         """
         if other.seq < len(self._entries):
             check_fork(self._entries[other.seq], other, self.sequencer)
-
-    def _fail(self, entry: Entry, code: str, why: str, peer: PeerId) -> ChainError:
-        return ChainError(f"entry {entry.seq}: {why}", peer=peer, entry=entry.seq, code=code,
-                          evidence=(entry,))
-
-    def _check_place(self, entry: Entry) -> None:
-        if entry.message.table_id != self.table_id:
-            raise self._fail(entry, "wrong_table", "it belongs to another table", self.sequencer)
-        if entry.seq != len(self._entries):
-            raise self._fail(entry, "bad_sequence",
-                             f"expected entry number {len(self._entries)}", self.sequencer)
-        if entry.prev_hash != self._hashes[-1]:
-            raise self._fail(entry, "bad_prev_hash",
-                             "it does not follow the previous entry", self.sequencer)
-        if entry.seq == 0 and entry.author != self.sequencer:
-            # wire.md §4: the sequencer opens the table, so entry 0 is its own.
-            raise self._fail(entry, "bad_first_entry",
-                             "the first entry is not the sequencer's", self.sequencer)
 
     def _check_author(self, message: Message, seq: int, entry: Entry | None) -> None:
         if entry is None:
@@ -261,23 +243,40 @@ class ChainVerifier:
                              peer=author, entry=seq, code="head_regressed", evidence=evidence)
 
 
+def _check_place(entry: Entry, table_id: bytes, seq: int, prev_hash: bytes,
+                 sequencer: PeerId) -> None:
+    """Is ``entry`` the one the sequencer may put at ``seq`` after ``prev_hash``? (wire.md §4.1)
+
+    Raises:
+        ChainError: ``wrong_table``, ``bad_sequence``, ``bad_prev_hash`` or
+            ``bad_first_entry``, all naming the sequencer.
+    """
+    checks = (
+        (entry.message.table_id != table_id, "wrong_table", "it belongs to another table"),
+        (entry.seq != seq, "bad_sequence", f"expected entry number {seq}"),
+        (entry.prev_hash != prev_hash, "bad_prev_hash", "it does not follow the previous entry"),
+        # wire.md §4: the sequencer opens the table, so entry 0 is its own.
+        (entry.seq == 0 and entry.author != sequencer, "bad_first_entry",
+         "the first entry is not the sequencer's"),
+    )
+    for failed, code, why in checks:
+        if failed:
+            raise ChainError(f"entry {entry.seq}: {why}", peer=sequencer, entry=entry.seq,
+                             code=code, evidence=(entry,))
+
+
 def verify_entry(entry: Entry, previous: Entry | None, sequencer: PeerId) -> None:
     """Check ``entry`` against the one before it alone (no per-author history).
 
     Raises:
-        ChainError: wrong place, a bad signature, or a head from the future.
+        ChainError: wrong place (as ``ChainVerifier.accept``, entry 0 included),
+            a bad signature, or a head from the future.
     """
-    table_id = entry.message.table_id
-    expected = (previous.seq + 1, previous.hash) if previous else (0, genesis_hash(table_id))
-    if previous is not None and previous.message.table_id != table_id:
-        raise ChainError(f"entry {entry.seq}: it belongs to another table", peer=sequencer,
-                         entry=entry.seq, code="wrong_table", evidence=(previous, entry))
-    if entry.seq != expected[0]:
-        raise ChainError(f"entry {entry.seq}: expected entry number {expected[0]}",
-                         peer=sequencer, entry=entry.seq, code="bad_sequence", evidence=(entry,))
-    if entry.prev_hash != expected[1]:
-        raise ChainError(f"entry {entry.seq}: it does not follow the previous entry",
-                         peer=sequencer, entry=entry.seq, code="bad_prev_hash", evidence=(entry,))
+    if previous is None:
+        table_id = entry.message.table_id
+        _check_place(entry, table_id, 0, genesis_hash(table_id), sequencer)
+    else:
+        _check_place(entry, previous.message.table_id, previous.seq + 1, previous.hash, sequencer)
     entry.message.verify(entry=entry.seq)
     entry.verify_countersignature(sequencer)
     head = entry.message.head
