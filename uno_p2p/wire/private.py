@@ -18,7 +18,7 @@ from uno_p2p.errors import CryptoError, InvalidMessage, LocalProtocolError, Remo
 from uno_p2p.wire import fields
 from uno_p2p.wire.codec import WireValue, pack, unpack
 from uno_p2p.wire.envelope import Message
-from uno_p2p.wire.registry import BODIES, Body, Names, Registry
+from uno_p2p.wire.registry import BODIES, MAX_KIND, Body, Names, Registry
 
 #: Largest sealed ciphertext: a hand reveal of every card with proofs fits.
 MAX_SEALED_BYTES = 256 * 1024
@@ -116,7 +116,7 @@ def open_body(
                           code=error.code) from error
     try:
         kind, inner = fields.array(unpack(plaintext), 2, "a sealed body")
-        number = fields.integer(kind, "a kind", lo=0, hi=0xFFFF)
+        number = fields.integer(kind, "a kind", lo=0, hi=MAX_KIND)
         body = registry.decode(number, inner)
     except InvalidMessage as error:
         raise RemoteProtocolError(f"a sealed body opens to garbage: {error}",
