@@ -2,12 +2,23 @@
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from uno_p2p.errors import ConfigError
-from uno_p2p.rules.options import CHOICES, INT_BOUNDS, KINDS, PRESETS, Options, preset
+from uno_p2p.rules.options import (
+    CHOICES,
+    INT_BOUNDS,
+    KINDS,
+    PRESETS,
+    Options,
+    _show,
+    preset,
+)
 
 
 def test_official_is_all_defaults() -> None:
@@ -100,3 +111,14 @@ def test_wire_decoding_is_strict(mangle: object) -> None:
 def test_every_preset_is_valid() -> None:
     for name in PRESETS:
         assert isinstance(preset(name), Options)
+
+
+def test_the_players_guide_documents_every_option_and_its_default() -> None:
+    """docs/rules.md's option tables name every option, and a table's default is ours."""
+    guide = (Path(__file__).parents[2] / "docs" / "rules.md").read_text(encoding="utf-8")
+    rows = dict(re.findall(r"^\| `(\w+)` \|(.*)$", guide, flags=re.MULTILINE))
+    assert set(Options.NAMES) <= set(rows)
+    for name in Options.NAMES:
+        cells = [c.strip() for c in rows[name].split("|")]
+        if len(cells) == 4:  # "values | default | what it does |" (house rules: "what" only)
+            assert cells[1] == f"`{_show(getattr(Options(), name))}`", name
