@@ -178,8 +178,15 @@ class State:
 
     def next_seat(self, seat: int, steps: int = 1) -> int:
         """The player ``steps`` places after ``seat`` in the direction of play."""
-        order = self.order
-        return order[(order.index(seat) + steps * self.direction) % len(order)]
+        return seat_after(self.order, self.direction, seat, steps)
+
+
+def seat_after(order: tuple[int, ...], direction: int, seat: int, steps: int = 1) -> int:
+    """The player ``steps`` places after ``seat`` in ``order`` going ``direction`` (+1/-1).
+
+    The one place that walks the seating: ``State`` and ``Work`` both call it.
+    """
+    return order[(order.index(seat) + steps * direction) % len(order)]
 
 
 STATE_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(State))

@@ -18,6 +18,7 @@ from uno_p2p.rules.state import (
     Phase,
     State,
     check_transition,
+    seat_after,
     state_values,
 )
 
@@ -113,8 +114,8 @@ class Work:
         self.turn_started_ms = self.now_ms
 
     def next_seat(self, seat: int, steps: int = 1) -> int:
-        order = self.order
-        return order[(order.index(seat) + steps * self.direction) % len(order)]
+        """The player ``steps`` places after ``seat`` in the direction of play."""
+        return seat_after(self.order, self.direction, seat, steps)
 
     # ----------------------------------------------------------------------------------------
     def new_shuffle(self, size: int, sources: tuple[Slot, ...], faces: tuple[int, ...]) -> None:
