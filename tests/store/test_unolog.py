@@ -140,3 +140,9 @@ def test_logs_go_under_the_xdg_data_directory(tmp_path: Path) -> None:
     path = new_log_path(bytes.fromhex("1a2b3c4d") + bytes(12), datetime(2026, 11, 30, 17, 5, 1),
                         tmp_path)
     assert path == tmp_path / "20261130-170501-1a2b3c4d.unolog"
+
+
+def test_an_endless_file_that_is_no_log_is_refused_at_once() -> None:
+    """``log show /dev/zero`` must not try to read the whole device into memory."""
+    with pytest.raises(UnreadableLog, match="not an uno-lan game log"):
+        read_log(Path("/dev/zero"))

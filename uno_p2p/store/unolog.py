@@ -154,7 +154,12 @@ def read_log(path: Path, registry: Registry = BODIES) -> LogContents:
             holding bytes that are not entries.
     """
     try:
-        raw = path.read_bytes()
+        with path.open("rb") as file:
+            # The magic first: a big or endless file that is no log (a typo'd
+            # path, /dev/zero) is refused without reading it all into memory.
+            raw = file.read(len(MAGIC))
+            if raw == MAGIC:
+                raw += file.read()
     except OSError as error:
         raise UnreadableLog(f"cannot read {path}: {error.strerror}") from error
     records, valid = _scan(raw, path)
