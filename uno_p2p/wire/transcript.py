@@ -34,7 +34,10 @@ class Roster:
             self.seats = {seat.key: index for index, seat in enumerate(body.seats)}
 
     def name(self, key: bytes) -> str:
-        """A peer's name, or its fingerprint's start if it never gave one."""
+        """A peer's name, or ``peer <first 4 key bytes in hex>`` if it never gave one.
+
+        The same fallback as ``uno_p2p.table.state`` (not ``PeerId.fingerprint``).
+        """
         return self.names.get(key) or f"peer {key[:4].hex()}"
 
     def who(self, key: bytes) -> str:
