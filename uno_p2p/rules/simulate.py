@@ -158,13 +158,13 @@ class Driver:
         if state.phase == Phase.RESEAT:
             self.apply(Reseat(self._seating()))
             return True
-        for seat in self._out_of_turn_seats():
+        for seat in self.out_of_turn_seats():
             view = self.view(seat)
             choice = self.bots[seat].choose(view, seat, legal_actions(view, seat), False)
             if choice is not None:
                 self.apply(choice)
                 return True
-        actor = state.challenge[0] if state.phase == Phase.CHALLENGE else state.current
+        actor = self.actor()
         view = self.view(actor)
         actions = legal_actions(view, actor)
         choice = self.bots[actor].choose(view, actor, actions, True)
@@ -173,12 +173,18 @@ class Driver:
         self.apply(choice)
         return True
 
-    def _out_of_turn_seats(self) -> list[int]:
+    def actor(self) -> int:
+        """The seat that must act now: the challenger during a challenge, else ``current``."""
+        state = self.state
+        return state.challenge[0] if state.phase == Phase.CHALLENGE else state.current
+
+    def out_of_turn_seats(self) -> list[int]:
+        """Seats other than ``actor()`` that may act now: say or catch UNO, or jump in."""
         state = self.state
         if state.phase not in (Phase.PLAYING, Phase.CHALLENGE):
             return []
         jumps = state.last_player >= 0 and (state.options.jump_in or state.options.sum_jump_in)
-        actor = state.challenge[0] if state.phase == Phase.CHALLENGE else state.current
+        actor = self.actor()
         seats = []
         for seat in state.order:
             if seat == actor:

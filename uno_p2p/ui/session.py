@@ -251,7 +251,7 @@ class LocalTable:
             return Next.TABLE
         if self._bots_with_a_chance():
             return Next.BOT
-        return Next.BOT if self._actor() != self._seat else Next.HUMAN
+        return Next.BOT if self.driver.actor() != self._seat else Next.HUMAN
 
     def advance(self, now_ms: int) -> bool:
         """Do the next table step or bot move; False if it is the human's move.
@@ -274,7 +274,7 @@ class LocalTable:
             if choice is not None:
                 self._apply(choice, now_ms)
                 return True
-        actor = self._actor()
+        actor = self.driver.actor()
         if actor == self._seat:
             return False
         view = self.driver.view(actor)
@@ -313,25 +313,10 @@ class LocalTable:
         return self.next()
 
     # -- internals ------------------------------------------------------------------------------
-    def _actor(self) -> int:
-        state = self.driver.state
-        return state.challenge[0] if state.phase == Phase.CHALLENGE else state.current
-
     def _bots_with_a_chance(self) -> list[int]:
         """Bots with an out-of-turn action (UNO, catch, jump-in) not yet offered this moment."""
-        state = self.driver.state
-        if state.phase not in (Phase.PLAYING, Phase.CHALLENGE):
-            return []
-        actor = self._actor()
-        jumps = state.last_player >= 0 and (state.options.jump_in or state.options.sum_jump_in)
-        seats = []
-        for seat in state.order:
-            if seat in (actor, self._seat) or seat in self._asked:
-                continue
-            alone = len(state.hands[seat]) == 1 and not state.uno_said[seat]
-            if jumps or alone or (state.exposed >= 0 and state.exposed != seat):
-                seats.append(seat)
-        return seats
+        return [seat for seat in self.driver.out_of_turn_seats()
+                if seat != self._seat and seat not in self._asked]
 
     def _table_step(self, now_ms: int) -> None:
         """Answer a public reveal (as ``Driver.step`` does) or let the driver reseat."""
