@@ -145,6 +145,18 @@ def test_sum_jump_in() -> None:
     assert (table.state.current, table.hand_size(0)) == (1, 5)
 
 
+def test_sum_jump_in_of_five_cards_is_offered_and_accepted() -> None:
+    # RULES.md sets no limit on the number of cards: 1+1+2+2+3 make 9.
+    table = started(Options(sum_jump_in=True), 3,
+                    hands=[["R1", "R1", "R2", "R2", "R3", "G5"], ["R9", "G7", "G8"], []],
+                    exact=True)
+    table.play(1, "R9")
+    sums = [a for a in legal_actions(table.views[0], 0) if isinstance(a, Play)]
+    assert sorted((len(a.cards), a.say_uno) for a in sums) == [(5, False), (5, True)]
+    table.apply(next(a for a in sums if a.say_uno))
+    assert (table.state.current, table.hand_size(0)) == (1, 1)  # play goes on from seat 0
+
+
 def test_number_finish() -> None:
     # RULES.md number_finish: "the last card played to go out must be a number card"
     table = started(Options(number_finish=True), 3, hands=[[], ["R-skip"]], starter="R5",

@@ -119,7 +119,8 @@ def _jump_ins(state: State, seat: int) -> list[Action]:
 
 def _sum_sets(numbers: list[tuple[Slot, int]], total: int,
               ) -> list[tuple[tuple[Slot, int], ...]]:
-    """Sets of 2-4 of these number cards summing to ``total``, one per multiset of values.
+    """Sets of two or more of these number cards summing to ``total``, one per multiset
+    of values (RULES.md sets no upper limit: 0+1+1+2+2+3 make 9 with six cards).
 
     A depth-first search pruned on the running sum keeps this small even for a
     hand of fifty cards.
@@ -130,8 +131,6 @@ def _sum_sets(numbers: list[tuple[Slot, int]], total: int,
     def search(start: int, chosen: tuple[tuple[Slot, int], ...], left: int) -> None:
         if len(chosen) >= 2 and left == 0:
             found.setdefault(tuple(int(CARD_RANK[c]) for _, c in chosen), chosen)
-        if len(chosen) == 4:
-            return
         previous = -1
         for i in range(start, len(ordered)):
             value = int(CARD_RANK[ordered[i][1]])
