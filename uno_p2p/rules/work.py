@@ -159,10 +159,6 @@ class Work:
                 self.exposed = -1
         return len(taken)
 
-    def remove_from_hand(self, seat: int, slots: tuple[Slot, ...]) -> None:
-        gone = set(slots)
-        self.hands[seat] = tuple(s for s in self.hands[seat] if s not in gone)
-
 
 #: The slot descriptors' setters of ``Work``, in ``STATE_FIELDS`` order (copying a
 #: state field by field through them is about twice as fast as ``setattr`` by name).
