@@ -26,7 +26,6 @@ from uno_p2p.rules.events import (
     CardsDrawn,
     ClaimViolated,
     Event,
-    ReseatRequested,
     RevealRequested,
     ShuffleRequested,
 )
@@ -227,4 +226,4 @@ def play_game(options: Options, players: int, seed: bytes | int | str,
     return Driver(options, players, seed, bots, **kwargs).run()  # type: ignore[arg-type]
 
 
-__all__ = ["Driver", "GameResult", "ReseatRequested", "play_game"]
+__all__ = ["Driver", "GameResult", "play_game"]
