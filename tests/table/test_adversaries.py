@@ -173,3 +173,29 @@ def test_a_silent_peer_is_timed_out_then_named_unresponsive() -> None:
     result = replay(log)
     assert result.violation is None
     assert "missing" in result.audit or "never revealed" in result.audit
+
+
+def test_entries_and_drop_notices_from_a_non_host_peer_are_ignored() -> None:
+    """Only the sequencer sends ``E`` and ``D`` frames (table.md §3.1): a seated peer
+    that forges them cannot stop another peer's game nor make it reuse a counter."""
+    from dataclasses import replace
+
+    from uno_p2p.table.frames import FRAME_DROP, FRAME_ENTRY, drop_notice, frame
+
+    setup = TableSetup(3, preset("official", OPTIONS), b"forged frames")
+    net = seat_table(setup)
+    host, bob, cy = (net.peers[k] for k in list(net.peers))
+    net.run(until=lambda n: bob.outstanding is not None and host.state.seq > bob.state.seq)
+    counter = bob.outstanding
+    assert counter is not None
+    real = host.ledger.chain.entries[bob.state.seq]
+    forged = replace(real, countersignature=bytes(len(real.countersignature)))
+    bob.receive(frame(FRAME_ENTRY, forged.encode()), net.now_ms, cy.peer_id)
+    bob.receive(frame(FRAME_DROP, drop_notice(counter, "race", "forged")), net.now_ms,
+                cy.peer_id)
+    assert bob.stopped is None
+    assert bob.outstanding == counter
+    net.run(until=game_over)
+    assert all(p.state.phase == TablePhase.ENDED and p.stopped is None
+               for p in net.peers.values())
+    assert not [e for _, e in net.all_events() if isinstance(e, PeerMisbehaved)]

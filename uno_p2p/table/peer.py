@@ -213,10 +213,14 @@ class TablePeer:
         (for the host, from ``sender``) a resumed peer's sync request.
 
         A peer's fault becomes a ``PeerMisbehaved`` event, never an exception.
+        Only the sequencer sends ``E`` and ``D`` frames (table.md §3.1): from a
+        known ``sender`` other than the host they are ignored, so a seated peer
+        cannot stop another's game with a forged entry or make it reuse a counter.
         """
         if now_ms is not None:
             self.now_ms = max(self.now_ms, now_ms)
-        if not data:
+        if not data or (sender is not None and sender != self.host_id
+                        and data[:1] in (FRAME_ENTRY, FRAME_DROP)):
             return
         tag, payload = data[:1], data[1:]
         try:
