@@ -23,7 +23,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from uno_p2p.crypto.identity import Identity
-from uno_p2p.errors import RemoteProtocolError
+from uno_p2p.errors import IllegalAction, RemoteProtocolError
 from uno_p2p.rules.actions import TimeOut
 from uno_p2p.rules.state import Phase
 from uno_p2p.table.bodies import Abort, Clock, Move
@@ -146,7 +146,10 @@ class Sequencer:
 
     @staticmethod
     def _grace_rule(error: Misbehaviour) -> bool:
-        return error.code == "illegal_move" and "catch_grace_ms" in str(error)
+        """A move the engine held back only for the UNO grace period (a race, not a cheat)."""
+        cause = error.__cause__
+        return (error.code == "illegal_move" and isinstance(cause, IllegalAction)
+                and cause.rule == "catch_grace_ms")
 
     def _grace(self, error: Misbehaviour, now_ms: int) -> bool:
         return self._grace_rule(error) and now_ms > self.ledger.state.clock_ms
