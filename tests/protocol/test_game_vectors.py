@@ -168,4 +168,5 @@ def test_the_reseat_draw_by_hand() -> None:
                                    draw["faces"], game["players"])
             assert order == draw["order"]
             engine = steps[draw["entry"]].after.engine
-            assert engine is not None and list(engine.order) == order
+            assert engine is not None
+            assert list(engine.order) == order
