@@ -10,13 +10,14 @@ values come from the chapter, not from the code.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
-from uno_p2p.audit import Knowledge, Status, audit_entries, revealed_knowledge
+from uno_p2p.audit import Knowledge, Status, audit_entries, audit_file, revealed_knowledge
 from uno_p2p.audit.core import _Audit, _deck_record
 from uno_p2p.crypto.cards import card_point
 from uno_p2p.crypto.group import Scalar, base_mul
@@ -25,7 +26,7 @@ from uno_p2p.crypto.shuffle import Ciphertext
 from uno_p2p.errors import CryptoError
 from uno_p2p.rules.actions import Draw, Play, Reveal, TimeOut
 from uno_p2p.rules.codec import Slot
-from uno_p2p.store.unolog import read_log
+from uno_p2p.store.unolog import GameLog, UnreadableLog, read_log
 from uno_p2p.table import bodies  # noqa: F401 (registers the table's body kinds)
 from uno_p2p.table.bodies import (
     Abort,
@@ -38,7 +39,8 @@ from uno_p2p.table.bodies import (
 )
 from uno_p2p.table.memnet import seeded
 from uno_p2p.table.state import DeckState
-from uno_p2p.wire.envelope import Entry, Head, Message, genesis_hash
+from uno_p2p.wire.codec import WireValue, pack
+from uno_p2p.wire.envelope import Entry, Head, Message, entry_hash, genesis_hash
 from uno_p2p.wire.game import PlayCard
 from uno_p2p.wire.game import Slot as SampleSlot
 from uno_p2p.wire.lobby import Join, Kick, Leave, OpenTable, Ready, SetOptions, Start
@@ -270,3 +272,47 @@ def test_an_unsettled_private_accusation_is_bad_private_share_aborted() -> None:
     assert report.violation is not None
     assert report.violation.code == "bad_private_share"
     assert not report.violation.proven
+
+
+def _write(path: Path, entries: Sequence[Entry], extra: bytes) -> Path:
+    with GameLog.create(path) as log:
+        for entry in entries:
+            log.append(entry)
+        log.append_bytes(extra)
+    return path
+
+
+def _framed_record(kind: int, body: list[WireValue], *, sign: bool = True) -> bytes:
+    """Entry 21 as a well-framed entry whose message has ``kind`` and ``body``."""
+    previous = LOG[FIRST_MOVE - 1]
+    table_id = previous.message.table_id
+    message: list[WireValue] = [1, table_id, BOB.key, 6, FIRST_MOVE, previous.hash, kind, body,
+                                bytes(64)]
+    message_hash = hashlib.sha256(b"uno-lan/v1/message-hash\x00" + pack(message)).digest()
+    link = entry_hash(table_id, FIRST_MOVE, previous.hash, message_hash)
+    countersignature = PEOPLE[0].sign(link) if sign else bytes(64)
+    return pack([FIRST_MOVE, previous.hash, message, countersignature])
+
+
+def test_a_countersigned_record_that_is_no_entry_is_malformed_entry(tmp_path: Path) -> None:
+    """verdicts.md §8: the sequencer countersigned a message it had to refuse."""
+    cases: list[tuple[int, list[WireValue]]] = [(999, []), (67, ["not an action"])]
+    for kind, body in cases:
+        path = _write(tmp_path / f"{kind}.unolog", LOG[:FIRST_MOVE], _framed_record(kind, body))
+        report = audit_file(path)
+        assert report.status == Status.VIOLATION
+        assert report.violation is not None
+        assert (report.violation.code, report.violation.entry) == ("malformed_entry", FIRST_MOVE)
+        assert report.violation.peer is not None
+        assert report.violation.peer.key == HOST.key
+
+
+def test_an_uncountersigned_or_unframed_record_is_not_the_sequencers(tmp_path: Path) -> None:
+    path = _write(tmp_path / "forged.unolog", LOG[:FIRST_MOVE],
+                  _framed_record(999, [], sign=False))
+    report = audit_file(path)
+    assert report.violation is not None
+    assert report.violation.code == "bad_countersignature"
+    garbage = _write(tmp_path / "garbage.unolog", LOG[:FIRST_MOVE], b"\x93\x01\x02\x03")
+    with pytest.raises(UnreadableLog):
+        audit_file(garbage)

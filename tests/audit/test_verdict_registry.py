@@ -55,6 +55,8 @@ PRODUCERS = {
                      "test_an_author_shown_another_history_makes_the_sequencer_the_culprit",
     "head_regressed":
         "tests/wire/test_wire_chain.py::test_an_author_head_that_is_not_this_log_is_refused",
+    "malformed_entry": "tests/audit/test_fault_codes.py::"
+                       "test_a_countersigned_record_that_is_no_entry_is_malformed_entry",
     "illegal_move": "log:cheat-card-not-held.unolog",
     "bad_share": "log:cheat-bad-share.unolog",
     "wrong_face": "log:cheat-wrong-face.unolog",

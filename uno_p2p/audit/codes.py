@@ -64,6 +64,8 @@ CODES: dict[str, Code] = _codes(
          "a logged message's seen-hash is not this log's entry hash there"),
     Code("head_regressed", "chain", "sequencer",
          "a logged message's seen is below its author's previous seen"),
+    Code("malformed_entry", "chain", "sequencer",
+         "a countersigned record, framed as an entry, whose body or author key is refused"),
     # -- the table's rules (table.md §3, §5, §7) --------------------------------------------
     Code("after_end", "rules", "author", "an entry after the table ended"),
     Code("no_table", "rules", "author",
