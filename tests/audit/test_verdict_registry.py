@@ -12,6 +12,7 @@
 from __future__ import annotations
 
 import ast
+import functools
 import json
 import re
 from pathlib import Path
@@ -150,8 +151,10 @@ def test_every_raised_code_is_registered() -> None:
 
 
 def chapter_codes() -> list[str]:
-    """The codes the verdict chapter defines: first cells of its code tables."""
-    return re.findall(r"^\| `([a-z0-9_]+)` \|", CHAPTER.read_text(encoding="utf-8"), re.M)
+    """The codes the verdict chapter defines: first cells of the tables of its §7."""
+    text = CHAPTER.read_text(encoding="utf-8")
+    section = text.split("\n## 7. ", 1)[1].split("\n## 8. ", 1)[0]
+    return re.findall(r"^\| `([a-z0-9_]+)` \|", section, re.M)
 
 
 def test_the_chapter_defines_exactly_the_registered_codes() -> None:
@@ -178,15 +181,17 @@ def _source_of(path: Path, name: str) -> str:
     raise AssertionError(f"{path}: no {name}")
 
 
-def _classes_of(code: str) -> set[str]:
-    """Error classes whose ``code`` is ``code`` (a test may name the class)."""
-    found = set()
+@functools.cache
+def _error_classes() -> dict[str, set[str]]:
+    """code -> the error classes whose ``code`` attribute it is (a test may name those)."""
+    found: dict[str, set[str]] = {}
     for path in PACKAGE.rglob("*.py"):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.ClassDef) and any(
-                    isinstance(s, ast.Assign) and isinstance(s.value, ast.Constant)
-                    and s.value.value == code for s in node.body):
-                found.add(node.name)
+            if isinstance(node, ast.ClassDef):
+                for item in node.body:
+                    if isinstance(item, ast.Assign) and isinstance(item.value, ast.Constant) \
+                            and isinstance(item.value.value, str):
+                        found.setdefault(item.value.value, set()).add(node.name)
     return found
 
 
@@ -198,7 +203,7 @@ def test_every_code_is_produced_by_a_test_or_a_log(code: str) -> None:
         return
     file, name = producer.split("::")
     source = _source_of(ROOT / file, name)
-    named = {f'"{code}"'} | _classes_of(code)
+    named = {f'"{code}"'} | _error_classes().get(code, set())
     assert any(word in source for word in named), f"{producer} does not produce {code}"
 
 
