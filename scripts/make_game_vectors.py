@@ -27,14 +27,17 @@ from pathlib import Path
 import msgpack
 
 from uno_p2p.audit import audit_file, walk
+from uno_p2p.crypto.identity import Identity
+from uno_p2p.errors import RemoteProtocolError
+from uno_p2p.rules.actions import Draw
 from uno_p2p.rules.engine import public_part
 from uno_p2p.rules.options import preset
 from uno_p2p.store.unolog import GameLog, read_log
-from uno_p2p.table import bodies  # noqa: F401 (registers the table's body kinds)
+from uno_p2p.table.bodies import Move
 from uno_p2p.table.game import reseat_order
-from uno_p2p.table.memnet import NAMES, TableSetup, game_over, seat_table
-from uno_p2p.table.state import TableState
-from uno_p2p.wire.envelope import Entry
+from uno_p2p.table.memnet import NAMES, TableSetup, game_over, seat_table, seeded
+from uno_p2p.table.state import Misbehaviour, TableState
+from uno_p2p.wire.envelope import Entry, Head, Message
 from uno_p2p.wire.registry import BODIES
 
 OUT = Path(__file__).resolve().parent.parent / "protocol" / "vectors" / "games"
@@ -53,6 +56,9 @@ class Game:
     what: str
     #: Stop the game by a leave of the last seat after this many entries (0: play out).
     leave_after: int = 0
+    #: Cut the log at the first move and have a colluding host log there a move by
+    #: seat 1 in seat 0's name (a violation, ``wrong_seat``).
+    forged: bool = False
 
 
 GAMES = (
@@ -65,6 +71,9 @@ GAMES = (
     Game("2p-leave", 2, "official", ("target=1",), "2p-leave",
          "two players; the second leaves during the first round (verdict stopped)",
          leave_after=30),
+    Game("2p-forged", 2, "official", ("target=1",), "2p",
+         "the 2p-official game cut at its first move, where the host countersigns Bob's "
+         "move in Ann's name (verdict violation, wrong_seat, naming Bob)", forged=True),
 )
 
 
@@ -78,7 +87,20 @@ def play(game: Game) -> tuple[Entry, ...]:
         leaver = next(p for p in net.peers.values() if p.name == NAMES[game.players - 1])
         leaver.leave("the bus is here")
     net.run(until=game_over)
-    return net.entries()
+    entries = net.entries()
+    return forge_wrong_seat(setup, entries) if game.forged else entries
+
+
+def forge_wrong_seat(setup: TableSetup, entries: Sequence[Entry]) -> tuple[Entry, ...]:
+    """What a host colluding with seat 1 writes: the log up to the first move, then
+    seat 1's signed ``Draw`` for seat 0, countersigned (docs/protocol/verdicts.md §7.2)."""
+    index = next(e.seq for e in entries if isinstance(e.body, Move))
+    host, bob = (Identity(seeded(setup.seed, f"identity {i}")) for i in (0, 1))
+    kept = list(entries[:index])
+    counter = sum(e.author == bob.peer for e in kept)
+    head = Head(index, kept[-1].hash)
+    message = Message.sign(bob, kept[0].message.table_id, counter, head, Move(Draw(0)))
+    return (*kept, Entry.countersign(host, index, kept[-1].hash, message))
 
 
 def describe(game: Game, path: Path) -> dict[str, object]:
@@ -89,23 +111,31 @@ def describe(game: Game, path: Path) -> dict[str, object]:
     preimages: dict[str, str] = {}
     reseats: list[dict[str, object]] = []
     seats: dict[bytes, int] = {}
-    for step in walk(log):
-        entry, before, after = step.entry, step.before, step.after
-        seats = {p.key: i for i, p in enumerate(after.seats)} or seats
-        entries.append({
-            "seq": entry.seq, "kind": entry.message.kind,
-            "author_seat": seats.get(entry.author.key),
-            "entry_hash": entry.hash.hex(), "digest": step.digest.hex(),
-            "phase": after.phase.value,
-        })
-        engine = after.engine
-        # The digest's preimage where the engine starts and after the last entry.
-        if engine is not None and (not preimages or entry.seq == len(log) - 1):
-            preimages[str(entry.seq)] = msgpack.packb(public_part(engine),
-                                                      use_bin_type=True).hex()
-        if before.engine is not None and engine is not None and \
-                before.engine.order != engine.order:
-            reseats.append(reseat_record(before, after, entry.seq))
+    try:
+        for step in walk(log):
+            entry, before, after = step.entry, step.before, step.after
+            seats = {p.key: i for i, p in enumerate(after.seats)} or seats
+            entries.append({
+                "seq": entry.seq, "kind": entry.message.kind,
+                "author_seat": seats.get(entry.author.key),
+                "entry_hash": entry.hash.hex(), "digest": step.digest.hex(),
+                "phase": after.phase.value,
+            })
+            engine = after.engine
+            # The digest's preimage where the engine starts and after the last entry.
+            if engine is not None and (not preimages or entry.seq == len(log) - 1):
+                preimages[str(entry.seq)] = msgpack.packb(public_part(engine),
+                                                          use_bin_type=True).hex()
+            if before.engine is not None and engine is not None and \
+                    before.engine.order != engine.order:
+                reseats.append(reseat_record(before, after, entry.seq))
+    except (Misbehaviour, RemoteProtocolError) as error:
+        # The refused entry: no state after it (every peer stops there).
+        entry = log[len(entries)]
+        entries.append({"seq": entry.seq, "kind": entry.message.kind,
+                        "author_seat": seats.get(entry.author.key),
+                        "entry_hash": entry.hash.hex(), "digest": None, "phase": None,
+                        "refused": error.code})
     violation = report.violation
     return {
         "file": path.name, "what": game.what,
@@ -117,6 +147,8 @@ def describe(game: Game, path: Path) -> dict[str, object]:
             "status": report.status.value, "exit_code": report.exit_code,
             "code": None if violation is None else violation.code,
             "entry": None if violation is None else violation.entry,
+            "peer": None if violation is None or violation.peer is None
+            else violation.peer.name,
             "winner": report.winner, "scores": list(report.scores),
         },
     }

@@ -11,6 +11,7 @@ after every entry, the verdict). It never rewrites a vector:
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import struct
@@ -21,9 +22,10 @@ import msgpack
 import nacl.bindings
 import pytest
 
-from uno_p2p.audit import audit_file, walk
+from uno_p2p.audit import Step, audit_file, walk
 from uno_p2p.store.unolog import read_log
 from uno_p2p.table import bodies  # noqa: F401 (registers the table's body kinds)
+from uno_p2p.table.state import Misbehaviour
 
 GAMES = Path(__file__).resolve().parents[2] / "protocol" / "vectors" / "games"
 VECTORS: dict[str, Any] = json.loads((GAMES / "games.json").read_text())
@@ -96,10 +98,19 @@ def test_the_public_digest_after_every_entry(name: str) -> None:
     game = _game(name)
     table_id = bytes.fromhex(game["table_id"])
     entries = read_log(GAMES / name).entries
-    steps = list(walk(entries))
-    assert len(steps) == len(game["entries"])
+    accepted = [e for e in game["entries"] if e["digest"] is not None]
+    refused = [e for e in game["entries"] if e["digest"] is None]
+    steps: list[Step] = []
+    with contextlib.ExitStack() as stack:
+        if refused:  # verdicts.md §6: a refused entry has no state after it
+            caught = stack.enter_context(pytest.raises(Misbehaviour))
+        steps.extend(walk(entries))
+    if refused:
+        assert caught.value.code == refused[0]["refused"]
+        assert caught.value.entry == refused[0]["seq"]
+    assert len(steps) == len(accepted)
     engine_started = False
-    for step, expected in zip(steps, game["entries"], strict=True):
+    for step, expected in zip(steps, accepted, strict=True):
         assert step.digest.hex() == expected["digest"], step.entry.seq
         assert step.after.phase.value == expected["phase"]
         engine_started = engine_started or step.after.engine is not None
@@ -127,6 +138,8 @@ def test_the_audit_verdict(name: str) -> None:
     assert (None if violation is None else violation.code) == verdict["code"]
     assert (None if violation is None else violation.entry) == verdict["entry"]
     assert (report.winner, list(report.scores)) == (verdict["winner"], verdict["scores"])
+    named = None if violation is None or violation.peer is None else violation.peer.name
+    assert named == verdict["peer"]
 
 
 def reseat_by_hand(table_id: bytes, round_: int, faces: list[list[int]], players: int,
