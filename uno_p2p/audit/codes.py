@@ -83,7 +83,8 @@ CODES: dict[str, Code] = _codes(
     Code("name_taken", "rules", "author", "a join with a name already at the table"),
     Code("not_joined", "rules", "author", "ready or leave by a peer without a place"),
     Code("bad_kick", "rules", "author", "a kick of the host or of a peer without a place"),
-    Code("not_seated", "rules", "author", "a leave or abort during a game by a non-seat"),
+    Code("not_seated", "rules", "author",
+         "a leave or abort during a game by a non-seat, or a leave while revealing"),
     Code("bad_seats", "rules", "author",
          "start seats that are not the joined peers in joining order, or a count the "
          "options refuse"),
