@@ -163,6 +163,14 @@ def test_the_chapter_defines_exactly_the_registered_codes() -> None:
     assert set(defined) == set(CODES)
 
 
+def test_the_chapter_names_whom_the_registry_names() -> None:
+    text = CHAPTER.read_text(encoding="utf-8")
+    section = text.split("\n## 7. ", 1)[1].split("\n## 8. ", 1)[0]
+    rows = re.findall(r"^\| `([a-z0-9_]+)` \| ([a-z]+) \|", section, re.M)
+    assert rows
+    assert {code: named for code, named in rows} == {c.name: c.named for c in CODES.values()}
+
+
 def test_the_chapter_and_the_audit_agree_on_the_statuses() -> None:
     text = CHAPTER.read_text(encoding="utf-8")
     assert {s.value for s in Status} | {"unreadable"} == set(STATUSES)
