@@ -71,6 +71,8 @@ GAMES = (
     Game("2p-leave", 2, "official", ("target=1",), "2p-leave",
          "two players; the second leaves during the first round (verdict stopped)",
          leave_after=30),
+    Game("4p-teams", 4, "official", ("target=80", "seat_shuffle_every=1", "teams=2"), "t80-2",
+         "four players in two teams, three rounds, reseated after each (teams alternate)"),
     Game("2p-forged", 2, "official", ("target=1",), "2p",
          "the 2p-official game cut at its first move, where the host countersigns Bob's "
          "move in Ann's name (verdict violation, wrong_seat, naming Bob)", forged=True),
@@ -166,7 +168,8 @@ def reseat_record(before: TableState, after: TableState, seq: int) -> dict[str, 
     order = after.game.order
     assert reseat_order(at_draw, seq) == order  # noqa: S101 (the table's own draw)
     faces = [[slot.shuffle, slot.position, card] for slot, card in sorted(after.opened.items())]
-    return {"entry": seq, "round": ended, "faces": faces, "order": list(order)}
+    return {"entry": seq, "round": ended, "teams": after.rules.teams, "faces": faces,
+            "order": list(order)}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
