@@ -111,11 +111,12 @@ async def list_tables(discovery: Discovery, timeout: float) -> tuple[TableAdvert
 async def find_table(
     discovery: Discovery, name: str, timeout: float = 2.0,  # noqa: ASYNC109 (a browse window)
 ) -> TableAdvert:
-    """The table whose instance is ``name``, or else the one table named ``name``.
+    """The one table named ``name``, or whose instance name is ``name``.
 
-    An exact instance name wins at once. A table name (case-insensitive) is
-    answered once no second table of that name shows up within
-    ``SAME_NAME_SETTLE_S``.
+    An instance name that is not also a table's name ("Friday night-2", the
+    second table of that name) is answered at once. A table name
+    (case-insensitive) is answered once no second table of that name shows up
+    within ``SAME_NAME_SETTLE_S``.
 
     Raises:
         TableNotFound: nothing matching answered within ``timeout`` seconds.
@@ -131,8 +132,8 @@ async def find_table(
     try:
         while True:
             exact, named = _matches(watch.tables, name)
-            if exact is not None:
-                return _usable(exact)
+            if exact is not None and exact not in named:
+                return _usable(exact)  # an instance like "Friday night-2" names one table
             if named and settle_until is None:
                 settle_until = min(deadline, loop.time() + SAME_NAME_SETTLE_S)
             if settle_until is not None and loop.time() >= settle_until:
@@ -163,10 +164,19 @@ def _matches(tables: tuple[TableAdvert, ...], name: str) -> tuple[TableAdvert | 
 def _one_of(named: list[TableAdvert], name: str) -> TableAdvert:
     if len(named) == 1:
         return _usable(named[0])
-    instances = ", ".join(f"'{advert.instance}'" for advert in ordered(named))
-    raise AmbiguousTable(
-        f"{len(named)} tables are named {name} ({instances}): join one by its instance name."
+    which = "; ".join(
+        f"'{advert.instance}' by {advert.host_player} at {_where(advert)}"
+        for advert in ordered(named)
     )
+    raise AmbiguousTable(
+        f"{len(named)} tables are named {name} ({which}): join one by its instance name in "
+        "quotes or with --address HOST:PORT."
+    )
+
+
+def _where(advert: TableAdvert) -> str:
+    address = advert.addresses[0] if advert.addresses else "?"
+    return f"[{address}]:{advert.port}" if ":" in address else f"{address}:{advert.port}"
 
 
 def _usable(advert: TableAdvert) -> TableAdvert:

@@ -114,11 +114,11 @@ class MemoryDiscovery:
         try:
             last: tuple[TableAdvert, ...] | None = None
             while not self._closed.is_set():
+                changed.clear()  # before the snapshot: a change while we yield wakes us
                 tables = ordered(self._network.tables.values())
                 if tables != last:
                     last = tables
                     yield tables
-                changed.clear()
                 await _first_of(changed, self._closed)
         finally:
             self._network.unlisten(changed)
