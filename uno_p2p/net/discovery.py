@@ -46,6 +46,7 @@ from zeroconf.asyncio import AsyncServiceBrowser, AsyncServiceInfo, AsyncZerocon
 from uno_p2p.errors import InvalidMessage, LocalProtocolError
 from uno_p2p.net.adverts import SERVICE_TYPE, Announcement, Discovery, TableAdvert
 from uno_p2p.net.lookup import DiscoveryUnavailable, ordered
+from uno_p2p.net.oneshot import ask_once, sender_addresses
 from uno_p2p.net.txt import decode_txt, encode_txt, instance_label, instance_of
 
 log = logging.getLogger(__name__)
@@ -241,6 +242,9 @@ class ZeroconfDiscovery:
             self.running(), SERVICE_TYPE, handlers=[tables.on_change],
             question_type=DNSQuestionType.QM,
         )
+        # Also ask by one-shot query: answered at once even when a responder
+        # multicast its answer in the last second (discovery.md §2.2).
+        asking = asyncio.create_task(ask_once(self.running(), sender_addresses(self.running())))
         try:
             last: tuple[TableAdvert, ...] | None = None
             while not self._closed:
@@ -250,6 +254,8 @@ class ZeroconfDiscovery:
                     yield current
                 await tables.wait(EXPIRY_SWEEP_S)
         finally:
+            asking.cancel()
+            await asyncio.gather(asking, return_exceptions=True)
             await browser.async_cancel()
             await tables.close()
 
