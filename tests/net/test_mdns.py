@@ -18,6 +18,7 @@ import subprocess
 import sys
 import textwrap
 import time
+from typing import Any
 
 import pytest
 
@@ -49,6 +50,14 @@ def tables_event(watcher: subprocess.Popen[str], *, count: int,
     raise AssertionError(f"no list of {count} tables within {deadline_s} s")
 
 
+def only_table(event: dict[str, object]) -> dict[str, Any]:
+    tables = event["tables"]
+    assert isinstance(tables, list)
+    assert len(tables) == 1, tables
+    table: dict[str, Any] = tables[0]
+    return table
+
+
 def seen_after(event: dict[str, object], earlier: dict[str, object]) -> float:
     return float(event["t"]) - float(earlier["t"])  # type: ignore[arg-type]
 
@@ -59,7 +68,7 @@ def test_a_watcher_sees_a_table_appear_change_and_go(netns: Namespace) -> None:
     host = announce(netns, "Friday night", "--host-player", "alice", "--stdin", stdin=True)
     announced = read_event(host.stdout, "announced")
     appeared = tables_event(watcher, count=1)
-    (table,) = appeared["tables"]  # type: ignore[misc]
+    table = only_table(appeared)
     assert (table["table"], table["host"], table["seats_taken"], table["phase"]) == (
         "Friday night", "alice", 1, "lobby")
     assert table["addresses"] == ["127.0.0.1"]
@@ -70,7 +79,7 @@ def test_a_watcher_sees_a_table_appear_change_and_go(netns: Namespace) -> None:
     host.stdin.flush()
     updated = read_event(host.stdout, "updated")
     changed = read_event(watcher.stdout, "tables")
-    (table,) = changed["tables"]  # type: ignore[misc]
+    table = only_table(changed)
     assert (table["seats_taken"], table["seats_free"], table["phase"]) == (4, 0, "playing")
     assert seen_after(changed, updated) < SHOW_UP_S
 
