@@ -16,7 +16,8 @@ SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "lan-sim"
 def namespaces() -> set[str]:
     listed = subprocess.run(["ip", "netns", "list"], capture_output=True, text=True,
                             timeout=30, check=False)
-    return {line.split()[0] for line in listed.stdout.splitlines() if line.strip()}
+    names = {line.split()[0] for line in listed.stdout.splitlines() if line.strip()}
+    return {name for name in names if name.startswith("unolan-")}  # lan-sim's own
 
 
 @pytest.mark.slow

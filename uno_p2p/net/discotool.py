@@ -2,8 +2,9 @@
 
 ``python -m uno_p2p.net.discotool announce --table NAME [...]`` registers a
 table and prints one JSON line per event (``announced``, ``updated``,
-``closed``) with the monotonic clock, which every process on the machine
-shares, so a test can time how long another process takes to see it.
+``closing`` as the goodbyes start, ``closed`` once they are sent) with the
+monotonic clock, which every process on the machine shares, so a test can
+time how long another process takes to see it.
 With ``--stdin`` it reads JSON objects of advert fields to publish as
 updates, one per line, until end of input; otherwise it holds the table for
 ``--hold`` seconds. SIGTERM, SIGHUP and Ctrl-C withdraw the table (goodbyes).
@@ -81,10 +82,13 @@ async def announce(discovery: ZeroconfDiscovery, args: argparse.Namespace) -> No
         try:
             async with announced(discovery, advert) as announcement:
                 emit("announced", started=started, instance=getattr(announcement, "instance", ""))
-                if args.stdin:
-                    await follow_updates(announcement, advert)
-                else:
-                    await asyncio.sleep(min(args.hold, MAX_RUN_S))
+                try:
+                    if args.stdin:
+                        await follow_updates(announcement, advert)
+                    else:
+                        await asyncio.sleep(min(args.hold, MAX_RUN_S))
+                finally:
+                    emit("closing")  # the first goodbye goes out now
         finally:
             emit("closed")
 

@@ -222,10 +222,19 @@ class ZeroconfDiscovery:
         name = f"{advert.instance or instance_label(advert.table_name)}.{SERVICE_TYPE}"
         addresses = advert.addresses or self._interfaces or local_addresses()
         info = _service_info(name, replace(advert, addresses=tuple(addresses)), None, self.server)
+        zeroconf = self.running()
+        # Ask who is out there while probing waits its first 150-250 ms: the
+        # one-shot answers (at once, unicast) put every table's PTR in the
+        # cache, where the probe's check finds a clashing name
+        # (discovery.md §2.1). Probe answers alone came too late under load.
+        asking = asyncio.create_task(ask_once(zeroconf, sender_addresses(zeroconf)))
         try:
-            await self.running().async_register_service(info, allow_name_change=True)
+            await zeroconf.async_register_service(info, allow_name_change=True)
         except (NonUniqueNameException, BadTypeInNameException) as error:
             raise LocalProtocolError(f"could not register table '{name}': {error!r}") from error
+        finally:
+            asking.cancel()
+            await asyncio.gather(asking, return_exceptions=True)
         announcement = ZeroconfAnnouncement(self, info)
         self._announcements.append(announcement)
         return announcement
