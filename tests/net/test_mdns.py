@@ -135,6 +135,32 @@ def test_a_signalled_host_withdraws_its_table(netns: Namespace, number: int) -> 
     assert host.wait(timeout=10) == 0
 
 
+def test_a_host_killed_without_goodbyes_leaves_live_lists_when_its_records_expire(
+        netns: Namespace) -> None:
+    """With 3 s records: a live host is asked again and stays, a killed one goes."""
+    watcher = watch(netns, 40)
+    tables_event(watcher, count=0)
+    live = announce(netns, "Alive", "--ttl", "3")
+    doomed = announce(netns, "Doomed", "--ttl", "3")
+    read_event(live.stdout, "announced")
+    read_event(doomed.stdout, "announced")
+    tables_event(watcher, count=2)
+    killed_at = time.monotonic()
+    doomed.kill()  # SIGKILL: no goodbye
+    left = tables_event(watcher, count=1, deadline_s=25)
+    assert [table["table"] for table in left["tables"]] == ["Alive"]  # type: ignore[attr-defined]
+    # Expiry (3 s) + the 5 s sweep + a 1 s question, with room for a busy machine.
+    assert float(left["t"]) - killed_at < 15  # type: ignore[arg-type]
+    time.sleep(8)  # two more sweeps: "Alive" is asked again and answers
+    listed = netns.run([*LIST, "--timeout", "1"])
+    assert [table["table"] for table in json.loads(listed.stdout)] == ["Alive"]
+    watcher.kill()
+    assert watcher.stdout is not None
+    later = [json.loads(line) for line in watcher.stdout.read().splitlines()]
+    # The watcher never lost "Alive" while its records expired and were renewed.
+    assert all(len(event["tables"]) == 1 for event in later if event["event"] == "tables")
+
+
 #: A responder that is not ours: a good table and one whose TXT breaks the
 #: rules (seats out of range), registered with python-zeroconf directly.
 ROGUE = textwrap.dedent("""

@@ -26,7 +26,13 @@ from dataclasses import replace
 
 from uno_p2p.errors import UnoError
 from uno_p2p.net.adverts import Announcement, TableAdvert
-from uno_p2p.net.discovery import ZeroconfDiscovery, announced, cancel_on_signals, parse_interfaces
+from uno_p2p.net.discovery import (
+    RECORD_TTL_S,
+    ZeroconfDiscovery,
+    announced,
+    cancel_on_signals,
+    parse_interfaces,
+)
 from uno_p2p.net.lookup import advert_as_json
 from uno_p2p.net.txt import OUR_PROTOCOL_VERSION
 
@@ -61,6 +67,7 @@ def build_parser() -> argparse.ArgumentParser:
     announce.add_argument("--protocol-version", type=int, default=OUR_PROTOCOL_VERSION)
     announce.add_argument("--stdin", action="store_true", help="read update lines from stdin")
     announce.add_argument("--hold", type=float, default=30.0, help="seconds to stay announced")
+    announce.add_argument("--ttl", type=int, default=RECORD_TTL_S, help="record TTL, seconds")
     watch = actions.add_parser("watch", help="print every list a browser sees")
     watch.add_argument("--timeout", type=float, default=5.0)
     return parser
@@ -114,7 +121,8 @@ async def watch(discovery: ZeroconfDiscovery, seconds: float) -> None:
 
 
 async def run(args: argparse.Namespace) -> None:
-    discovery = ZeroconfDiscovery(parse_interfaces(args.interface) or None)
+    ttl = getattr(args, "ttl", RECORD_TTL_S)
+    discovery = ZeroconfDiscovery(parse_interfaces(args.interface) or None, record_ttl=ttl)
     try:
         if args.action == "announce":
             await announce(discovery, args)

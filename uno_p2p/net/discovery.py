@@ -127,7 +127,8 @@ class ZeroconfAnnouncement:
         if self._closed:
             raise LocalProtocolError("cannot update a table that is no longer announced")
         # ServiceInfo caches its DNS records; a fresh one carries the new TXT.
-        self._info = _service_info(self._info.name, advert, self._info, self._owner.server)
+        self._info = _service_info(self._info.name, advert, self._info, self._owner.server,
+                                   self._owner.record_ttl)
         await self._owner.running().async_update_service(self._info)
 
     async def close(self) -> None:
@@ -146,8 +147,11 @@ class ZeroconfAnnouncement:
 class ZeroconfDiscovery:
     """The real ``Discovery``: mDNS on the LAN through python-zeroconf."""
 
-    def __init__(self, interfaces: Sequence[str] | None = None) -> None:
+    def __init__(self, interfaces: Sequence[str] | None = None, *,
+                 record_ttl: int = RECORD_TTL_S) -> None:
         self._interfaces = tuple(interfaces) if interfaces else None
+        #: TTL of our records, seconds (tests shorten it to watch expiry).
+        self.record_ttl = record_ttl
         self._zeroconf: AsyncZeroconf | None = None
         self._announcements: list[ZeroconfAnnouncement] = []
         self._closed = False
@@ -221,7 +225,8 @@ class ZeroconfDiscovery:
         await self.start()
         name = f"{advert.instance or instance_label(advert.table_name)}.{SERVICE_TYPE}"
         addresses = advert.addresses or self._interfaces or local_addresses()
-        info = _service_info(name, replace(advert, addresses=tuple(addresses)), None, self.server)
+        info = _service_info(name, replace(advert, addresses=tuple(addresses)), None, self.server,
+                             self.record_ttl)
         zeroconf = self.running()
         # Ask who is out there while probing waits its first 150-250 ms: the
         # one-shot answers (at once, unicast) put every table's PTR in the
@@ -315,6 +320,8 @@ class _TableList:
                 if await info.async_request(self._zeroconf, RESOLVE_TIMEOUT_MS,
                                             question_type=DNSQuestionType.QM):
                     self._take(instance, info)
+                else:
+                    self._drop(instance)  # nobody answers for it any more
                 if instance not in self._stale:
                     break
         except (BadTypeInNameException, ValueError, OSError) as error:
@@ -335,11 +342,16 @@ class _TableList:
             self._changed.set()
 
     def sweep(self) -> None:
-        """Drop tables whose records expired with no goodbye (a host killed)."""
+        """Ask again for tables whose records expired: a live host answers and
+        stays listed, a host killed without goodbyes does not and is dropped.
+
+        (Browsers only refresh the PTR record, so the SRV and TXT records of a
+        live table also expire after their TTL; discovery.md §2.2.)
+        """
         for instance in list(self.adverts):
-            info = AsyncServiceInfo(SERVICE_TYPE, f"{instance}.{SERVICE_TYPE}")
-            if not info.load_from_cache(self._zeroconf):
-                self._drop(instance)
+            name = f"{instance}.{SERVICE_TYPE}"
+            if not AsyncServiceInfo(SERVICE_TYPE, name).load_from_cache(self._zeroconf):
+                self.on_change(self._zeroconf, SERVICE_TYPE, name, ServiceStateChange.Updated)
 
     async def wait(self, seconds: float) -> None:
         """Until the list changes, or ``seconds`` pass (then sweep expired tables)."""
@@ -369,7 +381,7 @@ def _advert_of(instance: str, info: AsyncServiceInfo) -> TableAdvert | None:
 
 
 def _service_info(name: str, advert: TableAdvert, previous: AsyncServiceInfo | None,
-                  server: str) -> AsyncServiceInfo:
+                  server: str, ttl: int) -> AsyncServiceInfo:
     """The records of ``advert`` under ``name``: SRV to ``server``, TXT, A/AAAA.
 
     An update (``previous`` given) keeps the port and addresses first announced.
@@ -377,7 +389,7 @@ def _service_info(name: str, advert: TableAdvert, previous: AsyncServiceInfo | N
     return AsyncServiceInfo(
         SERVICE_TYPE, name, port=advert.port if previous is None else previous.port,
         properties=encode_txt(advert), server=server,
-        host_ttl=RECORD_TTL_S, other_ttl=RECORD_TTL_S,
+        host_ttl=ttl, other_ttl=ttl,
         parsed_addresses=list(advert.addresses) if previous is None
         else previous.parsed_addresses(),
     )
