@@ -89,3 +89,10 @@ async def test_an_abandoned_browser_stops_listening() -> None:
     with contextlib.suppress(StopAsyncIteration):
         await lists.aclose()  # type: ignore[attr-defined]
     assert not network._listeners
+
+
+async def test_a_given_instance_name_is_made_dns_safe() -> None:
+    network = MemoryNetwork()
+    announcement = await MemoryDiscovery(network).announce(replace(ADVERT, instance="v1.2 game"))
+    assert announcement.instance == "v1-2 game"
+    assert list(network.tables) == ["v1-2 game"]

@@ -154,6 +154,7 @@ class ZeroconfDiscovery:
         self.record_ttl = record_ttl
         self._zeroconf: AsyncZeroconf | None = None
         self._announcements: list[ZeroconfAnnouncement] = []
+        self._browsing: set[_TableList] = set()
         self._closed = False
         #: Our A/SRV target; random so two hosts never share one (RFC 6762 §9).
         self.server = f"uno-lan-{secrets.token_hex(4)}.local."
@@ -223,7 +224,7 @@ class ZeroconfDiscovery:
         """
         encode_txt(advert)
         await self.start()
-        name = f"{advert.instance or instance_label(advert.table_name)}.{SERVICE_TYPE}"
+        name = f"{instance_label(advert.instance or advert.table_name)}.{SERVICE_TYPE}"
         addresses = advert.addresses or self._interfaces or local_addresses()
         info = _service_info(name, replace(advert, addresses=tuple(addresses)), None, self.server,
                              self.record_ttl)
@@ -252,6 +253,7 @@ class ZeroconfDiscovery:
         """
         await self.start()
         tables = _TableList(self.running())
+        self._browsing.add(tables)
         browser = AsyncServiceBrowser(
             self.running(), SERVICE_TYPE, handlers=[tables.on_change],
             question_type=DNSQuestionType.QM,
@@ -268,6 +270,7 @@ class ZeroconfDiscovery:
                     yield current
                 await tables.wait(EXPIRY_SWEEP_S)
         finally:
+            self._browsing.discard(tables)
             asking.cancel()
             await asyncio.gather(asking, return_exceptions=True)
             await browser.async_cancel()
@@ -280,6 +283,8 @@ class ZeroconfDiscovery:
         for announcement in self._announcements:
             await announcement.close()
         self._closed = True
+        for tables in self._browsing:
+            tables.wake()  # a browse in progress ends now, not at its next sweep
         zeroconf, self._zeroconf = self._zeroconf, None
         if zeroconf is not None:
             with contextlib.suppress(TimeoutError, OSError, RuntimeError):
@@ -340,6 +345,9 @@ class _TableList:
     def _drop(self, instance: str) -> None:
         if self.adverts.pop(instance, None) is not None:
             self._changed.set()
+
+    def wake(self) -> None:
+        self._changed.set()
 
     def sweep(self) -> None:
         """Ask again for tables whose records expired: a live host answers and

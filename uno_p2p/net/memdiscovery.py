@@ -101,7 +101,7 @@ class MemoryDiscovery:
         if self._closed.is_set():
             raise LocalProtocolError("cannot announce on a closed discovery")
         encode_txt(advert)
-        wanted = advert.instance or instance_label(advert.table_name)
+        wanted = instance_label(advert.instance or advert.table_name)
         instance = self._network.free_instance(wanted)
         announcement = MemoryAnnouncement(
             self._network, _with_defaults(replace(advert, instance=instance)))
