@@ -161,6 +161,52 @@ def test_a_host_killed_without_goodbyes_leaves_live_lists_when_its_records_expir
     assert all(len(event["tables"]) == 1 for event in later if event["event"] == "tables")
 
 
+#: What ``uno-lan join TABLE`` does first: find_table over real mDNS.
+FIND = textwrap.dedent("""
+    import asyncio, json, sys, time
+    from uno_p2p.errors import UnoError
+    from uno_p2p.net.discovery import ZeroconfDiscovery
+    from uno_p2p.net.lookup import advert_as_json, find_table
+    async def main():
+        discovery = ZeroconfDiscovery(["127.0.0.1"])
+        started = time.monotonic()
+        try:
+            found = advert_as_json(await find_table(discovery, sys.argv[1], 2))
+        except UnoError as error:
+            found = {"error": str(error), "code": error.code}
+        finally:
+            await discovery.close()
+        print(json.dumps({"found": found, "seconds": time.monotonic() - started}))
+    asyncio.run(main())
+""")
+
+
+def test_find_table_over_mdns(netns: Namespace) -> None:
+    first = announce(netns, "Twice", "--host-player", "alice", "--port", "40010")
+    read_event(first.stdout, "announced")
+    second = announce(netns, "Twice", "--host-player", "bob", "--port", "40011")
+    read_event(second.stdout, "announced")
+
+    def find(name: str) -> dict[str, Any]:
+        done = netns.run([sys.executable, "-c", FIND, name])
+        assert done.returncode == 0, done.stderr
+        result: dict[str, Any] = json.loads(done.stdout)
+        return result
+
+    picked = find("Twice-2")
+    assert (picked["found"]["host"], picked["found"]["port"]) == ("bob", 40011)
+    assert picked["seconds"] < SHOW_UP_S
+    both = find("twice")
+    assert both["found"]["code"] == "ambiguous_table"
+    assert "'Twice' by alice at 127.0.0.1:40010; 'Twice-2' by bob at 127.0.0.1:40011" \
+        in both["found"]["error"]
+    missing = find("Nowhere")
+    assert missing["found"] == {"code": "table_not_found", "error": (
+        "No table named Nowhere found on the network within 2 s: check you're on the same "
+        "network, or use --address HOST:PORT.")}
+    assert 2 <= missing["seconds"] < 4
+
+
 #: A responder that is not ours: a good table and one whose TXT breaks the
 #: rules (seats out of range), registered with python-zeroconf directly.
 ROGUE = textwrap.dedent("""
