@@ -38,6 +38,7 @@ from zeroconf import (
     InterfaceChoice,
     IPVersion,
     NonUniqueNameException,
+    NotRunningException,
     ServiceStateChange,
     Zeroconf,
 )
@@ -238,6 +239,9 @@ class ZeroconfDiscovery:
             await zeroconf.async_register_service(info, allow_name_change=True)
         except (NonUniqueNameException, BadTypeInNameException) as error:
             raise LocalProtocolError(f"could not register table '{name}': {error!r}") from error
+        except NotRunningException as error:
+            raise DiscoveryUnavailable(
+                "mDNS did not start within 9 s: use --address HOST:PORT.") from error
         finally:
             asking.cancel()
             await asyncio.gather(asking, return_exceptions=True)
