@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from uno_p2p.crypto.cards import CARD_COUNT
-from uno_p2p.crypto.context import ProofContext, Verified
+from uno_p2p.crypto.context import ProofContext, Verified, VerifiedStatements
 from uno_p2p.crypto.group import (
     POINT_BYTES,
     SCALAR_BYTES,
@@ -372,6 +372,10 @@ def make_proven_shuffle(
     return ShuffleMessage(shuffled), proof
 
 
+#: This process's memo of verified proofs of shuffle.
+VERIFIED = VerifiedStatements()
+
+
 def verify_proven_shuffle(
     message: ShuffleMessage, proof: bytes, previous: Sequence[Ciphertext], *,
     joint_key: Point, context: ProofContext,
@@ -388,14 +392,21 @@ def verify_proven_shuffle(
     if not proof:
         raise ShuffleRejected("the shuffle comes without its proof of shuffle",
                               peer=context.peer.hex(), item="shuffle proof")
+    key = hash_bytes("shuffle-proof/verified", statement_digest(
+        previous, message.ciphertexts, joint_key, context), proof)
+    if key in VERIFIED:
+        return verified
     decoded = ShuffleProof.from_wire(proof, size=len(previous), peer=context.peer.hex())
     verify_shuffle_proof(decoded, previous, message.ciphertexts, joint_key=joint_key,
                          context=context)
+    VERIFIED.add(key)
     return verified
+
 
 __all__ = [
     "GENERATOR_LABEL",
     "MAX_PROOF_BYTES",
+    "VERIFIED",
     "ShuffleProof",
     "generators",
     "make_proven_shuffle",
