@@ -9,10 +9,11 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from uno_p2p.crypto.group import Point, Scalar
+from uno_p2p.crypto.cards import card_point
+from uno_p2p.crypto.group import Point, Scalar, base_mul
 from uno_p2p.crypto.identity import PeerId
 from uno_p2p.crypto.keys import PeerSecrets
-from uno_p2p.crypto.shuffle import shuffle_context
+from uno_p2p.crypto.shuffle import Ciphertext, shuffle_context
 from uno_p2p.crypto.shuffle_proof import make_proven_shuffle
 from uno_p2p.errors import IllegalAction
 from uno_p2p.rules.actions import Challenge, ChallengeVerdict, Play, TimeOut
@@ -148,6 +149,34 @@ class DishonestShuffler(Cheater):
             deck.ciphertexts, shuffle_master=fake.shuffle_master, round_number=deck.round,
             deck=deck.number, joint_key=table_key(self.state), context=context)
         return ShuffleDeck(body.shuffle, tuple(message.to_wire()), proof.to_wire())
+
+
+class StacksTheDeck(Cheater):
+    """The last shuffler of a round's deck replaces the whole deck with its own fresh
+    encryption, under the joint key, of the deck's cards in an order it chose (so it
+    would know every card), and sends its honest proof (issue 9's attack)."""
+
+    proof: bytes | None = None  # None: keep the honest proof; else send this instead
+
+    def cheat(self, body: Body) -> Body:
+        if not isinstance(body, ShuffleDeck):
+            return body
+        deck = self.state.decks[body.shuffle]
+        if len(deck.shufflers) != 1 or len(deck.card_ids) != len(deck.ciphertexts):
+            return body
+        key = table_key(self.state)
+        stacked = []
+        for k, card in enumerate(sorted(deck.card_ids, reverse=True)):
+            r = Scalar.of(1000 + k)
+            stacked.append(Ciphertext(base_mul(r), card_point(card) + key * r).to_wire())
+        proof = body.proof if self.proof is None else self.proof
+        return ShuffleDeck(body.shuffle, tuple(stacked), proof)
+
+
+class StacksWithoutProof(StacksTheDeck):
+    """The same, sending no proof at all."""
+
+    proof = b""
 
 
 class LyingChallenger(Cheater):
