@@ -17,7 +17,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from uno_p2p.crypto.audit import DeckRecord, DeckResult, verify_deck
+from uno_p2p.crypto.audit import REEXECUTED, DeckRecord, DeckResult, verify_deck
 from uno_p2p.crypto.cards import CARD_COUNT
 from uno_p2p.crypto.context import PURPOSE_DEAL, Verified
 from uno_p2p.crypto.deck import Deck
@@ -31,6 +31,7 @@ from uno_p2p.crypto.keys import (
 )
 from uno_p2p.crypto.shares import DecryptionShare
 from uno_p2p.crypto.shuffle import ShuffleMessage, make_shuffle
+from uno_p2p.crypto.shuffle_proof import VERIFIED
 
 CARDS_EACH = 7
 
@@ -285,6 +286,8 @@ def main() -> int:
     parser.add_argument("--budget", type=float, default=2.0,
                         help="max seconds spent on each per-operation figure")
     args = parser.parse_args()
+    # Every peer pays its own checks, as on separate machines (no shared memo).
+    VERIFIED.enabled = REEXECUTED.enabled = False
     counts = [int(n) for n in args.players.split(",")]
     if any(not 2 <= n <= 10 for n in counts):
         parser.error("player counts are 2..10")
