@@ -133,6 +133,10 @@ class VerifiedStatements:
     def __contains__(self, key: bytes) -> bool:
         return self.enabled and key in self._seen
 
+    def clear(self) -> None:
+        """Forget every statement."""
+        self._seen.clear()
+
     def add(self, key: bytes) -> None:
         """Remember a verified statement (the oldest is forgotten beyond ``size``)."""
         if not self.enabled:

@@ -376,6 +376,13 @@ def make_proven_shuffle(
 VERIFIED = VerifiedStatements()
 
 
+def verified_key(previous: Sequence[Ciphertext], shuffled: Sequence[Ciphertext], proof: bytes,
+                 joint_key: Point, context: ProofContext) -> bytes:
+    """The memo key of one statement and its proof: a hash of every input."""
+    return hash_bytes("shuffle-proof/verified",
+                      statement_digest(previous, shuffled, joint_key, context), proof)
+
+
 def verify_proven_shuffle(
     message: ShuffleMessage, proof: bytes, previous: Sequence[Ciphertext], *,
     joint_key: Point, context: ProofContext,
@@ -392,8 +399,7 @@ def verify_proven_shuffle(
     if not proof:
         raise ShuffleRejected("the shuffle comes without its proof of shuffle",
                               peer=context.peer.hex(), item="shuffle proof")
-    key = hash_bytes("shuffle-proof/verified", statement_digest(
-        previous, message.ciphertexts, joint_key, context), proof)
+    key = verified_key(previous, message.ciphertexts, proof, joint_key, context)
     if key in VERIFIED:
         return verified
     decoded = ShuffleProof.from_wire(proof, size=len(previous), peer=context.peer.hex())
@@ -413,6 +419,7 @@ __all__ = [
     "proof_bytes",
     "prove_shuffle",
     "statement_digest",
+    "verified_key",
     "verify_proven_shuffle",
     "verify_shuffle_proof",
 ]
