@@ -9,7 +9,10 @@ The stages, in order; the first that fails gives the verdict:
 2. and 3. *rules* and *proofs*: the log replayed by an observer through the
    table's own ``Ledger`` (``uno_p2p.audit.walk``): every action under the
    recorded options with the real engine, every key, shuffle and share proof
-   with the real deck.
+   with the real deck. The proofs of shuffle need no reveal and are checked
+   whatever the verdict, on every core ahead of the replay
+   (``uno_p2p.audit.parallel``); a seat's own reveal re-executes its shuffles
+   in the ledger, so it is convicted even if another seat never reveals.
 4. *reveal*, when every seat revealed its secrets: every shuffle re-executed
    from its committed seed (``uno_p2p.crypto.audit``), so the card at every
    position is known; then every card opened during play is checked against

@@ -8,7 +8,8 @@ and every ``r`` come from the peer's shuffle seed for that deck, itself
 derived from the master seed it committed to before any shuffle (§4.2), so
 a shuffle is fixed before the peer sees anyone's output and can be
 re-executed by anyone once the seed is revealed (``uno_p2p.crypto.audit``).
-Until then only the structure is checked: right length, valid points.
+Each shuffle is also proven on arrival in zero knowledge
+(``uno_p2p.crypto.shuffle_proof``, §6.4); this module checks its structure.
 """
 
 from __future__ import annotations
