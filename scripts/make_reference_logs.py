@@ -9,9 +9,10 @@ a disk would really hold:
   cheat's own message (re-signed with its own key) on its way to the host,
   or a peer class plays the cheat; the honest sequencer refuses it and logs
   an ``abort`` with the signed message as evidence (out of turn, wrong face,
-  a lie in a challenge, equivocation), or the cheat goes unseen until the
-  end-of-game reveal (a dishonest shuffle), or the game waits for a reveal
-  that never comes (a refused reveal);
+  a lie in a challenge, equivocation, a stacked deck whose proof of shuffle
+  fails), or the cheat goes unseen until the end-of-game reveal (a true
+  shuffle from an uncommitted seed), or the game waits for a reveal that
+  never comes (a refused reveal);
 - *sequencer* cheats are what a malicious host writes: it countersigns an
   invalid entry (a card not held, a bad decryption share), or the log holds
   two countersigned entries at one number as evidence of a fork.
@@ -32,9 +33,11 @@ from pathlib import Path
 from typing import Any
 
 from uno_p2p.audit.walk import walk
+from uno_p2p.crypto.cards import card_point
+from uno_p2p.crypto.group import Scalar, base_mul
 from uno_p2p.crypto.identity import Identity
-from uno_p2p.crypto.keys import joint_key
-from uno_p2p.crypto.shuffle import make_shuffle
+from uno_p2p.crypto.shuffle import Ciphertext, shuffle_context
+from uno_p2p.crypto.shuffle_proof import make_proven_shuffle
 from uno_p2p.rules.actions import Action, Challenge, ChallengeVerdict, Play
 from uno_p2p.rules.bots import Bot, HeuristicBot
 from uno_p2p.rules.cards import CARD_COLOUR, CARD_COUNT
@@ -52,10 +55,11 @@ from uno_p2p.table.bodies import (
 )
 from uno_p2p.table.duties import Owed, make_item
 from uno_p2p.table.frames import FRAME_MESSAGE, frame
+from uno_p2p.table.game import table_key
 from uno_p2p.table.memnet import NAMES, Network, TableSetup, game_over, seat_table, seeded
 from uno_p2p.table.peer import TablePeer
 from uno_p2p.table.replay import replay
-from uno_p2p.table.state import TablePhase
+from uno_p2p.table.state import TablePhase, TableState
 from uno_p2p.wire.envelope import Entry, Head, Message
 from uno_p2p.wire.private import Sealed
 from uno_p2p.wire.registry import Body
@@ -420,27 +424,60 @@ def equivocation() -> tuple[Sequence[Entry], Expected]:
                              "equivocation", abort_entry(entries), NAMES[1])
 
 
-def bad_shuffle() -> tuple[Sequence[Entry], Expected]:
-    """Bob shuffles deck 1 from a seed he never committed to; only the reveal shows it."""
-    done: list[tuple[bytes, int]] = []
-
+def _tamper_shuffle(done: list[tuple[bytes, int]],
+                    forge: Callable[[TableState, ShuffleDeck], ShuffleDeck],
+                    ) -> Callable[[Game], Callable[[bytes, bytes, bytes], list[bytes]]]:
+    """Bob's shuffle of deck 1 (the first round's deck), rewritten by ``forge``."""
     def tamper(game: Game) -> Callable[[bytes, bytes, bytes], list[bytes]]:
         def hook(sender: bytes, recipient: bytes, data: bytes) -> list[bytes]:
             message = own_message(game, 1, sender, recipient, data)
             if done or message is None or not isinstance(message.body, ShuffleDeck) or \
                     message.body.shuffle != 1:
                 return [data]
-            state = game.net.host.state
-            deck = state.decks[1]
-            key = joint_key([state.key(s) for s in range(len(state.seats))])
-            cheat = make_shuffle(deck.ciphertexts, shuffle_master=b"\x66" * 32,
-                                 round_number=deck.round, deck=deck.number, joint_key=key)
-            forged = resign(game, 1, message, ShuffleDeck(1, tuple(cheat.to_wire())))
+            forged = resign(game, 1, message, forge(game.net.host.state, message.body))
             done.append((message.author.key, message.counter))
             return [frame(FRAME_MESSAGE, forged.encode())]
         return hook
+    return tamper
 
-    game = play(3, "official", ["target=60"], "bad-shuffle", tamper=tamper)
+
+def bad_shuffle() -> tuple[Sequence[Entry], Expected]:
+    """Bob, shuffling deck 1 last, stacks it: his own fresh encryption of the cards in an
+    order he chose, with his honest proof of shuffle. The host refuses it on arrival."""
+    done: list[tuple[bytes, int]] = []
+
+    def stack(state: TableState, body: ShuffleDeck) -> ShuffleDeck:
+        deck, key = state.decks[1], table_key(state)
+        cards = []
+        for k, card in enumerate(sorted(deck.card_ids, reverse=True)):
+            r = Scalar.of(1000 + k)
+            cards.append(Ciphertext(base_mul(r), card_point(card) + key * r).to_wire())
+        return ShuffleDeck(1, tuple(cards), body.proof)
+
+    game = play(2, "official", ["target=60"], "bad-shuffle", tamper=_tamper_shuffle(done, stack))
+    entries = game.entries
+    return entries, Expected("violation", "Bob stacks deck 1; its proof of shuffle fails on "
+                             "arrival and the host logs it", "bad_shuffle", abort_entry(entries),
+                             NAMES[1])
+
+
+def uncommitted_seed() -> tuple[Sequence[Entry], Expected]:
+    """Bob shuffles deck 1 truly (his proof verifies) but from a seed he never committed
+    to; his own reveal at the end convicts him."""
+    done: list[tuple[bytes, int]] = []
+
+    def reseed(state: TableState, body: ShuffleDeck) -> ShuffleDeck:
+        deck = state.decks[1]
+        peer = state.seats[1].key
+        context = shuffle_context(state.table_id, deck.round, deck.number, peer,
+                                  turn=len(deck.done))
+        message, proof = make_proven_shuffle(
+            deck.ciphertexts, shuffle_master=b"\x66" * 32, round_number=deck.round,
+            deck=deck.number, joint_key=table_key(state), context=context)
+        return ShuffleDeck(1, tuple(message.to_wire()), proof.to_wire())
+
+    game = play(3, "official", ["target=60"], "uncommitted-seed",
+                tamper=_tamper_shuffle(done, reseed))
     entries = game.entries
     author, counter = done[0]
     return entries, Expected("violation", "Bob's shuffle of deck 1 is not from his seed",
@@ -570,6 +607,7 @@ LOGS: dict[str, Callable[[], tuple[Sequence[Entry], Expected]]] = {
     "cheat-bad-private-reveal": bad_private_reveal,
     "cheat-false-accusation": false_accusation,
     "cheat-bad-shuffle": bad_shuffle,
+    "cheat-uncommitted-seed": uncommitted_seed,
     "cheat-equivocation": equivocation,
     "cheat-forked-sequencer": forked,
     "cheat-dropped-turn": dropped_turn,

@@ -12,7 +12,13 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from uno_p2p.crypto.audit import DeckRecord
-from uno_p2p.crypto.context import PURPOSE_DEAL, PURPOSE_OPEN, PURPOSE_PRIVATE, Verified
+from uno_p2p.crypto.context import (
+    PURPOSE_DEAL,
+    PURPOSE_OPEN,
+    PURPOSE_PRIVATE,
+    SEAL,
+    Verified,
+)
 from uno_p2p.crypto.deck import Deck
 from uno_p2p.crypto.keys import (
     KeyAnnouncement,
@@ -23,12 +29,12 @@ from uno_p2p.crypto.keys import (
     verify_secrets_reveal,
 )
 from uno_p2p.crypto.shares import DecryptionShare
-from uno_p2p.crypto.shuffle import ShuffleMessage
+from uno_p2p.crypto.shuffle import ShuffleMessage, shuffle_context
 
 TABLE = b"table-under-test"
 
-#: A dishonest shuffler: given its deck view and secrets, returns its message.
-Cheat = Callable[[Deck, PeerSecrets], ShuffleMessage]
+#: A dishonest shuffler: given its deck view and secrets, returns its message and proof.
+Cheat = Callable[[Deck, PeerSecrets], tuple[ShuffleMessage, bytes]]
 
 
 def peer_id(seat: int) -> bytes:
@@ -52,7 +58,7 @@ class Peer:
         return self.decks[-1]
 
 
-def _honest_shuffle(deck: Deck, secrets: PeerSecrets) -> ShuffleMessage:
+def _honest_shuffle(deck: Deck, secrets: PeerSecrets) -> tuple[ShuffleMessage, bytes]:
     return deck.make_shuffle(secrets)
 
 
@@ -94,19 +100,29 @@ class Table:
             peer.hand = {}
         self._carried = tuple(carried)
 
-    def shuffle(self, cheats: dict[int, Cheat] | None = None) -> None:
-        """Every shuffling seat in turn; each other peer decodes and verifies."""
+    def shuffle(self, cheats: dict[int, Cheat] | None = None, *, trusting: bool = False) -> None:
+        """Every shuffling seat in turn; each other peer decodes and verifies.
+
+        ``trusting`` peers skip the proof of shuffle (as if it were broken), so a
+        test can reach the second line of defence: openings and the reveal.
+        """
         cheats = cheats or {}
         messages = []
         first = self.peers[0].deck
         while (seat := first.next_shuffler) is not None:
             shuffler = self.peers[seat]
             make = cheats.get(seat, _honest_shuffle)
-            wire = make(shuffler.deck, shuffler.secrets).to_wire()
+            made, proof = make(shuffler.deck, shuffler.secrets)
+            wire = made.to_wire()
             messages.append(ShuffleMessage.from_wire(wire, peer=str(seat)))
             for peer in self.peers:
                 message = ShuffleMessage.from_wire(wire, peer=peer_label(peer_id(seat)))
-                peer.deck.accept_shuffle(peer.deck.verify_shuffle(message, seat))
+                if trusting:
+                    context = shuffle_context(TABLE, first.round, first.deck, peer_id(seat),
+                                              turn=len(peer.deck.shuffles))
+                    peer.deck.accept_shuffle(Verified(message, context, SEAL))
+                else:
+                    peer.deck.accept_shuffle(peer.deck.verify_shuffle(message, seat, proof))
         self.records.append(DeckRecord(
             first.round, first.deck, first.card_ids, first.shufflers, tuple(messages),
             self._carried,

@@ -24,7 +24,6 @@ from uno_p2p.crypto.shuffle import (
     Ciphertext,
     ShuffleMessage,
     ShuffleRejected,
-    apply_shuffle,
     shuffle_seed,
 )
 from uno_p2p.errors import CryptoError, InvalidMessage, ProofRejected
@@ -140,9 +139,13 @@ def test_a_wrong_claimed_card_is_refused_naming_the_claimant() -> None:
     check_named(caught.value, item="position 0")
 
 
+Made = tuple[ShuffleMessage, bytes]
+
+
 def test_a_short_shuffle_is_refused_at_once() -> None:
-    def drop(deck: Deck, secrets: PeerSecrets) -> ShuffleMessage:
-        return ShuffleMessage(deck.make_shuffle(secrets).ciphertexts[:-1])
+    def drop(deck: Deck, secrets: PeerSecrets) -> Made:
+        message, proof = deck.make_shuffle(secrets)
+        return ShuffleMessage(message.ciphertexts[:-1]), proof
 
     with pytest.raises(ShuffleRejected) as caught:
         cheating_game(drop)
@@ -150,9 +153,10 @@ def test_a_short_shuffle_is_refused_at_once() -> None:
 
 
 def test_a_shuffle_repeating_a_ciphertext_is_refused_at_once() -> None:
-    def repeat(deck: Deck, secrets: PeerSecrets) -> ShuffleMessage:
-        honest = deck.make_shuffle(secrets).ciphertexts
-        return ShuffleMessage((honest[0], *honest[:-1]))
+    def repeat(deck: Deck, secrets: PeerSecrets) -> Made:
+        honest, proof = deck.make_shuffle(secrets)
+        cts = honest.ciphertexts
+        return ShuffleMessage((cts[0], *cts[:-1])), proof
 
     with pytest.raises(ShuffleRejected) as caught:
         cheating_game(repeat)
@@ -172,11 +176,11 @@ def test_a_shuffle_with_off_group_points_is_refused_on_decoding() -> None:
 
 # -- proven at the reveal ---------------------------------------------------------
 
-def cheating_game(cheat: object) -> Table:
+def cheating_game(cheat: object, *, trusting: bool = False) -> Table:
     table = Table(3)
     table.setup_keys()
     table.new_deck(1, 0, range(CARD_COUNT))
-    table.shuffle({CHEATER: cheat})  # type: ignore[dict-item]
+    table.shuffle({CHEATER: cheat}, trusting=trusting)  # type: ignore[dict-item]
     return table
 
 
@@ -190,33 +194,46 @@ def rerandomised(deck: Deck, ciphertext: Ciphertext, r: int) -> Ciphertext:
     return Ciphertext(ciphertext.c1 + base_mul(mask), ciphertext.c2 + deck.joint_key * mask)
 
 
-def duplicate(deck: Deck, secrets: PeerSecrets) -> ShuffleMessage:
-    honest = list(deck.make_shuffle(secrets).ciphertexts)
+def duplicate(deck: Deck, secrets: PeerSecrets) -> Made:
+    message, proof = deck.make_shuffle(secrets)
+    honest = list(message.ciphertexts)
     honest[1] = rerandomised(deck, honest[0], 12345)  # a copy of card 0, freshly masked
-    return ShuffleMessage(tuple(honest))
+    return ShuffleMessage(tuple(honest)), proof
 
 
-def substitute(deck: Deck, secrets: PeerSecrets) -> ShuffleMessage:
-    honest = list(deck.make_shuffle(secrets).ciphertexts)
+def substitute(deck: Deck, secrets: PeerSecrets) -> Made:
+    message, proof = deck.make_shuffle(secrets)
+    honest = list(message.ciphertexts)
     r = Scalar(777)
     honest[2] = Ciphertext(base_mul(r), card_point(100) + deck.joint_key * r)  # an extra Wild
-    return ShuffleMessage(tuple(honest))
+    return ShuffleMessage(tuple(honest)), proof
 
 
-def wrong_seed(deck: Deck, secrets: PeerSecrets) -> ShuffleMessage:
-    return ShuffleMessage(apply_shuffle(deck.ciphertexts, bytes(32), deck.joint_key))
+def wrong_seed(deck: Deck, secrets: PeerSecrets) -> Made:
+    """A true shuffle, honestly proven, but not from the committed seed."""
+    fake = dataclasses.replace(secrets, shuffle_master=bytes(32))
+    return deck.make_shuffle(fake)
+
+
+@pytest.mark.parametrize("cheat", [duplicate, substitute])
+def test_a_dishonest_shuffle_is_refused_at_once_by_its_proof(cheat: object) -> None:
+    with pytest.raises(ProofRejected) as caught:
+        cheating_game(cheat)
+    check_named(caught.value, item="shuffle proof")
 
 
 @pytest.mark.parametrize("cheat", [duplicate, substitute, wrong_seed])
-def test_a_dishonest_shuffle_passes_now_and_is_proven_at_the_reveal(cheat: object) -> None:
-    table = cheating_game(cheat)
+def test_a_dishonest_shuffle_is_also_proven_at_the_reveal(cheat: object) -> None:
+    """The second line: with the proof skipped, the re-execution still names the cheat;
+    a true shuffle from an uncommitted seed passes its proof and is named there."""
+    table = cheating_game(cheat, trusting=cheat is not wrong_seed)
     with pytest.raises(ShuffleCheatDetected) as caught:
         audit(table)
     check_named(caught.value, item="shuffle by seat 1")
 
 
 def test_a_duplicated_card_is_caught_when_both_copies_open() -> None:
-    table = cheating_game(duplicate)
+    table = cheating_game(duplicate, trusting=True)
     deck = table.peers[0].deck
     for position in range(CARD_COUNT):
         for seat in range(3):
@@ -233,7 +250,7 @@ def open_every_position(deck: Deck) -> None:
 
 def test_the_honest_shufflers_are_not_blamed() -> None:
     """Re-execution stops at the first bad shuffle: seat 0's, before it, verified fine."""
-    table = cheating_game(substitute)
+    table = cheating_game(substitute, trusting=True)
     with pytest.raises(ShuffleCheatDetected) as caught:
         audit(table)
     assert caught.value.peer != peer_label(peer_id(0))

@@ -67,13 +67,13 @@ def test_a_deck_refuses_values_verified_for_another_deck() -> None:
     table.new_deck(1, 1, range(10))
     with pytest.raises(LocalProtocolError):
         table.peers[0].deck.accept_share(verified)
-    shuffle = table.peers[0].deck.make_shuffle(table.peers[0].secrets)
-    verified_shuffle = table.peers[1].deck.verify_shuffle(shuffle, 0)
+    shuffle, proof = table.peers[0].deck.make_shuffle(table.peers[0].secrets)
+    verified_shuffle = table.peers[1].deck.verify_shuffle(shuffle, 0, proof)
     table.peers[1].deck.accept_shuffle(verified_shuffle)
     with pytest.raises(LocalProtocolError):  # seat 1 is next now, not seat 0 again
         table.peers[1].deck.accept_shuffle(verified_shuffle)
     with pytest.raises(LocalProtocolError):
-        table.peers[1].deck.verify_shuffle(shuffle, 0)
+        table.peers[1].deck.verify_shuffle(shuffle, 0, proof)
 
 
 def test_decks_need_cards_and_distinct_ids() -> None:

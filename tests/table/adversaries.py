@@ -9,10 +9,12 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from uno_p2p.crypto.group import Point, Scalar
+from uno_p2p.crypto.cards import card_point
+from uno_p2p.crypto.group import Point, Scalar, base_mul
 from uno_p2p.crypto.identity import PeerId
 from uno_p2p.crypto.keys import PeerSecrets
-from uno_p2p.crypto.shuffle import make_shuffle
+from uno_p2p.crypto.shuffle import Ciphertext, shuffle_context
+from uno_p2p.crypto.shuffle_proof import make_proven_shuffle
 from uno_p2p.errors import IllegalAction
 from uno_p2p.rules.actions import Challenge, ChallengeVerdict, Play, TimeOut
 from uno_p2p.rules.cards import CARD_COLOUR
@@ -20,6 +22,7 @@ from uno_p2p.rules.state import Phase
 from uno_p2p.table.bodies import Clock, Move, Shares, ShuffleDeck
 from uno_p2p.table.duties import Owed, make_item
 from uno_p2p.table.frames import FRAME_ENTRY, FRAME_MESSAGE, frame
+from uno_p2p.table.game import table_key
 from uno_p2p.table.peer import TablePeer
 from uno_p2p.table.sending import Outgoing
 from uno_p2p.table.state import TablePhase
@@ -132,20 +135,48 @@ class ReplaysOldMessage(Cheater):
 
 
 class DishonestShuffler(Cheater):
-    """Shuffles from a seed it never committed to (looks fine until the reveal)."""
+    """Shuffles from a seed it never committed to: a true shuffle with a valid proof, so
+    it looks fine until the reveal's re-execution."""
 
     def cheat(self, body: Body) -> Body:
         if not isinstance(body, ShuffleDeck):
             return body
         deck = self.state.decks[body.shuffle]
         fake = PeerSecrets.from_seed(b"\x07" * 32, table=self.table_id, peer=self.peer_id.key)
-        from uno_p2p.crypto.keys import joint_key
+        context = shuffle_context(self.table_id, deck.round, deck.number, self.peer_id.key,
+                                  turn=len(deck.done))
+        message, proof = make_proven_shuffle(
+            deck.ciphertexts, shuffle_master=fake.shuffle_master, round_number=deck.round,
+            deck=deck.number, joint_key=table_key(self.state), context=context)
+        return ShuffleDeck(body.shuffle, tuple(message.to_wire()), proof.to_wire())
 
-        keys = [self.state.key(s) for s in range(len(self.state.seats))]
-        message = make_shuffle(deck.ciphertexts, shuffle_master=fake.shuffle_master,
-                               round_number=deck.round, deck=deck.number,
-                               joint_key=joint_key(keys))
-        return ShuffleDeck(body.shuffle, tuple(message.to_wire()))
+
+class StacksTheDeck(Cheater):
+    """The last shuffler of a round's deck replaces the whole deck with its own fresh
+    encryption, under the joint key, of the deck's cards in an order it chose (so it
+    would know every card), and sends its honest proof (issue 9's attack)."""
+
+    proof: bytes | None = None  # None: keep the honest proof; else send this instead
+
+    def cheat(self, body: Body) -> Body:
+        if not isinstance(body, ShuffleDeck):
+            return body
+        deck = self.state.decks[body.shuffle]
+        if len(deck.shufflers) != 1 or len(deck.card_ids) != len(deck.ciphertexts):
+            return body
+        key = table_key(self.state)
+        stacked = []
+        for k, card in enumerate(sorted(deck.card_ids, reverse=True)):
+            r = Scalar.of(1000 + k)
+            stacked.append(Ciphertext(base_mul(r), card_point(card) + key * r).to_wire())
+        proof = body.proof if self.proof is None else self.proof
+        return ShuffleDeck(body.shuffle, tuple(stacked), proof)
+
+
+class StacksWithoutProof(StacksTheDeck):
+    """The same, sending no proof at all."""
+
+    proof = b""
 
 
 class LyingChallenger(Cheater):

@@ -16,12 +16,13 @@ import pytest
 from tests.table import adversaries as adv
 from uno_p2p.crypto.identity import PeerId
 from uno_p2p.rules.options import preset
-from uno_p2p.table.bodies import Abort, Move
+from uno_p2p.table.bodies import Abort, Move, Shares, ShuffleDeck
 from uno_p2p.table.events import PeerMisbehaved
 from uno_p2p.table.memnet import Network, TableSetup, game_over, seat_table
 from uno_p2p.table.peer import TablePeer
 from uno_p2p.table.replay import replay
 from uno_p2p.table.state import TablePhase
+from uno_p2p.wire.envelope import Message
 
 OPTIONS = ["target=60", "turn_timer=60"]
 
@@ -109,6 +110,31 @@ def test_a_dishonest_shuffle_is_proven_at_the_end_of_game_reveal() -> None:
     assert result.violation is None
     assert result.audit
     assert [e.peer for e in result.misbehaviour] == [culprit]
+
+
+@pytest.mark.parametrize("cheat", [adv.StacksTheDeck, adv.StacksWithoutProof])
+def test_a_stacked_deck_is_refused_on_arrival_and_no_card_of_it_opens(
+        cheat: type[TablePeer]) -> None:
+    """Issue 9: the last shuffler substitutes a deck of its own; its proof of shuffle
+    fails (or is missing), the round stops before any share of that deck is given, and
+    the shuffler is named with its signed message as evidence."""
+    net = seat({2: cheat}, players=3, options=["target=30"])
+    assert getattr(net.peers[cheater_id(net, 2).key], "cheated", False)
+    assert_stopped_by_abort(net, 2, {"bad_shuffle"})
+    log = net.entries()
+    abort = next(e.body for e in log if isinstance(e.body, Abort))
+    assert abort.code == "bad_shuffle"
+    assert abort.evidence, "the signed shuffle is the evidence"
+    stacked = Message.decode(abort.evidence).body
+    assert isinstance(stacked, ShuffleDeck)
+    shared = {item.shuffle for e in log if isinstance(e.body, Shares) for item in e.body.items}
+    shared |= {item.shuffle for e in log if isinstance(e.body, Move) for item in e.body.shares}
+    assert stacked.shuffle not in shared, "no honest peer released a share of the deck"
+    for peer in honest(net, 2):
+        deck = peer.state.decks[stacked.shuffle]
+        assert deck.done == (0, 1), "the stacked deck never entered"
+        assert not deck.ready
+        assert not any(slot.shuffle == stacked.shuffle for slot in peer.state.opened)
 
 
 def test_a_lying_challenger_is_caught_by_the_public_opening_of_its_evidence() -> None:

@@ -43,7 +43,8 @@ POINT = Identity(b"\x01" * 32).peer.key  # any valid 32-byte point
 ITEM = ShareItem(3, 1, "deal", 2, 17, POINT, b"\x00" * 64)
 SAMPLES: list[Body] = [
     KeySetup(POINT, b"\x02" * 32, b"\x00" * 64),
-    ShuffleDeck(0, (POINT * 2, POINT * 2)),
+    ShuffleDeck(0, (POINT * 2, POINT * 2), b"proof"),
+    ShuffleDeck(0, (POINT * 2,)),
     Shares((ITEM, ShareItem(3, 1, "open", -1, 18, POINT, b"\x00" * 64))),
     Move(Play(1, (Slot(3, 17),), (5,)), (ShareItem(3, 1, "open", -1, 17, POINT, b"\x00" * 64),)),
     Move(Draw(2)),

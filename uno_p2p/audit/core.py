@@ -9,7 +9,10 @@ The stages, in order; the first that fails gives the verdict:
 2. and 3. *rules* and *proofs*: the log replayed by an observer through the
    table's own ``Ledger`` (``uno_p2p.audit.walk``): every action under the
    recorded options with the real engine, every key, shuffle and share proof
-   with the real deck.
+   with the real deck. The proofs of shuffle need no reveal and are checked
+   whatever the verdict, on every core ahead of the replay
+   (``uno_p2p.audit.parallel``); a seat's own reveal re-executes its shuffles
+   in the ledger, so it is convicted even if another seat never reveals.
 4. *reveal*, when every seat revealed its secrets: every shuffle re-executed
    from its committed seed (``uno_p2p.crypto.audit``), so the card at every
    position is known; then every card opened during play is checked against
@@ -35,6 +38,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from uno_p2p.audit.parallel import ProofPrefetch
 from uno_p2p.audit.report import AuditReport, Finding, Player, RoundResult, Status
 from uno_p2p.audit.walk import Knowledge, Step, check_private_reveal, walk
 from uno_p2p.crypto.audit import DeckRecord, DeckResult, verify_deck
@@ -160,7 +164,10 @@ class _Audit:
         if public.failure is not None or public.state is None:
             return self.report(Status.VIOLATION, public, public.failure)
         self.verified.append("every action under the recorded options, with the rules engine")
-        self.verified.append("every key, shuffle and decryption-share proof")
+        shuffles = sum(isinstance(e.body, ShuffleDeck) for e in self.entries)
+        self.verified.append(f"all {shuffles} proofs of shuffle (each deck a permutation and "
+                             "re-encryption of the one before, checked with no reveal)")
+        self.verified.append("every key and decryption-share proof")
         hidden = self.check_reveal(public)
         findings = [f for f in (hidden, *self.recorded_findings(public)) if f is not None]
         if findings:
@@ -213,14 +220,22 @@ class _Audit:
         ``Ledger.accept`` per entry, keeping what stage 4 needs.
         """
         public = _Public()
+        prefetch = ProofPrefetch(self.entries)  # every proof of shuffle, on every core
+        following = iter(self.entries[1:])
         try:
             for step in walk(self.entries):
                 self._record(public, step)
+                prefetch.after(step.after)
+                upcoming = next(following, None)
+                if upcoming is not None:
+                    prefetch.before(upcoming)
         except Misbehaviour as error:
             public.failure = self.misbehaviour_finding(error)
         except RemoteProtocolError as error:  # a chain error the first stage would have seen
             public.failure = Finding("chain", error.code, error.entry,
                                      self.by_fingerprint(error.peer), str(error))
+        finally:
+            prefetch.close()
         return public
 
     def _record(self, public: _Public, step: Step) -> None:

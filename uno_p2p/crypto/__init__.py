@@ -11,9 +11,11 @@ The mental-poker deck (docs/protocol/deck.md), one module per concern:
   commitments, the joint key, the secrets' reveal.
 - ``cards``: card points and the lookup back to card ids.
 - ``shuffle``: ElGamal ciphertexts and the committed shuffle.
+- ``shuffle_proof``: the zero-knowledge proof of shuffle (Terelius-Wikström).
 - ``shares``: decryption shares with their proofs.
 - ``deck``: one peer's view of one deck (what the table keeps).
-- ``audit``: the end-of-game re-execution of every shuffle.
+- ``audit``: the re-execution of a seat's shuffles at its reveal, and of every
+  shuffle at the end of the game.
 
 ``identity`` and ``channel`` (signatures and the private channel) belong to
 the wire format (docs/protocol/wire.md).
@@ -69,6 +71,13 @@ from uno_p2p.crypto.shuffle import (
     shuffle_context,
     verify_shuffle_message,
 )
+from uno_p2p.crypto.shuffle_proof import (
+    ShuffleProof,
+    make_proven_shuffle,
+    prove_shuffle,
+    verify_proven_shuffle,
+    verify_shuffle_proof,
+)
 
 __all__ = [
     "CARD_COUNT",
@@ -98,6 +107,7 @@ __all__ = [
     "ShareRejected",
     "ShuffleCheatDetected",
     "ShuffleMessage",
+    "ShuffleProof",
     "ShuffleRejected",
     "UnknownCard",
     "Verified",
@@ -105,16 +115,20 @@ __all__ = [
     "card_point",
     "initial_deck",
     "joint_key",
+    "make_proven_shuffle",
     "make_share",
     "make_shuffle",
     "open_card",
     "peer_label",
+    "prove_shuffle",
     "share_from_key",
     "shuffle_context",
     "verify_deck",
     "verify_game",
     "verify_key_announcement",
+    "verify_proven_shuffle",
     "verify_secrets_reveal",
     "verify_share",
     "verify_shuffle_message",
+    "verify_shuffle_proof",
 ]

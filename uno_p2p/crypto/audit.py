@@ -16,8 +16,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from uno_p2p.crypto.context import Verified
-from uno_p2p.crypto.group import Scalar
+from uno_p2p.crypto.context import Verified, VerifiedStatements
+from uno_p2p.crypto.group import Point, Scalar, hash_bytes
 from uno_p2p.crypto.keys import KeyAnnouncement, SecretsReveal, joint_key, peer_label
 from uno_p2p.crypto.shuffle import (
     Ciphertext,
@@ -28,6 +28,9 @@ from uno_p2p.crypto.shuffle import (
     shuffle_seed,
 )
 from uno_p2p.errors import CryptoError, LocalProtocolError
+
+#: This process's memo of shuffles re-executed clean (``reexecute_shuffle``).
+REEXECUTED = VerifiedStatements()
 
 
 class ShuffleCheatDetected(CryptoError):
@@ -101,6 +104,38 @@ def verify_deck(
         order = tuple(order[source] for source in permutation(seed, len(order)))
         current = expected
     return DeckResult(current, order)
+
+
+def reexecute_shuffle(
+    previous: Sequence[Ciphertext], published: Sequence[Ciphertext], *, shuffle_master: bytes,
+    round_number: int, deck: int, joint_key: Point, peer: bytes, where: str,
+) -> None:
+    """Re-execute one seat's shuffle from its own revealed seed alone (§9).
+
+    Needs no other seat's secrets (``r·H`` is computed with the public joint
+    key), so a seat's reveal convicts it even if another seat never reveals.
+
+    Raises:
+        ShuffleCheatDetected: the published deck differs from the re-execution;
+            the error names ``peer`` and the first differing position.
+    """
+    seed = shuffle_seed(shuffle_master, round_number, deck)
+    key = hash_bytes("reexecuted", seed, joint_key.data,
+                     b"".join(c.to_wire() for c in previous),
+                     b"".join(c.to_wire() for c in published))
+    if key in REEXECUTED:
+        return
+    expected = apply_shuffle(previous, seed, joint_key)
+    if len(expected) != len(published):
+        raise ShuffleCheatDetected(f"{where} holds {len(published)} cards instead of "
+                                   f"{len(expected)}", peer=peer_label(peer), item=where)
+    for position, (want, got) in enumerate(zip(expected, published, strict=True)):
+        if want != got:
+            raise ShuffleCheatDetected(
+                f"{where} differs from its committed seed at position {position}",
+                peer=peer_label(peer), item=f"{where}, position {position}",
+            )
+    REEXECUTED.add(key)
 
 
 def verify_game(

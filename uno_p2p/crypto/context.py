@@ -110,3 +110,37 @@ class Verified(Generic[T]):
     def __post_init__(self) -> None:
         if self.seal is not SEAL:
             raise LocalProtocolError("Verified values are made only by the verify functions")
+
+
+class VerifiedStatements:
+    """The last statements this process verified, by a digest of every input.
+
+    A check that is a pure function of its inputs (a proof of shuffle, a
+    shuffle's re-execution) need not run twice on the same inputs: several
+    peers in one process (the in-memory table, the tests) or one peer judging a
+    message twice (the sequencer's evidence check) pay once. Only successes are
+    kept, keyed by SHA-256 of every input; ``enabled = False`` measures the
+    real cost (the benchmarks).
+    """
+
+    __slots__ = ("_seen", "enabled", "size")
+
+    def __init__(self, size: int = 256) -> None:
+        self._seen: dict[bytes, None] = {}
+        self.size = size
+        self.enabled = True
+
+    def __contains__(self, key: bytes) -> bool:
+        return self.enabled and key in self._seen
+
+    def clear(self) -> None:
+        """Forget every statement."""
+        self._seen.clear()
+
+    def add(self, key: bytes) -> None:
+        """Remember a verified statement (the oldest is forgotten beyond ``size``)."""
+        if not self.enabled:
+            return
+        self._seen[key] = None
+        while len(self._seen) > self.size:
+            del self._seen[next(iter(self._seen))]

@@ -28,21 +28,16 @@ from uno_p2p.crypto.shares import (
     share_from_key,
     verify_share,
 )
-from uno_p2p.crypto.shuffle import (
-    Ciphertext,
-    ShuffleMessage,
-    initial_deck,
-    make_shuffle,
-    shuffle_context,
-    verify_shuffle_message,
-)
+from uno_p2p.crypto.shuffle import Ciphertext, ShuffleMessage, initial_deck, shuffle_context
+from uno_p2p.crypto.shuffle_proof import make_proven_shuffle, verify_proven_shuffle
 from uno_p2p.errors import CryptoError, LocalProtocolError
 
 
 class DuplicateCard(CryptoError):
     """Two positions opened to one card: some shuffle was dishonest.
 
-    Who cheated is proven at the end-of-game reveal (``uno_p2p.crypto.audit``).
+    With every shuffle proven (§6.4) this needs a broken proof; who cheated is
+    then proven at the reveal (``uno_p2p.crypto.audit``).
     """
 
     code = "duplicate_card"
@@ -131,30 +126,41 @@ class Deck:
         """Whether every shuffling seat has shuffled: dealing may begin."""
         return self.next_shuffler is None
 
-    def make_shuffle(self, secrets: PeerSecrets) -> ShuffleMessage:
-        """This peer's shuffle of the current ciphertexts.
+    def _shuffle_context(self, seat: int) -> ProofContext:
+        return shuffle_context(self.table, self.round, self.deck, self.peer_of(seat),
+                               turn=len(self.shuffles))
+
+    def make_shuffle(self, secrets: PeerSecrets) -> tuple[ShuffleMessage, bytes]:
+        """This peer's shuffle of the current ciphertexts and its proof of shuffle (§6.4).
 
         Raises:
             LocalProtocolError: it is not this peer's turn to shuffle.
         """
-        if self.next_shuffler is None or self.peer_of(self.next_shuffler) != secrets.peer:
+        seat = self.next_shuffler
+        if seat is None or self.peer_of(seat) != secrets.peer:
             raise LocalProtocolError("it is not this peer's turn to shuffle")
-        return make_shuffle(
-            self.ciphertexts, shuffle_master=secrets.shuffle_master,
-            round_number=self.round, deck=self.deck, joint_key=self.joint_key,
+        message, proof = make_proven_shuffle(
+            self.ciphertexts, shuffle_master=secrets.shuffle_master, round_number=self.round,
+            deck=self.deck, joint_key=self.joint_key, context=self._shuffle_context(seat),
         )
+        return message, proof.to_wire()
 
-    def verify_shuffle(self, message: ShuffleMessage, seat: int) -> Verified[ShuffleMessage]:
-        """Check a seat's shuffle of the current ciphertexts.
+    def verify_shuffle(
+        self, message: ShuffleMessage, seat: int, proof: bytes
+    ) -> Verified[ShuffleMessage]:
+        """Check a seat's shuffle of the current ciphertexts and its proof of shuffle.
 
         Raises:
             LocalProtocolError: not that seat's turn (the table orders shuffles).
-            ShuffleRejected: the message does not fit this deck.
+            ShuffleRejected: the message does not fit this deck, or has no proof.
+            ProofRejected / InvalidMessage / InvalidPoint / InvalidScalar: the
+                proof is malformed or does not verify.
         """
         if seat != self.next_shuffler:
             raise LocalProtocolError(f"seat {seat} is not the next to shuffle")
-        context = shuffle_context(self.table, self.round, self.deck, self.peer_of(seat))
-        return verify_shuffle_message(message, self.ciphertexts, context)
+        return verify_proven_shuffle(message, proof, self.ciphertexts,
+                                     joint_key=self.joint_key,
+                                     context=self._shuffle_context(seat))
 
     def accept_shuffle(self, verified: Verified[ShuffleMessage]) -> None:
         """Make a verified shuffle the current deck.
@@ -164,9 +170,7 @@ class Deck:
         """
         expected = self.next_shuffler
         context = verified.context
-        if expected is None or context != shuffle_context(
-            self.table, self.round, self.deck, self.peer_of(expected)
-        ):
+        if expected is None or context != self._shuffle_context(expected):
             raise LocalProtocolError("this shuffle was verified for another deck or seat")
         self.shuffles.append(verified)
         self.ciphertexts = verified.value.ciphertexts

@@ -8,7 +8,8 @@ and every ``r`` come from the peer's shuffle seed for that deck, itself
 derived from the master seed it committed to before any shuffle (§4.2), so
 a shuffle is fixed before the peer sees anyone's output and can be
 re-executed by anyone once the seed is revealed (``uno_p2p.crypto.audit``).
-Until then only the structure is checked: right length, valid points.
+Each shuffle is also proven on arrival in zero knowledge
+(``uno_p2p.crypto.shuffle_proof``, §6.4); this module checks its structure.
 """
 
 from __future__ import annotations
@@ -180,9 +181,12 @@ class ShuffleMessage:
         return [ciphertext.to_wire() for ciphertext in self.ciphertexts]
 
 
-def shuffle_context(table: bytes, round_number: int, deck: int, peer: bytes) -> ProofContext:
-    """The context naming one peer's shuffle of one deck."""
-    return ProofContext(table, round_number, deck, PURPOSE_SHUFFLE, peer)
+def shuffle_context(
+    table: bytes, round_number: int, deck: int, peer: bytes, *, turn: int
+) -> ProofContext:
+    """The context naming one peer's shuffle of one deck: ``turn`` (the context's
+    position) counts the shuffles of this deck before it (0 for the first)."""
+    return ProofContext(table, round_number, deck, PURPOSE_SHUFFLE, peer, turn)
 
 
 def make_shuffle(
@@ -197,10 +201,11 @@ def make_shuffle(
 def verify_shuffle_message(
     message: ShuffleMessage, previous: Sequence[Ciphertext], context: ProofContext
 ) -> Verified[ShuffleMessage]:
-    """Check what can be checked now: the size, and no repeated ciphertext.
+    """Check the shape: the size, and no repeated ciphertext.
 
-    Correctness (a true permutation, honest re-randomisation) is proven at the
-    end-of-game reveal by re-execution; points were checked on decoding.
+    Correctness (a true permutation, honest re-randomisation) is the proof of
+    shuffle's (``shuffle_proof.verify_proven_shuffle``, which calls this
+    first); points were checked on decoding.
 
     Raises:
         ShuffleRejected: wrong number of cards, or a repeated ``c1`` (which an

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from uno_p2p.crypto.channel import CHANNEL_KEY_BYTES
 from uno_p2p.crypto.identity import PeerId
 from uno_p2p.crypto.shuffle import CIPHERTEXT_BYTES
+from uno_p2p.crypto.shuffle_proof import MAX_PROOF_BYTES
 from uno_p2p.errors import InvalidMessage
 from uno_p2p.rules.actions import (
     Action,
@@ -150,10 +151,17 @@ class KeySetup:
 @BODIES.kind(65, "shuffle_deck")
 @dataclass(frozen=True, slots=True)
 class ShuffleDeck:
-    """A peer's turn in joint shuffle number ``shuffle``: the re-encrypted deck (deck.md §6)."""
+    """A peer's turn in joint shuffle number ``shuffle``: the re-encrypted deck and its
+    proof of shuffle (deck.md §6.3-§6.4).
+
+    The proof's length depends on the deck's size, which only the log knows; here
+    it is a bin of at most the 108-card length, and an empty one is a shuffle
+    without a proof, which the table refuses naming its author.
+    """
 
     shuffle: int
     ciphertexts: tuple[bytes, ...]
+    proof: bytes = b""
 
     def __post_init__(self) -> None:
         fields.integer(self.shuffle, "a shuffle number", lo=0, hi=MAX_SHUFFLES)
@@ -161,17 +169,19 @@ class ShuffleDeck:
             raise InvalidMessage(f"a shuffle holds 1..{CARD_COUNT} ciphertexts")
         for ciphertext in self.ciphertexts:
             fields.blob(ciphertext, "a ciphertext", size=CIPHERTEXT_BYTES)
+        fields.blob(self.proof, "a proof of shuffle", max_size=MAX_PROOF_BYTES)
 
     def to_wire(self) -> list[WireValue]:
-        return [self.shuffle, list(self.ciphertexts)]
+        return [self.shuffle, list(self.ciphertexts), self.proof]
 
     @classmethod
     def from_wire(cls, value: WireValue) -> ShuffleDeck:
         """Raises: InvalidMessage: malformed."""
-        shuffle, deck = fields.array(value, 2, "shuffle_deck")
+        shuffle, deck, proof = fields.array(value, 3, "shuffle_deck")
         items = fields.items(deck, "a shuffled deck", max_len=CARD_COUNT)
         return cls(fields.integer(shuffle, "a shuffle number", lo=0, hi=MAX_SHUFFLES),
-                   tuple(fields.blob(c, "a ciphertext", size=CIPHERTEXT_BYTES) for c in items))
+                   tuple(fields.blob(c, "a ciphertext", size=CIPHERTEXT_BYTES) for c in items),
+                   fields.blob(proof, "a proof of shuffle", max_size=MAX_PROOF_BYTES))
 
     def describe(self, names: Names) -> str:
         return f"shuffled deck {self.shuffle} ({len(self.ciphertexts)} cards)"

@@ -13,9 +13,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from uno_p2p.crypto.context import PURPOSE_DEAL, PURPOSE_OPEN, PURPOSE_PRIVATE
-from uno_p2p.crypto.keys import PeerSecrets, joint_key
+from uno_p2p.crypto.keys import PeerSecrets
 from uno_p2p.crypto.shares import make_share
-from uno_p2p.crypto.shuffle import make_shuffle
+from uno_p2p.crypto.shuffle import shuffle_context
+from uno_p2p.crypto.shuffle_proof import make_proven_shuffle
 from uno_p2p.rules.codec import Slot
 from uno_p2p.table.bodies import (
     MAX_SHARES,
@@ -26,7 +27,7 @@ from uno_p2p.table.bodies import (
     Shares,
     ShuffleDeck,
 )
-from uno_p2p.table.game import share_context
+from uno_p2p.table.game import share_context, table_key
 from uno_p2p.table.state import TablePhase, TableState
 
 
@@ -122,10 +123,12 @@ def public_duty(ts: TableState, secrets: PeerSecrets, seat: int,
     number = shuffle_due(ts, seat)
     if number is not None:
         deck = ts.decks[number]
-        message = make_shuffle(deck.ciphertexts, shuffle_master=secrets.shuffle_master,
-                               round_number=deck.round, deck=deck.number,
-                               joint_key=joint_key([ts.key(s) for s in range(len(ts.seats))]))
-        return ShuffleDeck(number, tuple(message.to_wire()))
+        context = shuffle_context(ts.table_id, deck.round, deck.number, secrets.peer,
+                                  turn=len(deck.done))
+        message, proof = make_proven_shuffle(
+            deck.ciphertexts, shuffle_master=secrets.shuffle_master, round_number=deck.round,
+            deck=deck.number, joint_key=table_key(ts), context=context)
+        return ShuffleDeck(number, tuple(message.to_wire()), proof.to_wire())
     owed = public_shares_owed(ts, seat)[:MAX_SHARES]
     if owed:
         return Shares(tuple(make_item(ts, secrets, seat, o) for o in owed))

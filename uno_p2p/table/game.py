@@ -14,18 +14,15 @@ import hashlib
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
 
+from uno_p2p.crypto.audit import ShuffleCheatDetected, reexecute_shuffle
 from uno_p2p.crypto.cards import card_of
 from uno_p2p.crypto.context import ProofContext
 from uno_p2p.crypto.group import Point, sum_points
 from uno_p2p.crypto.identity import PeerId
+from uno_p2p.crypto.keys import joint_key
 from uno_p2p.crypto.shares import DecryptionShare, verify_share
-from uno_p2p.crypto.shuffle import (
-    Ciphertext,
-    ShuffleMessage,
-    initial_deck,
-    shuffle_context,
-    verify_shuffle_message,
-)
+from uno_p2p.crypto.shuffle import Ciphertext, ShuffleMessage, initial_deck, shuffle_context
+from uno_p2p.crypto.shuffle_proof import verify_proven_shuffle
 from uno_p2p.errors import CryptoError, IllegalAction, InvalidMessage
 from uno_p2p.rules.actions import (
     Action,
@@ -77,6 +74,11 @@ def fault(entry: Entry | None, seq: int, culprit: PeerId | None, code: str,
     """A ``Misbehaviour`` naming ``culprit``, with ``entry`` as the evidence."""
     return Misbehaviour(f"entry {seq}: {why}", culprit=culprit, entry=seq, code=code,
                         evidence=() if entry is None else (entry,))
+
+
+def table_key(ts: TableState) -> Point:
+    """The joint key ``H`` of every seat (docs/protocol/deck.md §4.2)."""
+    return joint_key([ts.key(seat) for seat in range(len(ts.seats))])
 
 
 # -- starting the engine ------------------------------------------------------------------
@@ -216,7 +218,7 @@ def _new_deck(ts: TableState, event: ShuffleRequested) -> DeckState:
     if card_ids:
         start += initial_deck(card_ids)
     return DeckState(event.shuffle, ts.game.round, card_ids, carried, start,
-                     tuple(range(len(ts.seats))))
+                     tuple(range(len(ts.seats))), start=start)
 
 
 def settle(ts: TableState, seq: int) -> tuple[TableState, Events]:
@@ -277,14 +279,27 @@ def _open_all(ts: TableState, slots: Iterable[Slot],
     faces = []
     for slot in slots:
         card = open_with(ts, slot, ts.shares[slot], seq=seq)
-        for other, seen in opened.items():
-            if seen == card and other != slot and other.shuffle == slot.shuffle:
-                raise Misbehaviour(f"entry {seq}: slots {tuple(other)} and {tuple(slot)} both "
-                                   f"hold {long_name(card)}", culprit=None, entry=seq,
-                                   code="duplicate_card")
+        check_opened_once(opened, slot, card, seq)
         opened[slot] = card
         faces.append((slot, card))
     return replace(ts, opened=opened), tuple(faces)
+
+
+def check_opened_once(opened: Mapping[Slot, int], slot: Slot, card: int, seq: int) -> None:
+    """A card id opens at most once per deck (docs/protocol/deck.md §7).
+
+    Two slots of one deck opening to one card is a proven fault of some shuffle
+    (the proofs of shuffle make it impossible), named at once; the reveal's
+    re-execution names the shuffler.
+
+    Raises:
+        Misbehaviour: code ``duplicate_card``.
+    """
+    for other, seen in opened.items():
+        if seen == card and other != slot and other.shuffle == slot.shuffle:
+            raise Misbehaviour(f"entry {seq}: slots {tuple(other)} and {tuple(slot)} both "
+                               f"hold {long_name(card)}", culprit=None, entry=seq,
+                               code="duplicate_card")
 
 
 # -- shares -------------------------------------------------------------------------------
@@ -349,22 +364,30 @@ def apply_shares(ts: TableState, entry: Entry | None, seq: int, author: PeerId,
 
 def apply_shuffle(ts: TableState, entry: Entry | None, seq: int, author: PeerId,
                   body: ShuffleDeck) -> tuple[TableState, Events]:
-    """A seat's turn in a joint shuffle (docs/protocol/deck.md §6.3)."""
+    """A seat's turn in a joint shuffle, proven on arrival (docs/protocol/deck.md §6.3).
+
+    A shuffle without a valid proof of shuffle is refused naming its author
+    (``bad_shuffle``): the deck never becomes ready, so no share of it is owed
+    or accepted and no card of it opens.
+    """
     seat = ts.seat_of(author.key)
     if ts.phase != TablePhase.PLAYING or not 0 <= body.shuffle < len(ts.decks):
         raise fault(entry, seq, author, "unexpected", f"no shuffle {body.shuffle} is under way")
     deck = ts.decks[body.shuffle]
     if seat is None or deck.next_shuffler != seat:
         raise fault(entry, seq, author, "out_of_turn", "it is not this seat's turn to shuffle")
-    context = shuffle_context(ts.table_id, deck.round, deck.number, author.key)
+    context = shuffle_context(ts.table_id, deck.round, deck.number, author.key,
+                              turn=len(deck.done))
     try:
         message = ShuffleMessage.from_wire(list(body.ciphertexts), peer=author.fingerprint)
-        verified = verify_shuffle_message(message, deck.ciphertexts, context)
+        verified = verify_proven_shuffle(message, body.proof, deck.ciphertexts,
+                                         joint_key=table_key(ts), context=context)
     except (CryptoError, InvalidMessage) as error:
         raise fault(entry, seq, author, "bad_shuffle", str(error)) from error
     cts: tuple[Ciphertext, ...] = verified.value.ciphertexts
     new = replace(deck, ciphertexts=cts, shufflers=deck.shufflers[1:],
-                  done=(*deck.done, seat), shuffles=(*deck.shuffles, cts))
+                  done=(*deck.done, seat), shuffles=(*deck.shuffles, cts),
+                  proofs=(*deck.proofs, body.proof), entries=(*deck.entries, seq))
     decks = (*ts.decks[:body.shuffle], new, *ts.decks[body.shuffle + 1:])
     return settle(replace(ts, decks=decks), seq)
 
@@ -409,7 +432,9 @@ def apply_move(ts: TableState, entry: Entry | None, seq: int, author: PeerId,
     ts = _add_shares(ts, found)
     _check_faces(ts, entry, seq, author, action)
     opened = dict(ts.opened)
-    opened.update(_shown_faces(action))
+    for slot, card in _shown_faces(action):
+        check_opened_once(opened, slot, card, seq)
+        opened[slot] = card
     return follow(replace(ts, engine=new_state, opened=opened), engine_events, seq)
 
 
@@ -480,3 +505,29 @@ def game_result(ts: TableState) -> GameEnded:
     winner = -1 if state is None or ts.stop is not None else state.winner
     stopped = "" if ts.stop is None else ts.stop.reason
     return GameEnded(winner, scores, stopped, ts.audit_error)
+
+
+# -- the reveal's second line of defence (docs/protocol/deck.md §9) -----------------------
+def convict_shuffles(ts: TableState, seat: int, shuffle_master: bytes,
+                     seq: int) -> PeerMisbehaved | None:
+    """Re-execute every shuffle ``seat`` made from its just revealed seed, alone.
+
+    Independent of the other seats' reveals, so a cheater's own reveal convicts
+    it even when another seat never reveals. Returns the first conviction,
+    naming the shuffle's entry, or None.
+    """
+    peer = ts.seats[seat]
+    key = table_key(ts)
+    for deck in ts.decks:
+        for turn, shuffler in enumerate(deck.done):
+            if shuffler != seat:
+                continue
+            where = f"round {deck.round} deck {deck.number}: shuffle by seat {seat}"
+            try:
+                reexecute_shuffle(deck.input_of(turn), deck.shuffles[turn],
+                                  shuffle_master=shuffle_master, round_number=deck.round,
+                                  deck=deck.number, joint_key=key, peer=peer.key, where=where)
+            except ShuffleCheatDetected as error:
+                entry = deck.entries[turn] if turn < len(deck.entries) else seq
+                return PeerMisbehaved(peer, ts.name_of(peer.key), entry, error.code, str(error))
+    return None

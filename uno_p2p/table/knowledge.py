@@ -15,7 +15,7 @@ from uno_p2p.crypto.identity import PeerId
 from uno_p2p.errors import InvalidMessage
 from uno_p2p.rules.codec import Slot
 from uno_p2p.table.bodies import PrivateShares, ShareItem
-from uno_p2p.table.game import open_with, verify_item
+from uno_p2p.table.game import check_opened_once, open_with, verify_item
 from uno_p2p.table.state import TableState
 from uno_p2p.wire.envelope import Entry
 from uno_p2p.wire.private import open_body
@@ -53,10 +53,12 @@ def openable(state: TableState, wanted: Iterable[Slot],
     seat's share is in the log or was revealed to it (docs/protocol/deck.md §7).
 
     Raises:
-        Misbehaviour: a card opens to no card (a dishonest shuffle).
+        Misbehaviour: a card opens to no card, or to a card already seen in
+            the same deck (a dishonest shuffle).
     """
     game, me = state.game, state.my_seat
     faces = []
+    seen = {**game.known, **state.opened}
     for slot in sorted(wanted):
         if slot in game.known or not state.slot_ready(slot):
             continue
@@ -64,5 +66,8 @@ def openable(state: TableState, wanted: Iterable[Slot],
         shares.pop(me if me is not None else -1, None)
         if len(shares) == len(state.seats) - 1:
             own = state.ciphertext(slot).c1 * key_share
-            faces.append((slot, open_with(state, slot, shares, seq=state.seq, own=own)))
+            card = open_with(state, slot, shares, seq=state.seq, own=own)
+            check_opened_once(seen, slot, card, state.seq)  # a named fault, never a crash
+            seen[slot] = card
+            faces.append((slot, card))
     return faces

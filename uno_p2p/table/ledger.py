@@ -289,10 +289,17 @@ def _reveal(ts: TableState, at: _At, body: RevealSecrets, _: LogView) -> tuple[T
     if ts.phase in (TablePhase.KEYS, TablePhase.PLAYING):
         name = ts.name_of(at.author.key)
         ts = _stop(ts, Stop("left", None, f"{name} left the table", at.seq))
+    # deck.md §9: this seat's own shuffles are re-executed now, from its seed alone.
+    conviction = game.convict_shuffles(ts, seat, body.shuffle_master, at.seq) \
+        if ts.engine is not None else None
+    if conviction is not None:
+        events.append(conviction)
+        ts = replace(ts, audit_error=ts.audit_error or conviction.reason)
     ts = replace(ts, reveals={**ts.reveals, seat: verified},
                  channel_seeds={**ts.channel_seeds, seat: body.channel_seed})
     if ts.reveals_expected <= set(ts.reveals):
-        ts, events = _finish(ts, at)
+        ts, more = _finish(ts, at)
+        events.extend(more)
     return ts, events
 
 
@@ -378,18 +385,21 @@ def _stop(ts: TableState, stop: Stop) -> TableState:
 def _finish(ts: TableState, at: _At) -> tuple[TableState, Events]:
     """Every expected reveal is in: re-execute every shuffle (docs/protocol/deck.md §9)."""
     events: Events = []
-    audit = ""
+    audit = ts.audit_error  # a seat's own reveal may have convicted it already
     records = [DeckRecord(d.round, d.number, d.card_ids, d.done,
                           tuple(ShuffleMessage(s) for s in d.shuffles),
                           tuple((s.shuffle, s.position) for s in d.carried))
                for d in ts.decks if d.done]
     keys = [k for k in ts.keys if k is not None]
-    if records and len(keys) == len(ts.seats):
+    # Every seat revealed and its own shuffles re-executed clean at its reveal
+    # (``game.convict_shuffles``): the whole-game re-execution would say the same.
+    checked = not audit and set(ts.reveals) >= set(range(len(ts.seats)))
+    if records and len(keys) == len(ts.seats) and not checked:
         try:
             verify_game(records, keys=keys, reveals=ts.reveals)
         except CryptoError as error:
-            audit = str(error)
-            if error.code == "dishonest_shuffle":
+            audit = audit or str(error)
+            if error.code == "dishonest_shuffle" and not ts.audit_error:
                 culprit = _peer_by_hex(ts, error.peer)
                 events.append(PeerMisbehaved(culprit, "" if culprit is None else
                                              ts.name_of(culprit.key), at.seq, error.code, audit))

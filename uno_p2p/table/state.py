@@ -75,10 +75,12 @@ class Misbehaviour(RemoteProtocolError):
 class DeckState:
     """One joint shuffle as the log has it (docs/protocol/deck.md §6, §8).
 
-    ``initial`` is the starting list (carried ciphertexts, then the known
+    ``start`` is the starting list (carried ciphertexts, then the known
     ``card_ids`` ascending); ``ciphertexts`` the current one; ``shufflers``
     the seats that still have to shuffle, in order; ``shuffles`` the accepted
-    messages as ciphertext tuples, for the end-of-game re-execution.
+    messages as ciphertext tuples, ``proofs`` their proofs of shuffle (as
+    sent) and ``entries`` the log entries that carried them, for the reveal's
+    re-execution and the audit.
     """
 
     number: int
@@ -89,6 +91,13 @@ class DeckState:
     shufflers: tuple[int, ...]
     done: tuple[int, ...] = ()
     shuffles: tuple[tuple[Ciphertext, ...], ...] = ()
+    start: tuple[Ciphertext, ...] = ()
+    proofs: tuple[bytes, ...] = ()
+    entries: tuple[int, ...] = ()
+
+    def input_of(self, turn: int) -> tuple[Ciphertext, ...]:
+        """The deck the ``turn``-th shuffle of this deck took: the start, or the one before."""
+        return self.start if turn == 0 else self.shuffles[turn - 1]
 
     @property
     def next_shuffler(self) -> int | None:

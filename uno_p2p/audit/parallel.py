@@ -1,0 +1,121 @@
+"""Checking a log's proofs of shuffle on every core, ahead of the replay.
+
+The audit replays the log through the table's own ledger, one entry after
+the other, and the ledger checks each proof of shuffle as it comes
+(docs/protocol/deck.md §6.4): about 0.1 s per turn, most of a full game's
+audit. The proofs of one deck are independent of each other, and each one's
+statement is known as soon as the deck exists in the replayed state (its
+starting list, round and number) because the inputs of the later turns are
+the earlier turns' outputs, already in the log. So, as soon as the replay
+creates a deck, ``ProofPrefetch`` sends every turn of it to a pool of worker
+processes; when the replay reaches a turn, it waits for that result and, if
+the proof verified, records the statement in the process's memo
+(``shuffle_proof.VERIFIED``), where the ledger finds it. A proof that fails
+in a worker is simply not recorded: the ledger then checks it itself and
+names the cheat exactly as without the pool. Only the audit layer uses
+processes; the core stays pure.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from concurrent.futures import Executor, Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+
+from uno_p2p.crypto.group import Point
+from uno_p2p.crypto.shuffle import Ciphertext, ShuffleMessage, shuffle_context
+from uno_p2p.crypto.shuffle_proof import VERIFIED, verified_key, verify_proven_shuffle
+from uno_p2p.errors import UnoError
+from uno_p2p.table.bodies import ShuffleDeck
+from uno_p2p.table.game import table_key
+from uno_p2p.table.state import DeckState, TableState
+from uno_p2p.wire.envelope import Entry
+
+#: Below this many shuffles a pool costs more than it saves.
+MIN_SHUFFLES = 8
+#: A worker's job: previous deck, shuffled deck, proof, joint key, context fields.
+Job = tuple[list[bytes], list[bytes], bytes, bytes, tuple[bytes, int, int, bytes, int]]
+
+
+def check_statement(job: Job) -> bytes | None:
+    """In a worker: decode and verify one proof of shuffle; its memo key if it verifies.
+
+    Any failure (malformed or wrong) is None: the ledger will judge it itself.
+    """
+    previous_wire, shuffled_wire, proof, key, (table, round_number, deck, peer, turn) = job
+    try:
+        previous = tuple(Ciphertext.from_wire(c, peer=None, item="in") for c in previous_wire)
+        message = ShuffleMessage.from_wire(shuffled_wire, peer=None)
+        joint = Point.from_wire(key, peer=None, item="joint key")
+        context = shuffle_context(table, round_number, deck, peer, turn=turn)
+        verify_proven_shuffle(message, proof, previous, joint_key=joint, context=context)
+    except UnoError:
+        return None
+    return verified_key(previous, message.ciphertexts, proof, joint, context)
+
+
+class ProofPrefetch:
+    """Verifies a log's proofs of shuffle in worker processes ahead of the replay."""
+
+    def __init__(self, entries: Sequence[Entry], workers: int | None = None) -> None:
+        self._turns: dict[int, list[Entry]] = {}
+        for entry in entries:
+            if isinstance(entry.body, ShuffleDeck):
+                self._turns.setdefault(entry.body.shuffle, []).append(entry)
+        self._sent: set[int] = set()
+        self._pending: dict[int, Future[bytes | None]] = {}
+        count = sum(len(turns) for turns in self._turns.values())
+        self._pool: Executor | None = None
+        if count >= MIN_SHUFFLES and VERIFIED.enabled:
+            size = workers or max(1, min(os.cpu_count() or 1, 8))
+            try:
+                self._pool = ProcessPoolExecutor(max_workers=size)
+            except (OSError, ValueError, NotImplementedError):
+                self._pool = None  # no processes here: the ledger checks every proof itself
+
+    def after(self, state: TableState) -> None:
+        """The replay reached ``state``: send every turn of each deck created since."""
+        if self._pool is None or state.engine is None:
+            return
+        for deck in state.decks:
+            if deck.number not in self._sent and deck.start:
+                self._sent.add(deck.number)
+                self._send(state, deck)
+
+    def _send(self, state: TableState, deck: DeckState) -> None:
+        assert self._pool is not None  # noqa: S101 (after() checked)
+        key = table_key(state).to_wire()
+        previous = [c.to_wire() for c in deck.start]
+        for turn, entry in enumerate(self._turns.get(deck.number, [])):
+            body = entry.body
+            assert isinstance(body, ShuffleDeck)  # noqa: S101 (indexed above)
+            context = (state.table_id, deck.round, deck.number, entry.author.key, turn)
+            job: Job = (previous, list(body.ciphertexts), body.proof, key, context)
+            try:
+                self._pending[entry.seq] = self._pool.submit(check_statement, job)
+            except (BrokenProcessPool, RuntimeError):
+                self.close()
+                return
+            previous = list(body.ciphertexts)
+
+    def before(self, entry: Entry) -> None:
+        """The replay is about to apply ``entry``: if it is a prefetched turn, wait for its
+        verdict and, when it verified, let the ledger find it in the memo."""
+        future = self._pending.pop(entry.seq, None)
+        if future is None:
+            return
+        try:
+            key = future.result()
+        except (BrokenProcessPool, OSError, RuntimeError):
+            return  # the ledger checks it itself
+        if key is not None:
+            VERIFIED.add(key)
+
+    def close(self) -> None:
+        """Stop the workers (pending jobs are dropped)."""
+        if self._pool is not None:
+            self._pool.shutdown(wait=True, cancel_futures=True)
+            self._pool = None
+        self._pending.clear()
+
