@@ -118,6 +118,10 @@ class Stop:
     culprit: PeerId | None
     reason: str
     entry: int
+    #: An accusation without evidence (table.md §7.3): who made it, whom it names.
+    #: ``culprit`` is then None: an unproven accusation excuses nobody.
+    accuser: PeerId | None = None
+    accused: PeerId | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -157,6 +161,8 @@ class TableState:
     channel_seeds: Mapping[int, bytes] = field(default_factory=dict)
     stop: Stop | None = None
     audit_error: str = ""
+    #: The seat the sequencer's closing entry named (its reveal never came), or -1.
+    closed: int = -1
 
     # -- seats -------------------------------------------------------------------------------
     def seat_of(self, peer: bytes) -> int | None:
