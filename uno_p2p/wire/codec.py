@@ -18,7 +18,8 @@ from typing import TypeAlias
 import msgpack
 
 from uno_p2p.errors import InvalidMessage
-from uno_p2p.wire.limits import DEFAULT_LIMITS, Limits
+from uno_p2p.wire.limits import DEFAULT_LIMITS as DEFAULT_LIMITS
+from uno_p2p.wire.limits import Limits as Limits
 
 #: A value that can appear on the wire (docs/protocol/wire.md §1).
 WireValue: TypeAlias = "int | bool | str | bytes | list[WireValue] | None"
