@@ -61,6 +61,7 @@ from uno_p2p.table.state import (
 )
 from uno_p2p.wire.chain import ChainError, ChainVerifier
 from uno_p2p.wire.envelope import Entry, Head, Message
+from uno_p2p.wire.limits import MAX_EVIDENCE_DEPTH
 from uno_p2p.wire.lobby import Join, Kick, Leave, OpenTable, Ready, SetOptions, Start
 from uno_p2p.wire.private import Sealed
 from uno_p2p.wire.registry import Body
@@ -82,6 +83,8 @@ class LogView:
 
     chain: ChainVerifier | None = None
     past: Callable[[int], TableState | None] | None = None
+    #: How many ``abort`` evidences deep this check is (MAX_EVIDENCE_DEPTH).
+    depth: int = 0
 
 
 NO_VIEW = LogView()
@@ -316,8 +319,12 @@ def _abort(ts: TableState, at: _At, body: Abort, view: LogView
     if ts.seat_of(at.author.key) is None:
         raise at.fault("not_seated", "only a seated peer can stop the game")
     name, accuser = ts.name_of(body.culprit.key), ts.name_of(at.author.key)
+    if body.evidence and view.depth >= MAX_EVIDENCE_DEPTH:
+        # Judging evidence never recurses without bound (table.md §7.2): an abort
+        # held as evidence may not itself carry evidence.
+        raise at.fault("bad_evidence", "evidence may not itself hold evidence")
     if body.evidence:
-        _check_evidence(ts, at, body, view)
+        _check_evidence(ts, at, body, replace(view, depth=view.depth + 1))
         why = f"{accuser} stopped the game: {name} {body.reason} ({body.code})"
         stop = Stop(body.code, body.culprit, why, at.seq)
     else:
@@ -361,9 +368,6 @@ def _check_evidence(ts: TableState, at: _At, body: Abort, view: LogView) -> None
         message.verify()
     except (InvalidMessage, RemoteProtocolError) as error:
         raise at.fault("bad_evidence", f"the evidence does not hold: {error}") from error
-    if isinstance(message.body, Abort) and message.body.evidence:
-        # MAX_EVIDENCE_DEPTH: judging evidence never recurses (table.md §7.2).
-        raise at.fault("bad_evidence", "evidence may not itself hold evidence")
     if message.author != body.culprit or message.table_id != ts.table_id:
         raise at.fault("bad_evidence", "the evidence is not the culprit's message here")
     if view.chain is not None and _chain_refuses(view.chain, message, body.culprit, at):
@@ -402,7 +406,7 @@ def refused(ts: TableState, message: Message, view: LogView = NO_VIEW) -> bool:
     if earlier is None or seen > ts.seq:
         return False
     try:
-        check_message(earlier, message, LogView(view.chain))
+        check_message(earlier, message, LogView(view.chain, depth=view.depth))
     except Misbehaviour as error:
         return error.culprit == message.author
     return False

@@ -36,7 +36,8 @@ from uno_p2p.rules.engine import apply as engine_apply
 from uno_p2p.rules.engine import learn
 from uno_p2p.rules.legal import legal_actions
 from uno_p2p.rules.options import Options
-from uno_p2p.rules.state import Phase, State
+from uno_p2p.rules.rounds import describe_claim
+from uno_p2p.rules.state import Claim, Phase, State
 from uno_p2p.table.bodies import Abort, Move, PrivateShares, RevealSecrets, ShareItem
 from uno_p2p.table.duties import (
     Owed,
@@ -70,6 +71,7 @@ from uno_p2p.table.sequencer import Outcome, Sequencer
 from uno_p2p.table.state import Misbehaviour, TablePhase, TableState
 from uno_p2p.wire.chain import ChainError
 from uno_p2p.wire.envelope import TABLE_ID_BYTES, Entry, Message
+from uno_p2p.wire.limits import MAX_EARLY_BYTES, MAX_EARLY_ENTRIES
 from uno_p2p.wire.lobby import Join, Kick, Leave, OpenTable, Ready, SetOptions, Start
 from uno_p2p.wire.private import Sealed
 from uno_p2p.wire.registry import Body
@@ -108,12 +110,14 @@ class TablePeer:
         self._out: list[Outgoing] = []
         self._events: deque[TableEvent] = deque()
         self._early: dict[int, Entry] = {}
+        self._early_bytes = 0
         self._hand: tuple[int, ...] = ()
         self._turn_shown = -1
         self._ready_wanted = False
         self._syncing = False
         self._pending_abort: Abort | None = None
         self._waiting: tuple[int, ...] = ()
+        self._claims_named: set[Claim] = set()
 
     # -- construction ---------------------------------------------------------------------
     @classmethod
@@ -396,17 +400,42 @@ class TablePeer:
             self._compare(entry)
             return
         if entry.seq > expected:
-            self._early[entry.seq] = entry
+            self._keep_early(entry)
             return
         self._accept(entry)
         while self.state.seq in self._early and self.stopped is None:
-            self._accept(self._early.pop(self.state.seq))
+            early = self._early.pop(self.state.seq)
+            self._early_bytes -= len(early.encode())
+            self._accept(early)
+
+    def _keep_early(self, entry: Entry) -> None:
+        """An entry ahead of our log, kept until the gap fills (table.md §12): only
+        when the sequencer countersigned it and its author signed it, and only up to
+        ``MAX_EARLY_ENTRIES`` entries of ``MAX_EARLY_BYTES`` together."""
+        size = len(entry.encode())
+        if entry.seq in self._early or len(self._early) >= MAX_EARLY_ENTRIES or \
+                self._early_bytes + size > MAX_EARLY_BYTES:
+            return  # the sequencer sends it again on a sync request (table.md §9)
+        try:
+            entry.verify_countersignature(self.host_id)
+            entry.message.verify(entry=entry.seq)
+        except RemoteProtocolError as error:
+            self._misbehaved(None, entry.seq, error.code,
+                             f"an entry ahead of our log does not verify: {error}", ())
+            return
+        self._early[entry.seq] = entry
+        self._early_bytes += size
 
     def _compare(self, entry: Entry) -> None:
         try:
             self.ledger.chain.compare(entry)
         except ChainError as error:  # two countersigned entries at one number: a fork
             self._stop(error.peer_key, entry.seq, error.code, str(error), error.evidence)
+        except RemoteProtocolError as error:
+            # Not countersigned by the sequencer (or not signed by its author): anyone
+            # can send such bytes, so they prove nothing and stop nothing (table.md §7.4).
+            self._misbehaved(None, entry.seq, error.code,
+                             f"an entry at a number we accepted does not verify: {error}", ())
 
     def _accept(self, entry: Entry) -> None:
         try:
@@ -483,6 +512,7 @@ class TablePeer:
             (d.number for d in state.decks if d.round == game.round), default=0)}
         if faces:
             self._learn_faces(faces)
+        self._name_false_claims()
 
     def _learn_faces(self, faces: list[tuple[Slot, int]]) -> None:
         try:
@@ -491,10 +521,22 @@ class TablePeer:
             self._misbehaved(None, self.state.seq, "contradiction", str(error), ())
             return
         self.ledger.state = _with_engine(self.state, game)
-        for violation in found:
-            seat = violation.seat
-            self._misbehaved(self.state.seats[seat], self.state.seq, violation.rule,
-                             violation.message, ())
+        del found  # every false claim is named once, by _name_false_claims
+
+    def _name_false_claims(self) -> None:
+        """A claim this peer's private faces prove false (a Wild Draw Four while holding
+        the colour it saw): named here, once, as this peer's own finding. The table
+        judged the entry publicly (table.md §7); the round-end reveal proves it to all."""
+        game = self.state.engine
+        if game is None:
+            return
+        for claim in game.claims:
+            if claim in self._claims_named or claim.verdict(game.known) is not False:
+                continue
+            self._claims_named.add(claim)
+            name = game.players[claim.seat]
+            self._misbehaved(self.state.seats[claim.seat], self.state.seq, claim.rule,
+                             f"{name} broke {claim.rule}: {describe_claim(claim.kind)}", ())
 
     # -- driving: duties, then the bot ----------------------------------------------------
     def _drive(self) -> None:

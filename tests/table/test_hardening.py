@@ -1,0 +1,245 @@
+"""Issue 10: each reproduced attack on the table, and the outcome it must have now.
+
+Every test plays the attack through the real protocol objects (the in-memory
+network, the real codec) and checks what a player or the audit would see: the
+right peer named with the right code, or an unproven stop that blames nobody,
+and never an exception out of ``receive``.
+"""
+
+from __future__ import annotations
+
+import tracemalloc
+from dataclasses import replace
+
+import pytest
+
+from tests.table import adversaries as adv
+from uno_p2p.audit.core import audit_entries
+from uno_p2p.audit.report import Status
+from uno_p2p.crypto.identity import Identity, PeerId
+from uno_p2p.rules.actions import Play
+from uno_p2p.rules.codec import Slot
+from uno_p2p.rules.engine import learn
+from uno_p2p.rules.events import ShuffleRequested
+from uno_p2p.rules.options import preset
+from uno_p2p.table import game as table_game
+from uno_p2p.table.bodies import Abort, Clock, Move
+from uno_p2p.table.events import PeerMisbehaved
+from uno_p2p.table.frames import FRAME_ENTRY, FRAME_MESSAGE, frame
+from uno_p2p.table.memnet import Network, TableSetup, game_over, seat_table, seeded
+from uno_p2p.table.peer import TablePeer
+from uno_p2p.table.replay import replay
+from uno_p2p.table.state import Misbehaviour, TablePhase
+from uno_p2p.wire.envelope import Entry, Message
+from uno_p2p.wire.limits import MAX_EARLY_BYTES, MAX_EARLY_ENTRIES
+from uno_p2p.wire.lobby import Join
+
+OPTIONS = ["target=60", "turn_timer=60"]
+WILD_DRAW_FOUR = 104
+
+
+def table(players: int = 3, seed: bytes = b"harden", custom: dict[int, type[TablePeer]] | None
+          = None, options: list[str] | None = None) -> Network:
+    setup = TableSetup(players, preset("official", OPTIONS if options is None else options), seed)
+    return seat_table(setup, custom=custom)
+
+
+def named(net: Network, peer: TablePeer, code: str | None = None) -> list[PeerMisbehaved]:
+    return [e for e in net.events[peer.peer_id.key] if isinstance(e, PeerMisbehaved)
+            and (code is None or e.code == code)]
+
+
+# -- 1. an honest host that saw a hand judges with public knowledge only ----------------------
+class Seer(TablePeer):
+    """The host, who has seen Cy's hand (as a challenger does) when her move arrives."""
+
+    cy: TablePeer | None = None
+    seen: frozenset[object] = frozenset()
+    judged = False
+
+    def receive(self, data: bytes, now_ms: int | None = None, sender: object = None) -> None:
+        cy = self.cy
+        game = self.state.engine
+        if cy is not None and data[:1] == FRAME_MESSAGE and game is not None and \
+                cy.state.engine is not None and cy.state.my_seat is not None:
+            message = Message.decode(data[1:])
+            body = message.body
+            if message.author == cy.peer_id and isinstance(body, Move) and not self.judged \
+                    and isinstance(body.action, Play) and body.action.cards[0] >= WILD_DRAW_FOUR \
+                    and getattr(cy, "bluffed", False):
+                self.judged = True
+                hand = cy.state.engine.hands[cy.state.my_seat]
+                faces = [(s, cy.state.engine.known[s]) for s in hand if s in cy.state.engine.known]
+                self.ledger.state = replace(self.state, engine=learn(game, faces)[0])
+                self.ledger._history[-1] = self.ledger.state  # as if seen when it came
+                self.seen = frozenset(s for s, _ in faces)
+        super().receive(data, now_ms, sender)  # type: ignore[arg-type]
+
+    def _after(self, entry: Entry, events: object) -> None:
+        super()._after(entry, events)  # type: ignore[arg-type]
+        game = self.state.engine
+        if self.seen and game is not None and isinstance(entry.body, Move):
+            # Only the judgement of that one move may use what the host saw; its bot
+            # then plays on what it may know (it holds no share of Cy's cards).
+            public = game.public | {s for s, _ in game.discard}
+            known = {s: c for s, c in game.known.items() if s not in self.seen or s in public}
+            self.ledger.state = replace(self.state, engine=replace(game, known=known))
+            self.seen = frozenset()
+
+
+def test_a_host_that_saw_the_bluffers_hand_logs_the_bluff_and_is_never_convicted() -> None:
+    net = table(custom={0: Seer, 2: adv.Bluffer}, seed=b"bluff-seen")
+    host = net.host
+    assert isinstance(host, Seer)
+    cy = list(net.peers.values())[2]
+    host.cy = cy
+    net.run(until=game_over)
+    assert isinstance(cy, adv.Bluffer)
+    assert cy.bluffed, "the seed must give Cy her chance to bluff"
+    log = net.entries()
+    # The bluff was logged as every other peer judges it, not refused with the host's
+    # private knowledge: no abort, and nobody names the host.
+    assert not [e for e in log if isinstance(e.body, Abort)]
+    for peer in net.peers.values():
+        assert peer.stopped is None
+        assert not [e for e in named(net, peer) if e.peer == host.peer_id]
+    # The host names Cy from what it saw, and the log proves it publicly.
+    assert any(e.peer == cy.peer_id for e in named(net, host, "wild_draw_four"))
+    report = audit_entries(log)
+    assert report.status == Status.VIOLATION
+    assert report.violation is not None
+    assert report.violation.peer is not None
+    assert report.violation.peer.name == cy.name
+
+
+# -- 3. nested abort evidence ------------------------------------------------------------------
+def deliver_to(net: Network, peer: TablePeer) -> None:
+    """Hand ``peer`` every frame in flight to it (and drop the rest): it is then in step
+    with the host's log, and nobody moves on."""
+    while net.queue:
+        sender, recipient, data = net.queue.popleft()
+        if recipient == peer.peer_id.key:
+            peer.receive(data, net.now_ms, PeerId(sender))
+    peer.data_to_send()
+
+
+def nested_abort(identity: Identity, table_id: bytes, head: object, depth: int) -> Message:
+    evidence = b""
+    culprit = identity.peer
+    message = None
+    for counter in range(depth):
+        message = Message.sign(identity, table_id, counter, head,  # type: ignore[arg-type]
+                               Abort(culprit, "bad_share", "x", evidence))
+        evidence = message.encode()
+        if len(evidence) > (1 << 20) - 1024:
+            break
+    assert message is not None
+    return message
+
+
+def test_nested_abort_evidence_is_a_named_fault_not_a_recursion() -> None:
+    net = table(players=2, seed=b"nested")
+    guest = next(p for p in net.peers.values() if not p.is_host)
+    net.run(until=lambda n: n.host.state.phase == TablePhase.PLAYING)
+    deliver_to(net, guest)
+    inner = nested_abort(guest.identity, guest.table_id, guest.ledger.head, 400)
+    counter = sum(1 for e in net.entries() if e.author == guest.peer_id)
+    outer = Message.sign(guest.identity, guest.table_id, counter, guest.ledger.head,
+                         Abort(net.host.peer_id, "bad_share", "nested", inner.encode()))
+    # A host that skips its checks countersigns it: the peers refuse it, naming the guest.
+    log = net.entries()
+    bad = Entry.countersign(net.host.identity, len(log), log[-1].hash, outer)
+    guest.events()
+    guest.receive(frame(FRAME_ENTRY, bad.encode()), net.now_ms, net.host.peer_id)
+    found = [e for e in guest.events() if isinstance(e, PeerMisbehaved)]
+    assert [(e.code, e.peer) for e in found] == [("bad_evidence", guest.peer_id)]
+    report = audit_entries([*log, bad])
+    assert report.status == Status.VIOLATION
+    assert report.violation is not None
+    assert report.violation.code == "bad_evidence"
+    assert replay([*log, bad]).violation is not None
+    # The honest host refuses the message itself and logs an abort naming the guest
+    # (whose accusation does not hold); no RecursionError escapes anywhere.
+    net.host.receive(frame(FRAME_MESSAGE, outer.encode()), net.now_ms, guest.peer_id)
+    aborts = [e.body for e in net.entries() if isinstance(e.body, Abort)]
+    assert [(a.culprit, a.code) for a in aborts] == [(guest.peer_id, "bad_evidence")]
+    assert audit_entries(net.entries()).status != Status.OK
+
+
+# -- 5. a weak X25519 channel key ---------------------------------------------------------------
+SMALL_ORDER = bytes(32)  # u = 0, a point of order 4 on Curve25519
+
+
+class WeakKeyJoiner(TablePeer):
+    def outgoing(self, body: object) -> object:  # type: ignore[override]
+        if isinstance(body, Join):
+            return Join(body.name, SMALL_ORDER)
+        return body
+
+
+def test_a_small_order_channel_key_is_refused_at_join_naming_its_owner() -> None:
+    net = table(players=2, seed=b"weak-key", custom={})
+    weak = WeakKeyJoiner.join(Identity(seeded(b"weak", "identity")), seeded(b"weak", "e"),
+                              table_id=net.host.table_id, host=net.host.peer_id, name="Weak")
+    net.add(weak)
+    net.run(until=game_over)
+    assert weak.peer_id not in net.host.state.lobby.joined  # type: ignore[union-attr]
+    assert all(not isinstance(e.body, Join) or e.author != weak.peer_id for e in net.entries())
+
+
+# -- 6. a reshuffle holding one card twice -----------------------------------------------------
+def test_a_reshuffle_of_one_card_twice_is_a_named_fault() -> None:
+    net = table(players=2, seed=b"dup")
+    net.run(until=lambda n: n.host.state.engine is not None and bool(n.host.state.decks)
+            and n.host.state.decks[0].ready)
+    ts = net.host.state
+    # The discard pile to reshuffle holds one card twice (what a dishonest shuffle that
+    # duplicated a card would leave): a named fault, not an exception.
+    event = ShuffleRequested(len(ts.decks), 2, (Slot(0, 1), Slot(0, 2)), (7, 7))
+    with pytest.raises(Misbehaviour) as caught:
+        table_game.follow(ts, [event], ts.seq)
+    assert caught.value.code == "duplicate_card"
+
+
+# -- 8. the early-entry buffer -----------------------------------------------------------------
+def test_entries_ahead_of_the_log_are_verified_and_bounded_before_they_are_kept() -> None:
+    net = table(players=2, seed=b"early")
+    net.run(until=lambda n: n.host.state.phase == TablePhase.PLAYING)
+    guest = next(p for p in net.peers.values() if not p.is_host)
+    host = net.host
+    head = guest.ledger.head
+    big = Message.sign(host.identity, host.table_id, 10_000, head, Clock(1))
+    forged = Entry(guest.state.seq + 5, bytes(32), big, bytes(64))
+    tracemalloc.start()
+    for n in range(400):
+        entry = replace(forged, seq=guest.state.seq + 5 + n)
+        guest.receive(frame(FRAME_ENTRY, entry.encode()), net.now_ms, host.peer_id)
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert not guest._early  # forged countersignatures: nothing kept
+    assert peak < MAX_EARLY_BYTES
+    # Genuine entries ahead are kept, up to the bound.
+    seq = host.state.seq
+    for n in range(MAX_EARLY_ENTRIES + 10):
+        msg = Message.sign(host.identity, host.table_id, 10_000 + n, head, Clock(n))
+        entry = Entry.countersign(host.identity, seq + 5 + n, bytes(32), msg)
+        guest.receive(frame(FRAME_ENTRY, entry.encode()), net.now_ms, host.peer_id)
+    assert len(guest._early) == MAX_EARLY_ENTRIES
+
+
+# -- 9. an old entry with a bad countersignature -------------------------------------------------
+def test_an_old_entry_with_a_bad_countersignature_is_a_named_fault() -> None:
+    net = table(players=2, seed=b"old")
+    net.run(until=lambda n: len(n.entries()) > 12)
+    guest = next(p for p in net.peers.values() if not p.is_host)
+    old = guest.ledger.chain.entries[3]
+    other = Message.sign(net.host.identity, old.message.table_id, 999, old.message.head,
+                         Clock(1))
+    forged = replace(old, message=other, countersignature=bytes(64))
+    guest.events()
+    guest.receive(frame(FRAME_ENTRY, forged.encode()), net.now_ms, net.host.peer_id)
+    found = [e for e in guest.events() if isinstance(e, PeerMisbehaved)]
+    assert [e.code for e in found] == ["bad_countersignature"]
+    assert guest.stopped is None  # anyone could send those bytes: they stop nothing
+    net.run(until=game_over)
+    assert guest.state.phase == TablePhase.ENDED
