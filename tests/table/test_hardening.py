@@ -23,7 +23,7 @@ from uno_p2p.rules.engine import learn
 from uno_p2p.rules.events import ShuffleRequested
 from uno_p2p.rules.options import preset
 from uno_p2p.table import game as table_game
-from uno_p2p.table.bodies import Abort, Clock, Move
+from uno_p2p.table.bodies import Abort, Clock, Move, PrivateShares
 from uno_p2p.table.events import PeerMisbehaved
 from uno_p2p.table.frames import FRAME_ENTRY, FRAME_MESSAGE, frame
 from uno_p2p.table.memnet import Network, TableSetup, game_over, seat_table, seeded
@@ -243,3 +243,40 @@ def test_an_old_entry_with_a_bad_countersignature_is_a_named_fault() -> None:
     assert guest.stopped is None  # anyone could send those bytes: they stop nothing
     net.run(until=game_over)
     assert guest.state.phase == TablePhase.ENDED
+
+
+# -- 4. a short private reveal -----------------------------------------------------------------
+class ShortReveal(TablePeer):
+    """Leaves the last card out of every private reveal it sends (a hand shown to a
+    challenger or a peeker without the card that matters)."""
+
+    def _submit(self, body: object = None, *, to: object = None,  # type: ignore[override]
+                private: PrivateShares | None = None) -> None:
+        if private is not None and len(private.items) > 1:
+            private = PrivateShares(private.items[:-1])
+        super()._submit(body, to=to, private=private)  # type: ignore[arg-type]
+
+
+class EagerShort(ShortReveal, adv.Eager):
+    """Plays every Wild power (so others owe it private reveals), and cheats in its own."""
+
+
+def test_a_short_private_reveal_is_named_by_its_recipient_and_proven_by_the_audit() -> None:
+    options = ["target=60", "turn_timer=60", "wild_powers=true"]
+    net = table(players=3, seed=b"short", options=options,
+                custom={0: adv.Eager, 1: EagerShort, 2: adv.Eager})
+    net.run(until=game_over)
+    cheat = list(net.peers.values())[1]
+    accusers = [p for p in net.peers.values()
+                if any(e.peer == cheat.peer_id for e in named(net, p, "bad_private_share"))]
+    assert accusers, "the recipient of the short reveal names its sender"
+    for peer in net.peers.values():  # the game stopped and ended: it did not freeze
+        assert peer.state.phase == TablePhase.ENDED
+    log = net.entries()
+    report = audit_entries(log)
+    assert report.status == Status.VIOLATION
+    assert report.violation is not None
+    assert report.violation.code == "bad_private_reveal"
+    assert report.violation.peer is not None
+    assert report.violation.peer.name == cheat.name
+    assert "leaves out" in report.violation.reason

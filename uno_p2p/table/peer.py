@@ -478,8 +478,9 @@ class TablePeer:
 
     # -- private reveals ------------------------------------------------------------------
     def _open_private(self, entry: Entry) -> None:
+        before = self.ledger.state_at(entry.seq) or self.state
         try:
-            items = private_items(self.state, entry, self.channel, self.peer_id)
+            items = private_items(before, entry, self.channel, self.peer_id)
             for slot, seat, item, point in items:
                 self.private.setdefault(slot, {})[seat] = point
                 self.received[slot, seat] = item
