@@ -250,7 +250,7 @@ class ShortReveal(TablePeer):
     """Leaves the last card out of every private reveal it sends (a hand shown to a
     challenger or a peeker without the card that matters)."""
 
-    def _submit(self, body: object = None, *, to: object = None,  # type: ignore[override]
+    def _submit(self, body: object = None, *, to: object = None,
                 private: PrivateShares | None = None) -> None:
         if private is not None and len(private.items) > 1:
             private = PrivateShares(private.items[:-1])
