@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import tracemalloc
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 
@@ -22,8 +23,9 @@ from uno_p2p.rules.codec import Slot
 from uno_p2p.rules.engine import learn
 from uno_p2p.rules.events import ShuffleRequested
 from uno_p2p.rules.options import preset
+from uno_p2p.store.unolog import read_log
 from uno_p2p.table import game as table_game
-from uno_p2p.table.bodies import Abort, Clock, Move, PrivateShares
+from uno_p2p.table.bodies import Abort, Clock, Move, PrivateShares, RevealSecrets
 from uno_p2p.table.events import PeerMisbehaved
 from uno_p2p.table.frames import FRAME_ENTRY, FRAME_MESSAGE, frame
 from uno_p2p.table.memnet import Network, TableSetup, game_over, seat_table, seeded
@@ -280,3 +282,50 @@ def test_a_short_private_reveal_is_named_by_its_recipient_and_proven_by_the_audi
     assert report.violation.peer is not None
     assert report.violation.peer.name == cheat.name
     assert "leaves out" in report.violation.reason
+
+
+# -- 7. a log that merely stops, and the closing entry -------------------------------------------
+DATA = Path(__file__).resolve().parent.parent / "data"
+
+
+def test_a_log_cut_before_the_reveals_blames_nobody() -> None:
+    entries = read_log(DATA / "honest-3p-house.unolog").entries
+    first_reveal = next(e.seq for e in entries if isinstance(e.body, RevealSecrets))
+    for cut in (first_reveal, len(entries) - 1):
+        report = audit_entries(entries[:cut])
+        assert report.status == Status.UNFINISHED, cut
+        assert report.violation is None
+        assert "nobody is blamed" in report.stopped
+
+
+def test_an_unproven_accusation_names_its_accuser_and_excuses_nobody() -> None:
+    net = table(players=3, seed=b"mute")
+    net.run(until=lambda n: n.host.state.engine is not None and
+            n.host.state.engine.phase.value == "playing")
+    quiet = net.host.state.seats[2]
+    net.silent.add(quiet.key)
+    net.run(until=game_over)
+    log = net.entries()
+    accusation = next(e for e in log if isinstance(e.body, Abort))
+    assert accusation.body.code == "unresponsive"  # type: ignore[union-attr]
+    stopped = replay(log[:accusation.seq + 1]).state
+    # The accused still owes its reveal: the accusation proves nothing.
+    assert stopped.stop is not None
+    assert stopped.stop.culprit is None
+    assert stopped.stop.accuser == net.host.peer_id
+    assert stopped.reveals_expected == frozenset({0, 1, 2})
+    assert "Ann stopped the game" in stopped.stop.reason
+    # It never came: the sequencer's closing entry ends the log, and names Cy, unproven.
+    closing = log[-1]
+    assert isinstance(closing.body, Abort)
+    assert closing.body.code == "missing_reveal"
+    assert closing.body.culprit == quiet
+    report = audit_entries(log)
+    assert report.status == Status.ABORTED
+    assert report.violation is not None
+    assert not report.violation.proven
+    assert "Ann stopped the game, accusing Cy" in report.stopped
+    # Cut before the closing entry, the same log blames nobody.
+    cut = audit_entries(log[:-1])
+    assert cut.status == Status.UNFINISHED
+    assert cut.violation is None

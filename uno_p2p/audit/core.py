@@ -425,8 +425,9 @@ class _Audit:
             who = None if event.peer is None else self.player(event.peer)
             finding = Finding("table", event.code, event.entry, who, event.reason,
                               _rule_of(event.code, event.reason), proven=False)
+            why = state.stop.reason + ". " if state.stop is not None else ""
             return self.report(Status.ABORTED, public, finding,
-                               stopped=f"The game was stopped at entry {event.entry}.")
+                               stopped=f"{why}The game was stopped at entry {event.entry}.")
         missing = sorted(state.reveals_expected - set(state.reveals))
         seq = public.revealing_since
         if missing:
