@@ -18,7 +18,7 @@ from tests.table import adversaries as adv
 from uno_p2p.audit.core import audit_entries
 from uno_p2p.audit.report import Status
 from uno_p2p.crypto.identity import Identity, PeerId
-from uno_p2p.rules.actions import Play
+from uno_p2p.rules.actions import Play, TimeOut
 from uno_p2p.rules.codec import Slot
 from uno_p2p.rules.engine import learn
 from uno_p2p.rules.events import ShuffleRequested
@@ -27,7 +27,7 @@ from uno_p2p.store.unolog import read_log
 from uno_p2p.table import game as table_game
 from uno_p2p.table.bodies import Abort, Clock, Move, PrivateShares, RevealSecrets
 from uno_p2p.table.events import PeerMisbehaved
-from uno_p2p.table.frames import FRAME_ENTRY, FRAME_MESSAGE, frame
+from uno_p2p.table.frames import FRAME_ENTRY, FRAME_MESSAGE, FRAME_RELAY, frame
 from uno_p2p.table.memnet import Network, TableSetup, game_over, seat_table, seeded
 from uno_p2p.table.peer import TablePeer
 from uno_p2p.table.replay import replay
@@ -307,7 +307,8 @@ def test_an_unproven_accusation_names_its_accuser_and_excuses_nobody() -> None:
     net.run(until=game_over)
     log = net.entries()
     accusation = next(e for e in log if isinstance(e.body, Abort))
-    assert accusation.body.code == "unresponsive"  # type: ignore[union-attr]
+    assert isinstance(accusation.body, Abort)
+    assert accusation.body.code == "unresponsive"
     stopped = replay(log[:accusation.seq + 1]).state
     # The accused still owes its reveal: the accusation proves nothing.
     assert stopped.stop is not None
@@ -329,3 +330,78 @@ def test_an_unproven_accusation_names_its_accuser_and_excuses_nobody() -> None:
     cut = audit_entries(log[:-1])
     assert cut.status == Status.UNFINISHED
     assert cut.violation is None
+
+
+# -- 2. a host that races its clock or censors a player ------------------------------------------
+class ClockRacer(adv.EvilHost):
+    """Drops seat 1's first move, logs a clock 450 s ahead with no time passing, and
+    times seat 1 out on it (what let a host replace 15 turns unseen)."""
+
+    done = False
+
+    def receive(self, data: bytes, now_ms: int | None = None,
+                sender: PeerId | None = None) -> None:
+        if not self.done and data[:1] == FRAME_MESSAGE and self.state.engine is not None:
+            message = Message.decode(data[1:])
+            if isinstance(message.body, Move) and self.state.seat_of(message.author.key) == 1 \
+                    and self.state.engine.current == 1:
+                self.done = True
+                ahead = max(self.now_ms, self.state.clock_ms) + 450_000
+                for body in (Clock(ahead), Move(TimeOut(1))):
+                    entry = self.inject(body)
+                    self.ledger.accept(entry)
+                    assert self.sequencer is not None
+                    self.sequencer.counter += 1
+                return
+        super().receive(data, now_ms, sender)
+
+
+def test_a_clock_far_ahead_of_real_time_is_refused_naming_the_host() -> None:
+    net = table(players=3, seed=b"racer", custom={0: ClockRacer})
+    net.run(until=game_over)
+    host = net.host
+    assert isinstance(host, ClockRacer)
+    assert host.done
+    for peer in net.peers.values():
+        if peer.is_host:
+            continue
+        found = named(net, peer, "clock_ahead")
+        assert [e.peer for e in found] == [host.peer_id], peer.name
+        assert peer.stopped is not None
+        # What the peer accepted holds no time-out of the cheated seat.
+        accepted = peer.ledger.chain.entries
+        assert not [e for e in accepted if isinstance(e.body, Move)
+                    and isinstance(e.body.action, TimeOut) and e.seq >= len(accepted) - 2]
+
+
+class Censor(TablePeer):
+    """An honest-looking host that never logs seat 1's moves (nor their relays): its
+    own turn timer then times seat 1 out, blaming the victim."""
+
+    def receive(self, data: bytes, now_ms: int | None = None,
+                sender: PeerId | None = None) -> None:
+        if data[:1] in (FRAME_MESSAGE, FRAME_RELAY) and self.state.engine is not None:
+            message = Message.decode(data[1:])
+            if isinstance(message.body, Move) and self.state.seat_of(message.author.key) == 1:
+                return
+        super().receive(data, now_ms, sender)
+
+
+def test_a_dropped_move_relayed_to_the_peers_is_evidence_of_censorship() -> None:
+    net = table(players=3, seed=b"censor", custom={0: Censor},
+                options=["target=60", "turn_timer=20"])
+    victim = list(net.peers.values())[1]
+    witness = list(net.peers.values())[2]
+    net.run(until=lambda n: bool(named(n, witness, "censorship")), max_steps=200_000)
+    found = named(net, witness, "censorship")
+    assert found
+    event = found[0]
+    assert event.peer == net.host.peer_id
+    relayed, timeout = event.evidence
+    assert isinstance(relayed, Message)
+    assert relayed.author == victim.peer_id
+    relayed.verify()  # the victim's own signature: anyone can check it
+    assert isinstance(timeout, Entry)
+    assert isinstance(timeout.body, Move)
+    assert isinstance(timeout.body.action, TimeOut)
+    assert timeout.body.action.seat == 1

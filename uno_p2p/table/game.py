@@ -427,6 +427,11 @@ def _check_mover(ts: TableState, entry: Entry | None, seq: int, author: PeerId, 
     if isinstance(action, TimeOut):
         if ts.host is None or author != ts.host:
             raise fault(entry, seq, author, "not_sequencer", "only the sequencer times out")
+        if not ts.clock_started:
+            # table.md §6.1: time is measured from the start clock; without it no peer
+            # could check that the time-out's clock kept to real time.
+            raise fault(entry, seq, author, "no_start_clock",
+                        "a time-out before the sequencer set the table clock")
         return
     if getattr(action, "seat", seat) != seat:
         raise fault(entry, seq, author, "wrong_seat", "a move made in another player's name")

@@ -281,7 +281,8 @@ def _clock(ts: TableState, at: _At, body: Clock, _: LogView) -> tuple[TableState
         raise at.fault("not_sequencer", "only the sequencer keeps the table clock")
     if body.now_ms < ts.clock_ms:
         raise at.fault("clock_backwards", "the table clock went backwards")
-    return replace(ts, clock_ms=body.now_ms), []
+    started = ts.clock_started or ts.phase != TablePhase.LOBBY
+    return replace(ts, clock_ms=body.now_ms, clock_started=started), []
 
 
 def _reveal(ts: TableState, at: _At, body: RevealSecrets, _: LogView) -> tuple[TableState, Events]:

@@ -57,6 +57,7 @@ from uno_p2p.table.frames import (
     FRAME_DROP,
     FRAME_ENTRY,
     FRAME_MESSAGE,
+    FRAME_RELAY,
     FRAME_SYNC,
     decode_drop,
     decode_sync,
@@ -69,9 +70,10 @@ from uno_p2p.table.ledger import Ledger
 from uno_p2p.table.sending import Maker, Outgoing, derive
 from uno_p2p.table.sequencer import Outcome, Sequencer
 from uno_p2p.table.state import Misbehaviour, TablePhase, TableState
+from uno_p2p.table.watch import CensorshipWatch, ClockWatch
 from uno_p2p.wire.chain import ChainError
 from uno_p2p.wire.envelope import TABLE_ID_BYTES, Entry, Message
-from uno_p2p.wire.limits import MAX_EARLY_BYTES, MAX_EARLY_ENTRIES
+from uno_p2p.wire.limits import MAX_EARLY_BYTES, MAX_EARLY_ENTRIES, RELAY_AFTER_MS
 from uno_p2p.wire.lobby import Join, Kick, Leave, OpenTable, Ready, SetOptions, Start
 from uno_p2p.wire.private import Sealed
 from uno_p2p.wire.registry import Body
@@ -118,6 +120,11 @@ class TablePeer:
         self._pending_abort: Abort | None = None
         self._waiting: tuple[int, ...] = ()
         self._claims_named: set[Claim] = set()
+        #: table.md §6.1-§6.2: the sequencer's clock against ours; relayed messages.
+        self.clock_watch = ClockWatch()
+        self.censorship = CensorshipWatch()
+        self._live = False
+        self._sent: tuple[Message, int] | None = None
 
     # -- construction ---------------------------------------------------------------------
     @classmethod
@@ -227,18 +234,23 @@ class TablePeer:
                         and data[:1] in (FRAME_ENTRY, FRAME_DROP)):
             return
         tag, payload = data[:1], data[1:]
+        self._live = now_ms is not None
         try:
             if tag == FRAME_ENTRY:
                 self._receive_entry(Entry.decode(payload))
-            elif tag == FRAME_MESSAGE and self.sequencer is not None:
+            elif tag in (FRAME_MESSAGE, FRAME_RELAY) and self.sequencer is not None:
                 self._order(self.sequencer.submit(Message.decode(payload), self.now_ms))
+            elif tag == FRAME_RELAY and self.stopped is None:
+                self.censorship.consider(Message.decode(payload), self.ledger, self.peer_id)
             elif tag == FRAME_DROP:
                 self._dropped(*decode_drop(payload))
             elif tag == FRAME_SYNC and self.sequencer is not None and sender is not None:
                 self._resend(sender, decode_sync(payload))
         except InvalidMessage as error:
-            self._misbehaved(None if tag == FRAME_MESSAGE else self.host_id, None,
-                             "invalid_frame", str(error), ())
+            self._misbehaved(None if tag in (FRAME_MESSAGE, FRAME_RELAY) else self.host_id,
+                             None, "invalid_frame", str(error), ())
+        finally:
+            self._live = False
         self._drive()
 
     def next_timer(self) -> int | None:
@@ -251,14 +263,47 @@ class TablePeer:
         grace = self._grace_deadline()
         if grace is not None:
             times.append(grace)
+        if self._sent is not None and self.stopped is None:
+            times.append(self._sent[1] + RELAY_AFTER_MS)
         return min(times) if times else None
 
     def handle_timer(self, now_ms: int) -> None:
-        """Time has come: the host times out a turn or a stalled peer; a bot waits no more."""
+        """Time has come: the host times out a turn or a stalled peer; a bot waits no more;
+        a message the sequencer sits on goes to every peer."""
         self.now_ms = max(self.now_ms, now_ms)
         if self.sequencer is not None and self.stopped is None:
             self._order(self.sequencer.tick(self.now_ms))
+        if self._sent is not None and self.now_ms >= self._sent[1] + RELAY_AFTER_MS:
+            self._relay(self._sent[0])
         self._drive()
+
+    # -- watching the sequencer (table.md §6.1-§6.2) --------------------------------------
+    def _relay(self, message: Message) -> None:
+        """Show our unlogged message to every peer: they hold it as evidence, and the host
+        may get it this way if the direct path lost it."""
+        self._sent = None
+        others = tuple(p for p in self.state.seats if p != self.peer_id)
+        if others:
+            self._out.append(Outgoing(others, frame(FRAME_RELAY, message.encode())))
+
+    def _clock_ahead(self, entry: Entry) -> bool:
+        """Refuse a live ``clock`` that runs ahead of our own clock (table.md §6.1)."""
+        if not self._live or self._syncing:
+            return False
+        why = self.clock_watch.judge(entry, self.host_id, self.now_ms)
+        if why is not None:
+            self._stop(self.host_id, entry.seq, "clock_ahead", why, (entry,))
+        return why is not None
+
+    def _watch_censorship(self, entry: Entry, before: TableState) -> None:
+        held = self.censorship.logged(entry, before,
+                                      self.ledger.chain.next_counter(entry.author))
+        if held is not None:
+            name = before.name_of(held.message.author.key)
+            self._misbehaved(self.host_id, entry.seq, "censorship",
+                             f"the sequencer says {name} did not answer, but {name}'s signed "
+                             f"message had been shown to us at entry {held.seen_at}",
+                             (held.message, entry))
 
     # -- lobby controls -------------------------------------------------------------------
     def set_ready(self, ready: bool = True) -> None:
@@ -350,6 +395,7 @@ class TablePeer:
                                self._maker(body, to, private)(counter))
         self.counter += 1
         self.outstanding = counter
+        self._sent = (message, self.now_ms)
         self._out.append(Outgoing(None, frame(FRAME_MESSAGE, message.encode())))
 
     def _maker(self, body: Body | None, to: PeerId | None,
@@ -438,6 +484,9 @@ class TablePeer:
                              f"an entry at a number we accepted does not verify: {error}", ())
 
     def _accept(self, entry: Entry) -> None:
+        if self._clock_ahead(entry):
+            return
+        before = self.state
         try:
             events = self.ledger.accept(entry)
         except ChainError as error:
@@ -455,12 +504,14 @@ class TablePeer:
             self._stop(self.host_id, entry.seq, error.code, str(error), (entry,))
             return
         self._after(entry, events)
+        self._watch_censorship(entry, before)
 
     def _after(self, entry: Entry, events: Iterable[TableEvent]) -> None:
         self._events.extend(events)
         if entry.author == self.peer_id:
             self.counter = max(self.counter, entry.message.counter + 1)
             self.outstanding = None
+            self._sent = None
         if isinstance(entry.body, Sealed) and entry.body.recipient == self.peer_id:
             self._open_private(entry)
         self._learn()
@@ -473,6 +524,7 @@ class TablePeer:
             return
         if self.outstanding == counter:
             self.outstanding = None
+            self._sent = None
             self.counter = counter
             self._events.append(Progress(f"the sequencer did not log our message: {reason}"))
 

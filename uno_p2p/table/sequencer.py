@@ -142,7 +142,11 @@ class Sequencer:
 
     def _clock(self, outcome: Outcome, now_ms: int, message: Message | None) -> None:
         state = self.ledger.state
-        if state.phase in LIVE and now_ms >= state.clock_ms + CLOCK_STEP_MS and (
+        if state.phase in LIVE and not state.clock_started:
+            # The start clock (table.md §6.1): the first entry after the start, before
+            # anything is timed, so that every peer can measure the clock from it.
+            self._log(outcome, self._sign(Clock(max(now_ms, state.clock_ms))), now_ms)
+        elif state.phase in LIVE and now_ms >= state.clock_ms + CLOCK_STEP_MS and (
                 message is None or isinstance(message.body, Move)):
             self._log(outcome, self._sign(Clock(now_ms)), now_ms)
 

@@ -157,6 +157,9 @@ class TableState:
     deals: tuple[tuple[int, tuple[Slot, ...]], ...] = ()
     privates: tuple[PrivateDue, ...] = ()
     clock_ms: int = 0
+    #: Whether the sequencer set the table clock since the start (table.md §6.1): the
+    #: start clock every peer measures the table clock's progress from.
+    clock_started: bool = False
     reveals: Mapping[int, Verified[SecretsReveal]] = field(default_factory=dict)
     channel_seeds: Mapping[int, bytes] = field(default_factory=dict)
     stop: Stop | None = None

@@ -54,7 +54,10 @@ MAX_RELAYED_PER_AUTHOR = 1
 MAX_EVIDENCE_DEPTH = 1
 #: How far the sequencer's ``clock`` may run ahead of a peer's own clock
 #: (table.md §6.1), and how long a peer remembers its observations of it.
-CLOCK_TOLERANCE_MS = 2_000
+CLOCK_TOLERANCE_MS = 5_000
 CLOCK_WINDOW_MS = 120_000
 #: Observations of the table clock a peer keeps inside that window.
 MAX_CLOCK_SAMPLES = 256
+#: A peer relays its own message to every peer when the sequencer has neither
+#: logged nor dropped it after this long (table.md §6.2).
+RELAY_AFTER_MS = 5_000
