@@ -18,6 +18,7 @@ from tests.table import adversaries as adv
 from uno_p2p.audit.core import audit_entries
 from uno_p2p.audit.report import Status
 from uno_p2p.crypto.identity import Identity, PeerId
+from uno_p2p.errors import LocalProtocolError
 from uno_p2p.rules.actions import Play, TimeOut
 from uno_p2p.rules.codec import Slot
 from uno_p2p.rules.engine import learn
@@ -405,3 +406,23 @@ def test_a_dropped_move_relayed_to_the_peers_is_evidence_of_censorship() -> None
     assert isinstance(timeout.body, Move)
     assert isinstance(timeout.body.action, TimeOut)
     assert timeout.body.action.seat == 1
+
+
+# -- 11. secrets bound to the peer's own fresh nonce ---------------------------------------------
+def test_a_reused_table_id_and_entropy_give_fresh_secrets_with_a_fresh_nonce() -> None:
+    identity = Identity(seeded(b"reuse", "identity"))
+    entropy = seeded(b"reuse", "entropy")  # reused by mistake, game after game
+    table_id = seeded(b"reuse", "table", 16)  # and the host reuses an old table id
+    host = Identity(seeded(b"reuse", "host")).peer
+
+    def secrets(nonce: bytes) -> tuple[bytes, bytes]:
+        peer = TablePeer(identity, entropy, table_id=table_id, host=host, name="Bo", nonce=nonce)
+        return peer.secrets.announce().public_key.to_wire(), peer.channel.public
+
+    old, new = secrets(seeded(b"reuse", "nonce 1", 16)), secrets(seeded(b"reuse", "nonce 2", 16))
+    assert old[0] != new[0], "the key share published last game is not used again"
+    assert old[1] != new[1]
+    # The same nonce (kept by the shell with the entropy) rebuilds the same peer: resume.
+    assert secrets(seeded(b"reuse", "nonce 1", 16)) == old
+    with pytest.raises(LocalProtocolError):
+        TablePeer(identity, entropy, table_id=table_id, host=host, name="Bo", nonce=b"short")

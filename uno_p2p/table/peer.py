@@ -67,7 +67,7 @@ from uno_p2p.table.frames import (
 )
 from uno_p2p.table.knowledge import openable, private_items
 from uno_p2p.table.ledger import Ledger
-from uno_p2p.table.sending import Maker, Outgoing, derive
+from uno_p2p.table.sending import NONCE_BYTES, Maker, Outgoing, derive
 from uno_p2p.table.sequencer import Outcome, Sequencer
 from uno_p2p.table.state import Misbehaviour, TablePhase, TableState
 from uno_p2p.table.watch import CensorshipWatch, ClockWatch
@@ -87,19 +87,23 @@ class TablePeer:
     """One seat's (or the host's) protocol state machine. Build with ``host`` or ``join``."""
 
     def __init__(self, identity: Identity, entropy: bytes, *, table_id: bytes, host: PeerId,
-                 name: str, bot: str | None = "heuristic") -> None:
-        if len(entropy) < ENTROPY_MIN or len(table_id) != TABLE_ID_BYTES:
-            raise LocalProtocolError("a peer needs 32+ bytes of entropy and a 16-byte table id")
+                 name: str, bot: str | None = "heuristic", nonce: bytes = b"") -> None:
+        if len(entropy) < ENTROPY_MIN or len(table_id) != TABLE_ID_BYTES or \
+                len(nonce) not in (0, NONCE_BYTES):
+            raise LocalProtocolError("a peer needs 32+ bytes of entropy, a 16-byte table id "
+                                     "and a 16-byte nonce (or none, to simulate)")
         self.identity = identity
         self.name = name
         self.table_id = table_id
         self.host_id = host
-        self.secrets = PeerSecrets.from_seed(derive(entropy, "deck", table_id), table=table_id,
-                                             peer=identity.peer.key)
-        self.channel_seed = derive(entropy, "channel", table_id)
+        # table.md §2.1: every secret is bound to this game's fresh nonce (the shell
+        # draws it and keeps it with the entropy, to resume).
+        self.secrets = PeerSecrets.from_seed(derive(entropy, "deck", table_id, nonce),
+                                             table=table_id, peer=identity.peer.key)
+        self.channel_seed = derive(entropy, "channel", table_id, nonce)
         self.channel = ChannelKey(self.channel_seed)
         self.bot_kind = bot
-        self._bot_seed = derive(entropy, "bot", table_id)
+        self._bot_seed = derive(entropy, "bot", table_id, nonce)
         self.ledger = Ledger(table_id, host, identity.peer.key)
         self.sequencer = Sequencer(identity, self.ledger) if identity.peer == host else None
         self.counter = 0
@@ -130,9 +134,10 @@ class TablePeer:
     @classmethod
     def host(cls, identity: Identity, entropy: bytes, *, table_id: bytes, name: str,
              options: Options, preset: str = "", max_players: int = 10,
-             bot: str | None = "heuristic", now_ms: int = 0) -> TablePeer:
+             bot: str | None = "heuristic", now_ms: int = 0, nonce: bytes = b"") -> TablePeer:
         """Open a table: the host's peer logs entry 0 with the options everyone will see."""
-        peer = cls(identity, entropy, table_id=table_id, host=identity.peer, name=name, bot=bot)
+        peer = cls(identity, entropy, table_id=table_id, host=identity.peer, name=name, bot=bot,
+                   nonce=nonce)
         peer.now_ms = now_ms
         pairs = tuple((str(k), v) for k, v in options.to_wire())
         peer._submit(OpenTable(name, peer.channel.public, preset, pairs, max_players))
@@ -140,9 +145,11 @@ class TablePeer:
 
     @classmethod
     def join(cls, identity: Identity, entropy: bytes, *, table_id: bytes, host: PeerId,
-             name: str, bot: str | None = "heuristic", ready: bool = True) -> TablePeer:
+             name: str, bot: str | None = "heuristic", ready: bool = True,
+             nonce: bytes = b"") -> TablePeer:
         """Ask the host for a seat (and say ready at once when ``ready``)."""
-        peer = cls(identity, entropy, table_id=table_id, host=host, name=name, bot=bot)
+        peer = cls(identity, entropy, table_id=table_id, host=host, name=name, bot=bot,
+                   nonce=nonce)
         peer._submit(Join(name, peer.channel.public))
         peer._ready_wanted = ready
         return peer
@@ -150,7 +157,7 @@ class TablePeer:
 
     @classmethod
     def resume(cls, identity: Identity, entropy: bytes, entries: Sequence[Entry], *,
-               name: str, bot: str | None = "heuristic") -> TablePeer:
+               name: str, bot: str | None = "heuristic", nonce: bytes = b"") -> TablePeer:
         """Rebuild a peer from its ``.unolog`` entries (table.md §9), through the same
         entry path, then ask the sequencer for what it missed.
 
@@ -162,7 +169,7 @@ class TablePeer:
             raise LocalProtocolError("there is nothing to resume from")
         first = entries[0]
         peer = cls(identity, entropy, table_id=first.message.table_id, host=first.author,
-                   name=name, bot=bot)
+                   name=name, bot=bot, nonce=nonce)
         for entry in entries:
             try:
                 events = peer.ledger.accept(entry)
