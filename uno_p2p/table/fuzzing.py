@@ -12,8 +12,9 @@ taken in the middle of that game, so valid next entries exist in the corpus.
 from __future__ import annotations
 
 import copy
-import random
+from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Protocol, TypeVar
 
 from uno_p2p.crypto.identity import PeerId
 from uno_p2p.rules.options import preset
@@ -29,6 +30,18 @@ from uno_p2p.table.frames import (
 )
 from uno_p2p.table.memnet import TableSetup, game_over, seat_table
 from uno_p2p.table.peer import TablePeer
+
+_T = TypeVar("_T")
+
+
+class Rng(Protocol):
+    """The few methods of ``random.Random`` the mutator uses (the table imports no
+    randomness: the caller brings its own seeded generator)."""
+
+    def randrange(self, stop: int, /) -> int: ...
+    def randint(self, a: int, b: int, /) -> int: ...
+    def choice(self, seq: Sequence[_T], /) -> _T: ...
+
 
 #: How many inputs one copy of a peer takes before a fresh copy replaces it.
 REUSE = 32
@@ -91,7 +104,7 @@ def make_target(seed: bytes = b"uno-lan/fuzz-table", cut: int = 40) -> FrameTarg
     return FrameTarget(templates[0], templates[1], seeds, now)
 
 
-def mutate(rng: random.Random, seeds: list[bytes]) -> bytes:
+def mutate(rng: Rng, seeds: list[bytes]) -> bytes:
     """A seed frame with a few random edits, behind a random selector byte."""
     data = bytearray(rng.choice(seeds))
     for _ in range(rng.randint(0, 4)):
