@@ -181,13 +181,29 @@ class WeakKeyJoiner(TablePeer):
 
 
 def test_a_small_order_channel_key_is_refused_at_join_naming_its_owner() -> None:
-    net = table(players=2, seed=b"weak-key", custom={})
-    weak = WeakKeyJoiner.join(Identity(seeded(b"weak", "identity")), seeded(b"weak", "e"),
-                              table_id=net.host.table_id, host=net.host.peer_id, name="Weak")
+    net = Network()
+    host = net.add(TablePeer.host(Identity(seeded(b"weak", "host")), seeded(b"weak", "e0"),
+                                  table_id=seeded(b"weak", "table", 16), name="Ann",
+                                  options=preset("official", OPTIONS)))
+    weak = WeakKeyJoiner.join(Identity(seeded(b"weak", "identity")), seeded(b"weak", "e1"),
+                              table_id=host.table_id, host=host.peer_id, name="Weak")
     net.add(weak)
-    net.run(until=game_over)
-    assert weak.peer_id not in net.host.state.lobby.joined  # type: ignore[union-attr]
+    net.run(max_steps=1000)
+    lobby = host.state.lobby
+    assert lobby is not None
+    # Refused on arrival: no seal to it can ever be attempted (it crashed the sealer).
+    assert weak.peer_id not in lobby.joined
     assert all(not isinstance(e.body, Join) or e.author != weak.peer_id for e in net.entries())
+    # A countersigned one (a host that skips its checks) is a fault naming the joiner.
+    message = Message.sign(weak.identity, host.table_id, 0, host.ledger.head,
+                           Join("Weak", SMALL_ORDER))
+    log = net.entries()
+    forged = Entry.countersign(host.identity, len(log), log[-1].hash, message)
+    report = audit_entries([*log, forged])
+    assert report.violation is not None
+    assert report.violation.code == "bad_channel_key"
+    assert report.violation.peer is not None
+    assert report.violation.peer.key == weak.peer_id.key
 
 
 # -- 6. a reshuffle holding one card twice -----------------------------------------------------
