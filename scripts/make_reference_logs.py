@@ -32,7 +32,6 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from uno_p2p.audit.walk import walk
 from uno_p2p.crypto.cards import card_point
 from uno_p2p.crypto.group import Scalar, base_mul
 from uno_p2p.crypto.identity import Identity
@@ -45,6 +44,7 @@ from uno_p2p.rules.options import preset
 from uno_p2p.rules.state import State
 from uno_p2p.store.unolog import GameLog
 from uno_p2p.table.bodies import (
+    Abort,
     Clock,
     Move,
     PrivateShares,
@@ -54,7 +54,7 @@ from uno_p2p.table.bodies import (
     ShuffleDeck,
 )
 from uno_p2p.table.duties import Owed, make_item
-from uno_p2p.table.frames import FRAME_MESSAGE, frame
+from uno_p2p.table.frames import FRAME_MESSAGE, FRAME_RELAY, frame
 from uno_p2p.table.game import table_key
 from uno_p2p.table.memnet import NAMES, Network, TableSetup, game_over, seat_table, seeded
 from uno_p2p.table.peer import TablePeer
@@ -277,10 +277,11 @@ class Liar(TablePeer):
 def challenge_lie() -> tuple[Sequence[Entry], Expected]:
     game = play(2, "official", ["target=500"], "challenge-lie", custom={1: Liar})
     entries = game.entries
-    # Ann (the host) is the one challenged: her own engine knows her hand, so it
-    # refuses the verdict as an illegal move before the faces are even opened.
+    # Ann (the host) is the one challenged, but the sequencer judges with public
+    # knowledge only (table.md §7): the rules let the claim through, and opening the
+    # evidence card with the forwarded share shows another face: wrong_face, by Bob.
     return entries, Expected("violation", "Bob claims a Wild Draw Four was guilty with a card "
-                             "Ann does not hold", "illegal_move", abort_entry(entries), NAMES[1])
+                             "Ann does not hold", "wrong_face", abort_entry(entries), NAMES[1])
 
 
 class BluffBot(HeuristicBot):
@@ -488,17 +489,23 @@ def refused_reveal() -> tuple[Sequence[Entry], Expected]:
     """Cy never reveals her secrets at the end: the game cannot be verified and stops there."""
     def tamper(game: Game) -> Callable[[bytes, bytes, bytes], list[bytes]]:
         def hook(sender: bytes, recipient: bytes, data: bytes) -> list[bytes]:
-            message = own_message(game, 2, sender, recipient, data)
-            return [] if message is not None and isinstance(message.body, RevealSecrets) \
-                else [data]
+            # Cy's client never sends its reveal: not to the host, nor relayed to anyone.
+            if sender != game.identity(2).peer.key or data[:1] not in (FRAME_MESSAGE,
+                                                                       FRAME_RELAY):
+                return [data]
+            body = Message.decode(data[1:]).body
+            return [] if isinstance(body, RevealSecrets) else [data]
         return hook
 
     game = play(3, "official", ["target=60"], "refused-reveal", tamper=tamper)
     entries = game.entries
-    due = next(step.entry.seq for step in walk(entries)
-               if step.after.phase in (TablePhase.REVEALING, TablePhase.ENDED))
-    return entries, Expected("aborted", "Cy refuses to reveal at the end", "missing_reveal",
-                             due, NAMES[2])
+    # table.md §8: after the response time-out the sequencer logs the closing entry,
+    # an abort naming the seat whose reveal never came; it is the log's last entry.
+    closing = entries[-1]
+    assert isinstance(closing.body, Abort)  # noqa: S101
+    assert closing.body.culprit == game.identity(2).peer  # noqa: S101
+    return entries, Expected("aborted", "Cy refuses to reveal at the end; the host closes "
+                             "the log", "missing_reveal", closing.seq, NAMES[2])
 
 
 # -- what a malicious sequencer writes ----------------------------------------------------------

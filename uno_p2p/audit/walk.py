@@ -30,6 +30,7 @@ from uno_p2p.rules.events import ClaimViolated
 from uno_p2p.table.bodies import PrivateShares
 from uno_p2p.table.events import TableEvent
 from uno_p2p.table.game import verify_item
+from uno_p2p.table.knowledge import check_covers
 from uno_p2p.table.ledger import Ledger
 from uno_p2p.table.state import Misbehaviour, TableState
 from uno_p2p.wire.envelope import Entry
@@ -59,6 +60,8 @@ class Step:
     digest: bytes = b""
     #: Claims the revealed faces prove false, learned after this entry.
     violations: tuple[ClaimViolated, ...] = ()
+    #: For a sealed private reveal: the table at its author's head (None if forgotten).
+    seen: TableState | None = None
 
 
 def observer(entries: Sequence[Entry]) -> Ledger:
@@ -89,13 +92,15 @@ def walk(entries: Sequence[Entry], knowledge: Knowledge | None = None) -> Iterat
     learned: set[int] = set()
     for entry in entries:
         before = ledger.state
+        seen = ledger.state_at(entry.message.head.seen) if isinstance(entry.body, Sealed) \
+            else None
         if knowledge is not None and knowledge.channel_seeds and isinstance(entry.body, Sealed):
-            check_private_reveal(before, entry, knowledge.channel_seeds)
+            check_private_reveal(before, entry, knowledge.channel_seeds, seen)
         events = tuple(ledger.accept(entry))
         violations: tuple[ClaimViolated, ...] = ()
         if knowledge is not None:
             violations = _learn_decks(ledger, entry, knowledge, learned)
-        yield Step(entry, before, ledger.state, events, ledger.digests[-1], violations)
+        yield Step(entry, before, ledger.state, events, ledger.digests[-1], violations, seen)
 
 
 def _learn_decks(ledger: Ledger, entry: Entry, knowledge: Knowledge,
@@ -121,7 +126,8 @@ def _learn_decks(ledger: Ledger, entry: Entry, knowledge: Knowledge,
     return tuple(violations)
 
 
-def check_private_reveal(state: TableState, entry: Entry, seeds: Mapping[int, bytes]) -> None:
+def check_private_reveal(state: TableState, entry: Entry, seeds: Mapping[int, bytes],
+                         seen: TableState | None = None) -> None:
     """Open a sealed private reveal with the recipient's revealed seed and check it.
 
     It must open, hold ``private_shares`` by its author for its recipient, each
@@ -138,7 +144,7 @@ def check_private_reveal(state: TableState, entry: Entry, seeds: Mapping[int, by
     if seat is None or to is None or lobby is None or to not in seeds:
         return  # the ledger refuses a sealed body from or to a stranger; no seed, no check
     try:
-        _check_private_items(state, entry, ChannelKey(seeds[to]), seat, to)
+        _check_private_items(state, seen, entry, ChannelKey(seeds[to]), seat, to)
     except (CryptoError, InvalidMessage, RemoteProtocolError) as error:
         raise Misbehaviour(
             f"entry {entry.seq}: the private reveal to {state.name_of(recipient.key)} is not "
@@ -147,8 +153,8 @@ def check_private_reveal(state: TableState, entry: Entry, seeds: Mapping[int, by
             code="bad_private_reveal", evidence=(entry,)) from error
 
 
-def _check_private_items(state: TableState, entry: Entry, key: ChannelKey, seat: int,
-                         to: int) -> None:
+def _check_private_items(state: TableState, seen: TableState | None, entry: Entry,
+                         key: ChannelKey, seat: int, to: int) -> None:
     """Open the sealed body as its recipient and check every share in it.
 
     Raises:
@@ -161,10 +167,11 @@ def _check_private_items(state: TableState, entry: Entry, key: ChannelKey, seat:
                       recipient=Party(recipient.key, key.public))
     if not isinstance(inner, PrivateShares):
         raise InvalidMessage("a sealed body that is not a private reveal")
-    owed = {slot for due in state.privates if due.to == to and seat in due.owed
-            for slot in due.slots}
+    given = set()
     for item in inner.items:
         slot = Slot(item.shuffle, item.position)
-        if item.prover != seat or item.recipient != to or slot not in owed:
-            raise InvalidMessage(f"a private share of {tuple(slot)} that was not owed")
+        if item.prover != seat or item.recipient != to:
+            raise InvalidMessage(f"a private share of {tuple(slot)} for someone else")
         verify_item(state, item, entry, entry.seq)
+        given.add(slot)
+    check_covers(state, seen, seat, to, given)  # every card owed, and no other

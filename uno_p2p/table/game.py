@@ -52,7 +52,7 @@ from uno_p2p.rules.events import (
     UnoCaught,
     UnoSaid,
 )
-from uno_p2p.rules.state import OMNISCIENT, Phase
+from uno_p2p.rules.state import OMNISCIENT, Phase, State
 from uno_p2p.table.bodies import Move, ShareItem, Shares, ShuffleDeck
 from uno_p2p.table.events import GameEnded, MovePlayed, PeerMisbehaved, RoundEnded, TableEvent
 from uno_p2p.table.state import (
@@ -79,6 +79,30 @@ def fault(entry: Entry | None, seq: int, culprit: PeerId | None, code: str,
 def table_key(ts: TableState) -> Point:
     """The joint key ``H`` of every seat (docs/protocol/deck.md §4.2)."""
     return joint_key([ts.key(seat) for seat in range(len(ts.seats))])
+
+
+def judge_publicly(state: State, action: Action, now_ms: int) -> tuple[State, list[Event]]:
+    """Apply ``action`` as an observer would: with the public faces only.
+
+    docs/protocol/table.md §7: every peer, the sequencer and the audit must
+    reach the same verdict on an entry, so none may refuse one with what only
+    it has seen (its hand, a card shown to it privately). A hidden fact it
+    knows is used through the claims the log can prove: the engine records the
+    claim (a Wild Draw Four's "no card of the colour"), this peer's private
+    faces are put back, and the claim is judged at the public round-end reveal.
+
+    Raises:
+        IllegalAction: the rules refuse the action on public knowledge.
+    """
+    known = state.known
+    public = {slot: card for slot, card in known.items() if slot in state.public}
+    public.update(state.discard)
+    if len(public) == len(known):
+        return engine_apply(state, action, now_ms)
+    new, events = engine_apply(replace(state, known=public), action, now_ms)
+    if new.round == state.round:
+        new = replace(new, known={**known, **new.known})
+    return new, events
 
 
 # -- starting the engine ------------------------------------------------------------------
@@ -157,7 +181,7 @@ def follow(ts: TableState, engine_events: Iterable[Event], seq: int) -> tuple[Ta
 def _follow_one(ts: TableState, event: Event, seq: int, events: Events) -> TableState:
     names = ts.game.players
     if isinstance(event, ShuffleRequested):
-        return replace(ts, decks=(*ts.decks, _new_deck(ts, event)))
+        return replace(ts, decks=(*ts.decks, _new_deck(ts, event, seq)))
     if isinstance(event, CardsDrawn):
         events.append(MovePlayed(event.seat, f"{names[event.seat]} took {len(event.slots)} "
                                  f"card{'s' if len(event.slots) != 1 else ''} ({event.reason})",
@@ -205,13 +229,23 @@ def describe_event(event: Event, names: tuple[str, ...]) -> str:
     return ""
 
 
-def _new_deck(ts: TableState, event: ShuffleRequested) -> DeckState:
-    """The starting list of a requested shuffle (docs/protocol/deck.md §6.1)."""
+def _new_deck(ts: TableState, event: ShuffleRequested, seq: int) -> DeckState:
+    """The starting list of a requested shuffle (docs/protocol/deck.md §6.1).
+
+    Raises:
+        Misbehaviour: ``duplicate_card``: the discard pile to reshuffle holds one
+            card twice, which only a dishonest shuffle can cause (table.md §7.4).
+    """
     carried: tuple[Slot, ...] = ()
     if not event.sources:
         card_ids: tuple[int, ...] = tuple(range(CARD_COUNT))
     elif event.faces:
         card_ids = tuple(sorted(event.faces))
+        twice = sorted({card for card in card_ids if card_ids.count(card) > 1})
+        if twice:
+            raise Misbehaviour(f"entry {seq}: the pile to reshuffle holds "
+                               f"{long_name(twice[0])} twice", culprit=None, entry=seq,
+                               code="duplicate_card")
     else:
         card_ids, carried = (), tuple(event.sources)
     start = tuple(ts.ciphertext(slot) for slot in carried)
@@ -235,7 +269,7 @@ def settle(ts: TableState, seq: int) -> tuple[TableState, Events]:
         else:
             break
         try:
-            new_state, engine_events = engine_apply(state, action, ts.clock_ms)
+            new_state, engine_events = judge_publicly(state, action, ts.clock_ms)
         except IllegalAction as error:
             # The engine refused what every share proved: only a dishonest shuffle
             # can do that (two slots opening to one card); the reveal names the cheat.
@@ -392,14 +426,27 @@ def apply_shuffle(ts: TableState, entry: Entry | None, seq: int, author: PeerId,
     return settle(replace(ts, decks=decks), seq)
 
 
+def discharged(ts: TableState, seat: int | None, to: int | None,
+               seen: TableState | None) -> list[PrivateDue]:
+    """The private reveals a sealed body from ``seat`` to ``to`` discharges (§4.3): those
+    owed now (every card shuffled) that its author had seen (``seen``: the table at the
+    author's head, when still remembered), so exactly those an honest seat covers."""
+    asked = None if seen is None else {(d.to, d.slots, d.reason) for d in seen.privates}
+    return [d for d in ts.privates if d.to == to and seat in d.owed
+            and all(ts.slot_ready(s) for s in d.slots)
+            and (asked is None or (d.to, d.slots, d.reason) in asked)]
+
+
 def apply_sealed(ts: TableState, entry: Entry | None, seq: int, author: PeerId,
-                 recipient: PeerId) -> tuple[TableState, Events]:
+                 recipient: PeerId, seen: TableState | None = None
+                 ) -> tuple[TableState, Events]:
     """A sealed private reveal: it must be owed by its author to its recipient (§4.3).
 
-    Only the recipient can read and check it; the log records that it was sent.
+    Only the recipient can read and check it (``knowledge.check_covers``); the log
+    records that it was sent, and the reveals it discharges.
     """
     seat, to = ts.seat_of(author.key), ts.seat_of(recipient.key)
-    due = [d for d in ts.privates if d.to == to and seat in d.owed]
+    due = discharged(ts, seat, to, seen)
     if ts.phase != TablePhase.PLAYING or seat is None or not due:
         raise fault(entry, seq, author, "unexpected_private",
                     "a private reveal that nobody asked for")
@@ -423,7 +470,7 @@ def apply_move(ts: TableState, entry: Entry | None, seq: int, author: PeerId,
     action = body.action
     _check_mover(ts, entry, seq, author, seat, action)
     try:  # the rules first: a move the rules refuse is refused whatever it proves
-        new_state, engine_events = engine_apply(state, action, ts.clock_ms)
+        new_state, engine_events = judge_publicly(state, action, ts.clock_ms)
     except IllegalAction as error:
         raise fault(entry, seq, author, "illegal_move",
                     f"{error} (rule {error.rule})") from error
@@ -445,6 +492,11 @@ def _check_mover(ts: TableState, entry: Entry | None, seq: int, author: PeerId, 
     if isinstance(action, TimeOut):
         if ts.host is None or author != ts.host:
             raise fault(entry, seq, author, "not_sequencer", "only the sequencer times out")
+        if not ts.clock_started:
+            # table.md §6.1: time is measured from the start clock; without it no peer
+            # could check that the time-out's clock kept to real time.
+            raise fault(entry, seq, author, "no_start_clock",
+                        "a time-out before the sequencer set the table clock")
         return
     if getattr(action, "seat", seat) != seat:
         raise fault(entry, seq, author, "wrong_seat", "a move made in another player's name")
