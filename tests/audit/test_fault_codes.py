@@ -19,7 +19,7 @@ import pytest
 
 from uno_p2p.audit import Knowledge, Status, audit_entries, audit_file, revealed_knowledge
 from uno_p2p.audit.core import _Audit, _deck_record
-from uno_p2p.crypto.cards import card_point
+from uno_p2p.crypto.cards import card_of, card_point
 from uno_p2p.crypto.group import Scalar, base_mul
 from uno_p2p.crypto.identity import Identity
 from uno_p2p.crypto.shuffle import Ciphertext
@@ -37,8 +37,9 @@ from uno_p2p.table.bodies import (
     Shares,
     ShuffleDeck,
 )
+from uno_p2p.table.game import check_opened_once
 from uno_p2p.table.memnet import seeded
-from uno_p2p.table.state import DeckState
+from uno_p2p.table.state import DeckState, Misbehaviour
 from uno_p2p.wire.codec import WireValue, pack
 from uno_p2p.wire.envelope import Entry, Head, Message, entry_hash, genesis_hash
 from uno_p2p.wire.game import PlayCard
@@ -55,7 +56,9 @@ PEOPLE = [Identity(seeded(SEED, f"identity {i}")) for i in range(3)] + \
     [Identity(b"\x07" * 32)]
 HOST, BOB, CY, STRANGER = (p.peer for p in PEOPLE)
 #: Where the honest log's phases are (see the entry list in tests/data).
-FIRST_JOIN, START, FIRST_KEY, FIRST_SHUFFLE, FIRST_SHARES, FIRST_MOVE = 1, 5, 6, 9, 12, 21
+FIRST_JOIN, START, FIRST_KEY, FIRST_SHUFFLE, FIRST_SHARES, FIRST_MOVE = 1, 5, 7, 10, 13, 24
+#: The sequencer's start clock (table.md §6.1), logged right after the start.
+START_CLOCK = START + 1
 assert [type(LOG[i].body) for i in (FIRST_JOIN, START, FIRST_KEY, FIRST_SHUFFLE,
                                      FIRST_SHARES, FIRST_MOVE)] == \
     [Join, Start, KeySetup, ShuffleDeck, Shares, Move]
@@ -107,6 +110,23 @@ def key_setup(seat: int) -> KeySetup:
                 if isinstance(e.body, KeySetup) and e.author == PEOPLE[seat].peer)
     assert isinstance(body, KeySetup)
     return body
+
+
+def mover(seq: int) -> int:
+    """The seat (and person) whose move entry ``seq`` logs."""
+    body = LOG[seq].body
+    assert isinstance(body, Move)
+    assert isinstance(body.action, Play | Draw)
+    return body.action.seat
+
+
+def _time_out_without_start_clock() -> list[Entry]:
+    """The honest log re-signed without its start clock, then a host's time-out."""
+    entries = list(LOG[:START_CLOCK])
+    for entry in LOG[START_CLOCK + 1:FIRST_MOVE]:
+        who = next(i for i, p in enumerate(PEOPLE) if p.peer == entry.author)
+        entries = forge(entries, len(entries), who, entry.body)
+    return forge(entries, len(entries), 0, Move(TimeOut(mover(FIRST_MOVE))))
 
 
 def play_at(seq: int) -> Play:
@@ -167,6 +187,8 @@ CASES: dict[str, tuple[Callable[[], list[Entry]], int | None]] = {
     "unexpected_key": (lambda: forge(LOG, FIRST_JOIN, 0, key_setup(0)), 0),
     "bad_key": (lambda: forge(LOG, FIRST_KEY, 1, key_setup(0)), 1),
     "not_sequencer": (lambda: forge(LOG, FIRST_SHUFFLE, 1, Clock(5)), 1),
+    "no_start_clock": (_time_out_without_start_clock, 0),
+    "bad_close": (lambda: forge(LOG, REVEALS[0], 1, Abort(CY, "missing_reveal", "", b"")), 1),
     "clock_backwards": (_clock_backwards, 0),
     "unexpected_reveal": (lambda: forge(LOG, FIRST_JOIN, 0, reveal_of(0)[1]), 0),
     "invalid_scalar": (lambda: _reveal_case(1, key_share=b"\xff" * 32), 1),
@@ -184,7 +206,8 @@ CASES: dict[str, tuple[Callable[[], list[Entry]], int | None]] = {
                                          Sealed(HOST, bytes(12), bytes(16))), 1),
     "not_a_move": (lambda: forge(LOG, FIRST_MOVE, 1, Move(Reveal(()))), 1),
     "wrong_seat": (lambda: forge(LOG, FIRST_MOVE, 1, Move(Draw(2))), 1),
-    "unproven_face": (lambda: forge(LOG, FIRST_PLAY, 1, Move(play_at(FIRST_PLAY))), 1),
+    "unproven_face": (lambda: forge(LOG, FIRST_PLAY, mover(FIRST_PLAY),
+                                    Move(play_at(FIRST_PLAY))), mover(FIRST_PLAY)),
 }
 
 
@@ -217,28 +240,59 @@ def _faces_of_deck_zero() -> dict[int, int]:
     return {slot.position: card for slot, card in found.faces.items() if slot.shuffle == 0}
 
 
-def test_a_shuffled_non_card_is_unknown_card_naming_nobody() -> None:
-    """deck.md §7: a position that opens to no card; only the reveal can say whose shuffle."""
+def _shuffler_of(seq: int) -> bytes:
+    return LOG[seq].author.key
+
+
+def test_a_shuffled_non_card_is_refused_by_the_proof_of_shuffle() -> None:
+    """deck.md §6.4: a shuffle hiding a point that is no card is no permutation of its
+    input, so its proof fails on arrival and names the shuffler (before any opening)."""
     last = FIRST_SHUFFLE + 2
     cts = list(shuffle_of(last).ciphertexts)
     ct = Ciphertext.from_wire(cts[0], peer=None, item="test")
     cts[0] = Ciphertext(ct.c1, ct.c2 + base_mul(Scalar(1))).to_wire()
-    entries = rechain(LOG, last, ShuffleDeck(0, tuple(cts)), FIRST_SHARES + 2)
+    entries = rechain(LOG, last, replace(shuffle_of(last), ciphertexts=tuple(cts)),
+                      FIRST_SHARES + 2)
     report = audit_entries(entries)
     assert report.violation is not None
-    assert (report.violation.code, report.violation.peer) == ("unknown_card", None)
+    assert report.violation.code == "bad_shuffle"
+    assert report.violation.peer is not None
+    assert report.violation.peer.key == _shuffler_of(last)
 
 
-def test_two_positions_of_one_card_are_duplicate_card_naming_nobody() -> None:
+def test_a_point_that_is_no_card_is_unknown_card_naming_nobody() -> None:
+    """deck.md §7: behind the proofs, an opened point that encodes no card is still a
+    named fault (``unknown_card``) and never a crash; the opening alone names nobody."""
+    with pytest.raises(CryptoError) as caught:
+        card_of(card_point(5) + base_mul(Scalar(1)))
+    assert caught.value.code == "unknown_card"
+    assert caught.value.peer is None
+
+
+def test_two_positions_of_one_card_are_refused_by_the_proof_of_shuffle() -> None:
     faces = _faces_of_deck_zero()
     last = FIRST_SHUFFLE + 2
     cts = list(shuffle_of(last).ciphertexts)
     ct = Ciphertext.from_wire(cts[1], peer=None, item="test")
     cts[1] = Ciphertext(ct.c1, ct.c2 - card_point(faces[1]) + card_point(faces[0])).to_wire()
-    entries = rechain(LOG, last, ShuffleDeck(0, tuple(cts)), FIRST_SHARES + 2)
+    entries = rechain(LOG, last, replace(shuffle_of(last), ciphertexts=tuple(cts)),
+                      FIRST_SHARES + 2)
     report = audit_entries(entries)
     assert report.violation is not None
-    assert (report.violation.code, report.violation.peer) == ("duplicate_card", None)
+    assert report.violation.code == "bad_shuffle"
+    assert report.violation.peer is not None
+    assert report.violation.peer.key == _shuffler_of(last)
+
+
+def test_one_card_opened_twice_in_a_deck_is_duplicate_card_naming_nobody() -> None:
+    """deck.md §7: two slots of one deck opening to one card is named at once."""
+    opened = {Slot(1, 3): 17}
+    check_opened_once(opened, Slot(1, 3), 17, 40)  # the same slot again is no fault
+    check_opened_once(opened, Slot(2, 4), 17, 40)  # another deck may hold it
+    with pytest.raises(Misbehaviour) as caught:
+        check_opened_once(opened, Slot(1, 4), 17, 40)
+    assert caught.value.code == "duplicate_card"
+    assert caught.value.culprit is None
 
 
 def test_a_revealed_face_against_a_proven_one_is_contradiction() -> None:
@@ -263,15 +317,15 @@ def test_a_deck_carrying_an_unshuffled_deck_is_bad_deck() -> None:
     assert caught.value.code == "bad_deck"
 
 
-def test_an_unsettled_private_accusation_is_bad_private_share_aborted() -> None:
-    """table.md §7.3: an abort without evidence, before the reveal can settle it."""
+def test_an_unsettled_private_accusation_blames_nobody() -> None:
+    """table.md §7.3: an abort without evidence, before the reveal can settle it, is an
+    unproven accusation: a log that stops there is unfinished and blames nobody."""
     entries = read_log(DATA / "cheat-false-accusation.unolog").entries
     index = next(e.seq for e in entries if isinstance(e.body, Abort))
     report = audit_entries(entries[:index + 1])
-    assert report.status == Status.ABORTED
-    assert report.violation is not None
-    assert report.violation.code == "bad_private_share"
-    assert not report.violation.proven
+    assert report.status == Status.UNFINISHED
+    assert report.violation is None
+    assert "nobody is blamed" in report.stopped
 
 
 def _write(path: Path, entries: Sequence[Entry], extra: bytes) -> Path:

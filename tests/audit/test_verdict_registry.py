@@ -62,19 +62,20 @@ PRODUCERS = {
     "bad_share": "log:cheat-bad-share.unolog",
     "wrong_face": "log:cheat-wrong-face.unolog",
     "false_accusation": "log:cheat-false-accusation.unolog",
-    "dishonest_shuffle": "log:cheat-bad-shuffle.unolog",
+    "dishonest_shuffle": "log:cheat-uncommitted-seed.unolog",
+    "bad_shuffle": "log:cheat-bad-shuffle.unolog",
     "bad_private_reveal": "log:cheat-bad-private-reveal.unolog",
     "missing_reveal": "log:cheat-refused-reveal.unolog",
     "unknown_card": "tests/audit/test_fault_codes.py::"
-                    "test_a_shuffled_non_card_is_unknown_card_naming_nobody",
+                    "test_a_point_that_is_no_card_is_unknown_card_naming_nobody",
     "duplicate_card": "tests/audit/test_fault_codes.py::"
-                      "test_two_positions_of_one_card_are_duplicate_card_naming_nobody",
+                      "test_one_card_opened_twice_in_a_deck_is_duplicate_card_naming_nobody",
     "contradiction": "tests/audit/test_fault_codes.py::"
                      "test_a_revealed_face_against_a_proven_one_is_contradiction",
     "bad_deck":
         "tests/audit/test_fault_codes.py::test_a_deck_carrying_an_unshuffled_deck_is_bad_deck",
-    "bad_private_share": "tests/audit/test_fault_codes.py::"
-                         "test_an_unsettled_private_accusation_is_bad_private_share_aborted",
+    "bad_private_share": "tests/table/test_hardening.py::"
+                         "test_a_short_private_reveal_is_named_by_its_recipient_and_proven_by_the_audit",
     "unresponsive":
         "tests/table/test_adversaries.py::test_a_silent_peer_is_timed_out_then_named_unresponsive",
     "wild_draw_four": "tests/rules/test_challenge.py::"

@@ -93,6 +93,11 @@ CODES: dict[str, Code] = _codes(
          "a key_setup outside keys, by a non-seat, or a second one"),
     Code("not_sequencer", "rules", "author", "a clock or a TimeOut move not by the sequencer"),
     Code("clock_backwards", "rules", "author", "a clock earlier than the table clock"),
+    Code("no_start_clock", "rules", "author",
+         "a TimeOut logged before the sequencer's start clock (table.md §6.1)"),
+    Code("bad_close", "rules", "author",
+         "a closing abort not by the sequencer, with evidence, or naming a seat whose "
+         "reveal is not due (table.md §8)"),
     Code("unexpected_reveal", "rules", "author",
          "a reveal_secrets by a non-seat, a second one, in the lobby, or with no key"),
     Code("bad_evidence", "rules", "accuser",
@@ -111,7 +116,8 @@ CODES: dict[str, Code] = _codes(
     # -- proofs (deck.md §3-§7) --------------------------------------------------------------
     Code("bad_key", "proofs", "author", "a key_setup whose point or Schnorr proof fails"),
     Code("bad_shuffle", "proofs", "author",
-         "a shuffle of the wrong size, with an invalid point or a repeated c1"),
+         "a shuffle of the wrong size, with an invalid point, or whose proof of shuffle "
+         "is missing or fails (deck.md §6.4)"),
     Code("bad_share", "proofs", "prover",
          "a share whose DLEQ proof or point fails, or that names no seat or shuffled card"),
     Code("unproven_face", "proofs", "author", "a card shown without every share"),
