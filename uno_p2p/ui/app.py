@@ -10,6 +10,7 @@ runs out, nothing while a score table or the quit question is open.
 from __future__ import annotations
 
 import asyncio
+import signal
 import time
 from collections.abc import Callable
 
@@ -46,8 +47,14 @@ NEWS_COLUMN = 44
 HELD_BACK_S = 0.05
 #: News lines handed to the news window (it shows the last ones that fit).
 NEWS_SHOWN = 60
+#: The smallest terminal the table fits in (columns, rows); smaller says so.
+MIN_SIZE = (60, 16)
 _KEY_NAMES = {Keys.Left: "left", Keys.Right: "right", Keys.ControlM: "enter",
-              Keys.ControlJ: "enter", Keys.Escape: "escape", Keys.ControlC: "c-c"}
+              Keys.ControlJ: "enter", Keys.Escape: "escape", Keys.ControlC: "c-c",
+              Keys.Up: "up", Keys.Down: "down", Keys.PageUp: "pageup",
+              Keys.PageDown: "pagedown", Keys.End: "end"}
+#: Exit code after SIGTERM (128 + 15, as a shell reports it).
+EXIT_TERMINATED = 143
 
 
 class GameScreen:
@@ -85,11 +92,19 @@ class GameScreen:
 
     # -- the game's pace -------------------------------------------------------------------------
     async def run(self) -> int:
-        """Run the full-screen game until the human quits; returns the exit code."""
-        task = asyncio.get_running_loop().create_task(self._drive())
+        """Run the full-screen game until the human quits; returns the exit code.
+
+        SIGTERM ends the screen the same way as quitting, so the terminal is
+        restored (no stray alternate screen or hidden cursor).
+        """
+        loop = asyncio.get_running_loop()
+        task = loop.create_task(self._drive())
+        terminated = _on_sigterm(loop, lambda: self.app.exit(result=EXIT_TERMINATED))
         try:
             return await self.app.run_async()
         finally:
+            if terminated:
+                loop.remove_signal_handler(signal.SIGTERM)
             task.cancel()
 
     async def _drive(self) -> None:
@@ -141,11 +156,18 @@ class GameScreen:
         @bindings.add(Keys.ControlM)
         @bindings.add(Keys.Escape)
         @bindings.add(Keys.ControlC)
+        @bindings.add(Keys.Up)
+        @bindings.add(Keys.Down)
+        @bindings.add(Keys.PageUp)
+        @bindings.add(Keys.PageDown)
+        @bindings.add(Keys.End)
         def _key(event: KeyPressEvent) -> None:
             press = event.key_sequence[0]
             name = _KEY_NAMES.get(press.key) if isinstance(press.key, Keys) else None
             if name is None:
                 name = "space" if press.data == " " else press.data.lower()
+            if self.too_small() and name not in ("q", "c-c", "y", "n"):
+                return
             self.press(name)
 
         return bindings
@@ -205,7 +227,21 @@ class GameScreen:
                         dont_extend_height=True)
         shown = ConditionalContainer(dialog, filter=Condition(
             lambda: self.controller.dialog() is not None))
-        return FloatContainer(HSplit([top, body, *bottom]), floats=[Float(shown)])
+        game = FloatContainer(HSplit([top, body, *bottom]), floats=[Float(shown)])
+        small = Window(FormattedTextControl(lambda: render.to_text(self._too_small_text())),
+                       wrap_lines=True)
+        return DynamicContainer(lambda: small if self.too_small() else game)
+
+    def too_small(self) -> bool:
+        """The terminal cannot hold the table (the screen then says so and waits)."""
+        width, rows = self._size()
+        return width < MIN_SIZE[0] or rows < MIN_SIZE[1]
+
+    def _too_small_text(self) -> render.Block:
+        width, rows = self._size()
+        return [[("class:status", f"The terminal is {width}×{rows}; the table needs at least "
+                                  f"{MIN_SIZE[0]}×{MIN_SIZE[1]}.")],
+                [("", "Make the window bigger to go on, or press q to quit.")]]
 
     def _space(self) -> tuple[bool, bool]:
         """(room for blank separator lines, room for three-line hand rows)."""
@@ -221,13 +257,19 @@ class GameScreen:
         table = self.table
         return render.hand(table.view(), self.controller.seats, self.controller.cursor,
                            self.controller.marked, render.playable_slots(table.legal_actions()),
-                           self._main_width(), self.plain, compact=not self._space()[1])
+                           self._main_width(), self.plain, compact=not self._space()[1],
+                           order=self.controller.hand_order())
 
     def _news(self) -> StyleAndTextTuples:
-        """The latest news; the window scrolls to the cursor placed on the last line."""
-        width, _ = self._size()
-        lines = render.news(self.table.news, NEWS_SHOWN,
-                            NEWS_COLUMN - 1 if width >= WIDE else width)
+        """The news, wrapped; the window scrolls to the cursor placed on the last line
+        (the newest, or the last one shown when the player scrolled back)."""
+        width, rows = self._size()
+        back = self.controller.news_back
+        lines = render.news(self.table.news, max(NEWS_SHOWN, rows),
+                            NEWS_COLUMN - 1 if width >= WIDE else width - 1, back)
+        if back:
+            lines.append([("class:muted", f"↓ {back} newer line{'s' if back != 1 else ''}: "
+                                          "End shows the newest")])
         if lines:
             lines[-1].insert(0, ("[SetCursorPosition]", ""))
         return render.to_text(lines)
@@ -238,3 +280,12 @@ class GameScreen:
     def _seconds_left(self) -> int | None:
         deadline = self.table.deadline_ms()
         return None if deadline is None else max(0, (deadline - self.now_ms() + 999) // 1000)
+
+
+def _on_sigterm(loop: asyncio.AbstractEventLoop, stop: Callable[[], None]) -> bool:
+    """Call ``stop`` on SIGTERM; False where the loop cannot (not the main thread, Windows)."""
+    try:
+        loop.add_signal_handler(signal.SIGTERM, stop)
+    except (NotImplementedError, RuntimeError, ValueError):
+        return False
+    return True

@@ -7,11 +7,29 @@ from collections.abc import Sequence
 
 from prompt_toolkit.utils import get_cwidth
 
-from uno_p2p.rules import Options, short_name
-from uno_p2p.ui.render import Block, Line, Seats, pad, width_of
+from uno_p2p.rules import Options
+from uno_p2p.ui.render import Block, Line, Seats, card_style, pad, rules_label, width_of
 from uno_p2p.ui.session import RoundSummary
+from uno_p2p.ui.theme import card_label
 
-MAX_HAND_SHOWN = 8  # keeps the score table inside 80 columns
+#: Columns of cards per row in the score table (keeps it inside 80 columns).
+HAND_WIDTH = 36
+#: The keys of the table, for the help overlay (the bottom line shows those that work now).
+HELP_KEYS = (
+    ("←/→ 1-9", "choose a card"), ("Enter", "play the chosen card(s)"),
+    ("Space", "mark cards to play together (Esc clears)"), ("d", "draw a card"),
+    ("p", "pass after drawing"), ("u", "say UNO (with two cards: with your next play)"),
+    ("c", "catch a player who forgot UNO"), ("x", "challenge a Wild Draw Four"),
+    ("j", "jump in out of turn (jump_in)"), ("s", "sort by colour, or order received"),
+    ("↑/↓ PgUp/PgDn", "scroll the news back, End: newest"),
+    ("?", "this help"), ("q", "quit (asks first; Ctrl-C twice quits)"),
+)
+#: RULES.md "End of a round and of the game": the scoring option in words.
+SCORING = {
+    "points": "points: the round's winner scores the sum of the others' cards.",
+    "losses": "losses: each loser adds their own hand; the fewest points wins.",
+    "chips": "chips: each loser pays the winner what their hand is worth.",
+}
 
 
 def boxed(title: str, body: Block, footer: str = "") -> Block:
@@ -43,8 +61,26 @@ def _scores_unit(options: Options) -> str:
         options.scoring]
 
 
+def card_cells(cards: Sequence[int], width: int) -> Block:
+    """Cards as small coloured tiles with their short names (as in the hand), wrapped to
+    ``width`` columns so that a long hand is shown whole."""
+    rows: Block = []
+    row: Line = []
+    used = 0
+    for card in cards:
+        label = f" {card_label(card)} "
+        if row and used + len(label) + 1 > width:
+            rows.append(row)
+            row, used = [], 0
+        row += [(card_style(card, False), label), ("", " ")]
+        used += len(label) + 1
+    if row:
+        rows.append(row)
+    return rows or [[("class:muted", "no cards left")]]
+
+
 def round_table(summary: RoundSummary, seats: Seats, options: Options) -> Block:
-    """Everyone's revealed hand, its points, the change and the total."""
+    """Everyone's revealed hand (every card), its points, the change and the total."""
     name_w = max(get_cwidth(n) for n in seats.names)
     if summary.winner < 0:
         title: Line = [("class:marker", f"Round {summary.round} is void: nobody scores.")]
@@ -53,17 +89,34 @@ def round_table(summary: RoundSummary, seats: Seats, options: Options) -> Block:
     rows: Block = [title, [],
                    [("class:muted", f"{'':{name_w}}  {'hand':>5} {'change':>7} {'total':>6}"
                      "  cards left")]]
+    lead = name_w + 23
     for seat, name in enumerate(seats.names):
-        hand = summary.hands[seat]
-        shown = " ".join(short_name(c) for c in hand[:MAX_HAND_SHOWN])
-        if len(hand) > MAX_HAND_SHOWN:
-            shown += f" +{len(hand) - MAX_HAND_SHOWN}"
         change = summary.changes[seat]
         style = "class:me" if seat == seats.me else ""
-        rows.append([(style, f"{name:{name_w}}  {summary.hand_points[seat]:>5} "
-                             f"{change:>+7} {summary.scores[seat]:>6}  {shown or '-'}")])
+        head = f"{name:{name_w}}  {summary.hand_points[seat]:>5} {change:>+7} " \
+            f"{summary.scores[seat]:>6}  "
+        cells = card_cells(summary.hands[seat], HAND_WIDTH)
+        rows.append([(style, head), *cells[0]])
+        rows += [[("", " " * lead), *more] for more in cells[1:]]
     rows += [[], [("class:muted", f"Scores are {_scores_unit(options)}; "
                                   f"the game ends at {options.target}.")]]
+    return rows
+
+
+def help_rows(options: Options) -> Block:
+    """The ``?`` overlay: every key, the rules in force and how scoring works."""
+    rows: Block = [[("class:marker", "Keys")]]
+    rows += choices(HELP_KEYS)
+    rows += [[], [("class:marker", "Your hand")],
+             [("", " Raised cards (with a coloured edge, or • on a small screen)")],
+             [("", " are the ones you can play now; the others are greyed.")],
+             [("", " Each card shows its colour letter: R red, Y yellow, G green,")],
+             [("", " B blue, W wild; -skip, -rev and +2 are the action cards.")],
+             [], [("class:marker", "Rules in force")],
+             [("", f" {rules_label(options)}")]]
+    rows += [[("", f"   {change}")] for change in options.describe()]
+    rows += [[], [("class:marker", "Scoring")], [("", f" {SCORING[options.scoring]}")],
+             [("", f" The game ends when someone reaches {options.target}.")]]
     return rows
 
 
