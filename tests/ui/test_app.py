@@ -21,7 +21,7 @@ from tests.ui.helpers import table
 from uno_p2p.rules import preset
 from uno_p2p.ui import render
 from uno_p2p.ui.app import GameScreen
-from uno_p2p.ui.controller import Mode
+from uno_p2p.ui.modes import Mode
 from uno_p2p.ui.session import LocalTable, Next
 
 WAIT_S = 20.0

@@ -6,7 +6,8 @@ from dataclasses import replace
 
 from tests.ui.helpers import human_policy, play_out, stacked, table
 from uno_p2p.rules import CatchUno, Phase, Play, preset, short_name
-from uno_p2p.ui.controller import Controller, Mode, Outcome
+from uno_p2p.ui.controller import Controller, Outcome
+from uno_p2p.ui.modes import Mode
 from uno_p2p.ui.render import plain_text
 from uno_p2p.ui.session import LocalTable
 

@@ -34,14 +34,19 @@ from uno_p2p.rules import (
     is_black,
     long_name,
     points,
-    short_name,
 )
-from uno_p2p.rules.cards import COLOUR_NAMES
-from uno_p2p.ui.dialogs import boxed, choices, game_over, help_rows, round_table
+from uno_p2p.ui import overlays
+from uno_p2p.ui.modes import COLOUR_KEYS, Mode
 from uno_p2p.ui.render import Block, Seats, card_order, play_order
 from uno_p2p.ui.session import Table
+from uno_p2p.ui.status import (
+    CHAT_MAX,
+    NetworkTable,
+    TableStatus,
+    check_chat,
+    status_of,
+)
 
-COLOUR_KEYS = {"r": 0, "y": 1, "g": 2, "b": 3, "1": 0, "2": 1, "3": 2, "4": 3}
 POWER_KEYS = {"c": "", "p": "peek", "s": "swap"}
 DIGITS = "1234567890"
 #: News scrolling: lines moved back per key (0: back to the newest).
@@ -49,18 +54,6 @@ DIGITS = "1234567890"
 TURN_TAKERS = (" jumped in with ", " ran out of time")
 NEWS_KEYS = {"up": 1, "down": -1, "pageup": 8, "pagedown": -8, "end": 0}
 T = TypeVar("T")
-
-
-class Mode(Enum):
-    TABLE = "table"
-    COLOUR = "colour"      # name a colour (a black card, or the Wild starter)
-    POWER = "power"        # wild_powers: colour only, peek or swap
-    TARGET = "target"      # which player (seven_zero 7, peek, swap)
-    VERDICT = "verdict"    # the challenged hand is shown: give the verdict
-    ROUND = "round"        # the round's score table
-    OVER = "over"          # the end of the game
-    QUIT = "quit"          # "quit this game?"
-    HELP = "help"          # the ? overlay: keys, rules in force, scoring
 
 
 class Outcome(Enum):
@@ -95,6 +88,8 @@ class Controller:
         self.turn_lost = ""
         self._my_turn = False
         self._acted = False
+        #: The chat message being typed (Mode.CHAT).
+        self.typed = ""
 
     # -- state the shell reads ------------------------------------------------------------------
     @property
@@ -110,8 +105,17 @@ class Controller:
             slots.sort(key=lambda s: card_order(view.known.get(s)))
         return slots
 
+    @property
+    def network(self) -> TableStatus | None:
+        """The network table's status (players, waits, chat), None in a local game."""
+        return status_of(self.table)
+
     def sync(self) -> None:
         """Follow the game after any change: keep the cursor valid, open dialogs."""
+        status = self.network
+        if status is not None and status.stopped is not None:
+            self.mode = Mode.STOPPED  # nothing else can happen at this table
+            return
         view = self.table.view()
         hand = view.hands[self.seats.me]
         self.marked &= set(hand)
@@ -159,9 +163,12 @@ class Controller:
             Mode.POWER: self._power_key, Mode.TARGET: self._target_key,
             Mode.VERDICT: self._verdict_key, Mode.ROUND: self._round_key,
             Mode.OVER: self._over_key, Mode.QUIT: self._quit_key,
-            Mode.HELP: self._help_key,
+            Mode.HELP: self._help_key, Mode.STOPPED: self._stopped_key,
         }[self.mode]
-        if key in ("q", "c-c") and self.mode not in (Mode.QUIT, Mode.OVER, Mode.HELP):
+        if self.mode == Mode.CHAT:
+            return self._chat_key(key)
+        if key in ("q", "c-c") and self.mode not in (Mode.QUIT, Mode.OVER, Mode.HELP,
+                                                      Mode.STOPPED):
             self._before_quit = self.mode
             self.mode = Mode.QUIT
             return Outcome.NONE
@@ -197,6 +204,9 @@ class Controller:
             self.uno_armed = False
         elif key == "s":
             self._toggle_sort(hand)
+        elif key == "t" and self.network is not None:
+            self.mode, self.typed = Mode.CHAT, ""
+            self.status = "Type your message; Enter sends it, Esc cancels."
         elif key in ("enter", "j"):
             self._play(key == "j", now_ms)
         else:
@@ -431,6 +441,39 @@ class Controller:
             return Outcome.QUIT
         return Outcome.NEW_GAME if key == "n" else Outcome.NONE
 
+    def type_text(self, text: str) -> None:
+        """Characters typed into the chat message (case and spaces kept)."""
+        if self.mode == Mode.CHAT:
+            self.typed = (self.typed + text)[:CHAT_MAX]
+
+    def _chat_key(self, key: str) -> Outcome:
+        if key in ("escape", "c-c"):
+            self.mode, self.typed, self.status = Mode.TABLE, "", ""
+        elif key == "backspace":
+            self.typed = self.typed[:-1]
+        elif key == "space":
+            self.type_text(" ")
+        elif key == "enter":
+            self._send_chat()
+        elif len(key) == 1 and key.isprintable():
+            self.type_text(key)
+        return Outcome.NONE
+
+    def _send_chat(self) -> None:
+        table = self.table
+        if not isinstance(table, NetworkTable):
+            self.status = "This table has no chat."
+            return
+        try:
+            table.send_chat(check_chat(self.typed))
+        except ValueError as error:
+            self.status = _sentence(str(error))
+            return
+        self.mode, self.typed, self.status = Mode.TABLE, "", ""
+
+    def _stopped_key(self, key: str, now_ms: int) -> Outcome:
+        return Outcome.QUIT if key in ("q", "c-c", "escape", "enter") else Outcome.NONE
+
     def _help_key(self, key: str, now_ms: int) -> Outcome:
         if key in ("?", "h", "escape", "enter", "q", "space", "c-c"):
             self.mode = self._before_help
@@ -446,86 +489,15 @@ class Controller:
     # -- what the screen shows ------------------------------------------------------------------
     def key_help(self) -> list[tuple[str, str]]:
         """The key help line: only what works now."""
-        if self.mode != Mode.TABLE:
-            return {
-                Mode.COLOUR: [("r/y/g/b", "colour"), ("Esc", "back")],
-                Mode.POWER: [("c", "colour only"), ("p", "peek"), ("s", "swap"), ("Esc", "back")],
-                Mode.TARGET: [("1-9", "player"), ("Esc", "back")],
-                Mode.VERDICT: [("Enter", "give the verdict")],
-                Mode.ROUND: [("Enter", "go on"), ("q", "quit")],
-                Mode.OVER: [("n", "new game"), ("q", "quit")],
-                Mode.QUIT: [("y", "quit"), ("n", "go on playing")],
-                Mode.HELP: [("Esc", "back to the game")],
-            }[self.mode]
-        legal = self.table.legal_actions()
-        view = self.table.view()
-        mine = view.current == self.seats.me
-        keys = [("←→", "select")]
-        plays = _of(legal, Play)
-        if plays and mine:
-            keys.append(("Enter", "play"))
-        if plays and not mine:
-            keys.append(("j", "jump in"))
-        if any(len(getattr(a, "slots", ())) > 1 for a in plays):
-            keys.append(("Space", "mark"))
-        for kind, key, what in ((Draw, "d", "draw"), (Pass, "p", "pass"), (SayUno, "u", "UNO!"),
-                                (CatchUno, "c", "catch"), (Challenge, "x", "challenge")):
-            if _of(legal, kind):
-                keys.append((key, what))
-        if mine and len(view.hands[self.seats.me]) == 2 and not _of(legal, SayUno):
-            keys.append(("u", "UNO with play" + (" ✓" if self.uno_armed else "")))
-        keys += [("?", "help"), ("q", "quit")]
-        return keys
+        return overlays.key_help(self)
 
     def dialog(self) -> Block | None:
         """The box drawn over the table, if any."""
-        view = self.table.view()
-        summaries = self.table.summaries
-        if self.mode == Mode.QUIT:
-            return boxed("Quit?", [[("", "Leave this game?")]],
-                         "y or Ctrl-C: quit    n: go on playing")
-        if self.mode == Mode.HELP:
-            return boxed("Help", help_rows(view.options), "Esc: back to the game")
-        if self.mode == Mode.ROUND and summaries:
-            last = "Enter: the final scores" if summaries[-1].game_winner >= 0 else \
-                "Enter: next round"
-            return boxed("Round over", round_table(summaries[-1], self.seats, view.options),
-                         last)
-        if self.mode == Mode.OVER and summaries:
-            return boxed("Game over", game_over(summaries[-1], self.seats, view.options,
-                                                self.seed), "n: new game    q: quit")
-        if self.mode == Mode.COLOUR:
-            rows = choices([(k, COLOUR_NAMES[c]) for k, c in COLOUR_KEYS.items() if k.isalpha()])
-            return boxed("Name a colour", rows, "Esc: back")
-        if self.mode == Mode.POWER:
-            rows = choices([("c", "just name the colour"), ("p", "look at a player's hand"),
-                            ("s", "swap 3 cards with a player")])
-            return boxed("Wild power", rows, "Esc: back")
-        if self.mode == Mode.TARGET:
-            rows = choices([(str(i), f"{self.seats.names[s]} ({len(view.hands[s])} cards)")
-                            for i, s in enumerate(self.target_choices(), 1)])
-            return boxed("Choose a player", rows, "Esc: back")
-        if self.mode == Mode.VERDICT:
-            return boxed("Your challenge", self._verdict_rows(), "Enter: go on")
-        return None
+        return overlays.dialog(self)
 
-    def _verdict_rows(self) -> Block:
-        view = self.table.view()
-        _, challenged, colour = view.challenge
-        hand = view.hands[challenged] if challenged >= 0 else ()
-        shown = " ".join(short_name(view.known[s]) if s in view.known else "?" for s in hand)
-        verdict = self._first(ChallengeVerdict)
-        guilty = isinstance(verdict, ChallengeVerdict) and verdict.guilty
-        word = COLOUR_NAMES[colour] if colour >= 0 else "the colour"
-        name = self.seats.names[challenged]
-        # RULES.md "Challenging": guilty, the challenged draws the penalty instead;
-        # not guilty, the challenger draws the penalty and 2 more.
-        verdict_line = (f"Guilty: {name} draws {view.pending} instead, and you play on."
-                        if guilty else f"Not guilty: you draw {view.pending + 2}.")
-        return [[("", f"{name}'s hand: {shown}")],
-                [("", f"{name} {'had' if guilty else 'had no'} {word} card when they "
-                      "played the Wild Draw Four.")],
-                [("class:uno", verdict_line)]]
+    def first(self, kind: type[T]) -> T | None:
+        """The first legal action of ``kind`` for the human, if any."""
+        return self._first(kind)
 
 
 def _of(actions: Sequence[Action], kind: type[T]) -> list[T]:
