@@ -358,12 +358,12 @@ def test_question_mark_opens_the_help_with_keys_rules_and_scoring() -> None:
     assert controller.paused, "bots wait while the help is open"
     text = plain_text(controller.dialog() or [])
     assert "x  challenge a Wild Draw Four" in text
-    assert "s  sort by colour" in text
+    assert "s  sort: colour / as dealt" in text
     assert "house rules + target=200" in text
     assert "jump_in=true" in text
     assert "the round's winner scores the sum of the others' cards" in text
     assert "reaches 200" in text
-    assert "Raised cards" in text  # the highlight of playable cards explained
+    assert "cards you can play now stand raised" in text  # the highlight explained
     press(controller, "escape")
     assert mode(controller) == Mode.TABLE
     press(controller, "h")  # h is help too, and nothing else

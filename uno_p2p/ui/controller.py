@@ -158,6 +158,8 @@ class Controller:
     # -- keys -----------------------------------------------------------------------------------
     def press(self, key: str, now_ms: int) -> Outcome:
         """Handle one key (see ``keys``); returns what the shell must do."""
+        if self.mode == Mode.CHAT:
+            return self._chat_key(key)
         handler = {
             Mode.TABLE: self._table_key, Mode.COLOUR: self._colour_key,
             Mode.POWER: self._power_key, Mode.TARGET: self._target_key,
@@ -165,8 +167,6 @@ class Controller:
             Mode.OVER: self._over_key, Mode.QUIT: self._quit_key,
             Mode.HELP: self._help_key, Mode.STOPPED: self._stopped_key,
         }[self.mode]
-        if self.mode == Mode.CHAT:
-            return self._chat_key(key)
         if key in ("q", "c-c") and self.mode not in (Mode.QUIT, Mode.OVER, Mode.HELP,
                                                       Mode.STOPPED):
             self._before_quit = self.mode

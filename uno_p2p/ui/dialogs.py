@@ -3,12 +3,22 @@ table, the end of the game, and the quit question."""
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 
 from prompt_toolkit.utils import get_cwidth
 
 from uno_p2p.rules import Options
-from uno_p2p.ui.render import Block, Line, Seats, card_style, pad, rules_label, width_of
+from uno_p2p.ui.render import (
+    Block,
+    Line,
+    Seats,
+    card_style,
+    pad,
+    rules_label,
+    width_of,
+    wrap,
+)
 from uno_p2p.ui.session import RoundSummary
 from uno_p2p.ui.theme import card_label
 
@@ -16,19 +26,21 @@ from uno_p2p.ui.theme import card_label
 HAND_WIDTH = 36
 #: The keys of the table, for the help overlay (the bottom line shows those that work now).
 HELP_KEYS = (
-    ("←/→ 1-9", "choose a card"), ("Enter", "play the chosen card(s)"),
-    ("Space", "mark cards to play together (Esc clears)"), ("d", "draw a card"),
-    ("p", "pass after drawing"), ("u", "say UNO (with two cards: with your next play)"),
-    ("c", "catch a player who forgot UNO"), ("x", "challenge a Wild Draw Four"),
-    ("j", "jump in out of turn (jump_in)"), ("s", "sort by colour, or order received"),
-    ("↑/↓ PgUp/PgDn", "scroll the news back, End: newest"),
-    ("?", "this help"), ("q", "quit (asks first; Ctrl-C twice quits)"),
+    ("←→ 1-9", "choose a card"), ("Enter", "play it"),
+    ("Space", "mark cards to play together"), ("Esc", "clear the marks"),
+    ("d", "draw a card"), ("p", "pass after drawing"),
+    ("u", "say UNO (2 cards: with play)"), ("c", "catch a missed UNO"),
+    ("x", "challenge a Wild Draw Four"), ("j", "jump in (jump_in rule)"),
+    ("s", "sort: colour / as dealt"), ("↑↓ PgUp", "scroll news (End: newest)"),
+    ("?", "this help"), ("q", "quit; Ctrl-C twice quits"),
 )
+#: Width of the left column of keys in the help.
+HELP_COLUMN = 39
 #: RULES.md "End of a round and of the game": the scoring option in words.
 SCORING = {
-    "points": "points: the round's winner scores the sum of the others' cards.",
-    "losses": "losses: each loser adds their own hand; the fewest points wins.",
-    "chips": "chips: each loser pays the winner what their hand is worth.",
+    "points": "the round's winner scores the sum of the others' cards.",
+    "losses": "each loser adds their own hand's points; the fewest points win.",
+    "chips": "each loser pays the winner what their hand is worth.",
 }
 
 
@@ -104,20 +116,29 @@ def round_table(summary: RoundSummary, seats: Seats, options: Options) -> Block:
 
 
 def help_rows(options: Options) -> Block:
-    """The ``?`` overlay: every key, the rules in force and how scoring works."""
+    """The ``?`` overlay: every key, what the raised cards mean, the rules in force and
+    the scoring, in at most 18 rows of 76 columns (it fits an 80 by 24 terminal)."""
     rows: Block = [[("class:marker", "Keys")]]
-    rows += choices(HELP_KEYS)
-    rows += [[], [("class:marker", "Your hand")],
-             [("", " Raised cards (with a coloured edge, or • on a small screen)")],
-             [("", " are the ones you can play now; the others are greyed.")],
-             [("", " Each card shows its colour letter: R red, Y yellow, G green,")],
-             [("", " B blue, W wild; -skip, -rev and +2 are the action cards.")],
-             [], [("class:marker", "Rules in force")],
-             [("", f" {rules_label(options)}")]]
-    rows += [[("", f"   {change}")] for change in options.describe()]
-    rows += [[], [("class:marker", "Scoring")], [("", f" {SCORING[options.scoring]}")],
-             [("", f" The game ends when someone reaches {options.target}.")]]
+    half = -(-len(HELP_KEYS) // 2)
+    for left, right in itertools.zip_longest(HELP_KEYS[:half], HELP_KEYS[half:]):
+        line = _help_key(*left)
+        if right is not None:
+            line = [*pad(line, HELP_COLUMN), *_help_key(*right)]
+        rows.append(line)
+    rows += [[], [("class:marker", "Your hand "),
+                  ("", "cards you can play now stand raised, a bar of their colour")],
+             [("", "  above them (\"play\" without colours, • on a small screen). Every card")],
+             [("", "  shows its colour letter: R red, Y yellow, G green, B blue, W wild.")],
+             [], [("class:marker", "Rules "), ("", rules_label(options))]]
+    changes = "in force: " + ", ".join(options.describe())
+    rows += [[("", f"  {row}")] for row in wrap(changes, 70)] if options.describe() else []
+    rows += [[("class:marker", "Scoring "), ("", SCORING[options.scoring])],
+             [("", f"  The game ends when someone reaches {options.target}.")]]
     return rows
+
+
+def _help_key(key: str, what: str) -> Line:
+    return [("class:marker", f" {key:>7} "), ("", f" {what}")]
 
 
 def game_over(summary: RoundSummary, seats: Seats, options: Options, seed: str) -> Block:

@@ -353,8 +353,9 @@ def _mark(index: int, cursor: bool, marked: bool, dot: bool = False) -> tuple[st
     return ("class:muted", number.center(TILE))
 
 
-def me_line(view: State, seats: Seats, plain: bool) -> Line:
-    """The reader's own line above the hand: turn, cards, UNO, score, the card drawn."""
+def me_line(view: State, seats: Seats, plain: bool, playable: bool = False) -> Line:
+    """The reader's own line above the hand: turn, cards, UNO, score, the card drawn,
+    and (``playable``) what the raised cards mean."""
     me = seats.me
     turn = me == actor(view) and view.phase in (Phase.PLAYING, Phase.CHALLENGE,
                                                 Phase.STARTER_COLOUR)
@@ -374,6 +375,8 @@ def me_line(view: State, seats: Seats, plain: bool) -> Line:
         face = view.known.get(view.drawn)
         if face is not None:
             line += [("class:marker", "   you drew "), *tile(face, plain)]
+    if playable:
+        line.append(("class:muted", "   raised cards can be played now"))
     return line
 
 

@@ -3,7 +3,7 @@
 Cards have their colour as background (red, yellow, green, blue; black for
 the Wild cards, whose letters are painted in the four colours), with a
 foreground chosen for contrast so that they read on dark and light terminals
-alike. Unplayable cards are shown muted, so the playable ones stand out.
+alike. Playable cards stand raised (render.hand), so they stand out.
 
 Every label also spells its colour (``R7``, ``Y+2``), so nobody depends on
 telling red from green, and with ``NO_COLOR`` set (https://no-color.org,
