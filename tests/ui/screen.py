@@ -7,6 +7,8 @@ characters of the last frame the renderer drew.
 
 from __future__ import annotations
 
+from typing import Any
+
 from prompt_toolkit.application import Application
 from prompt_toolkit.data_structures import Size
 from prompt_toolkit.output import DummyOutput
@@ -22,7 +24,7 @@ class SizedOutput(DummyOutput):
         return self.size
 
 
-def screen_text(app: Application[int]) -> str:
+def screen_text(app: Application[Any]) -> str:
     """The characters of the last frame, one line per row, right spaces stripped."""
     screen = app.renderer._last_screen
     if screen is None:

@@ -174,6 +174,7 @@ async def test_the_host_sees_seats_rules_code_and_can_kick_add_and_start(
     await until(lambda: any(c[0] == "options" for c in actions.calls), "the rules")
     (options,) = [c for c in actions.calls if c[0] == "options"]
     assert options[1] == "house"
+    assert isinstance(options[2], tuple)
     assert preset("house", list(options[2])) == preset("house", ["target=200", "jump_in=false"])
     pipe.send_text("o")
     pipe.send_text("hose\r")  # a typo: said, with the valid names
