@@ -43,11 +43,31 @@ def test_simulate_is_reproducible_from_its_seed(capsys: pytest.CaptureFixture[st
 
 def test_simulate_refuses_a_bad_option_in_one_sentence(
         capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["simulate", "--players", "3", "--option", "no_such_rule=1"]) == 1
+    assert main(["simulate", "--players", "3", "--option", "no_such_rule=1"]) == 2
     err = capsys.readouterr().err
-    assert err.startswith("uno-lan: ")
-    assert "no_such_rule" in err
+    assert err.startswith("uno-lan simulate: there is no option 'no_such_rule'; the options are ")
+    assert "stack_draw_two" in err
+    assert len(err.splitlines()) == 1
     assert "Traceback" not in err
+
+
+@pytest.mark.parametrize(("where", "said"), [
+    ("folder", "is a folder; give a file name in it, such as "),
+    ("taken.unolog", "already exists; choose a new file name"),
+    ("no/such/folder/game.unolog", "for --log does not exist; create it first (mkdir -p "),
+])
+def test_simulate_checks_the_log_path_before_it_plays(
+        tmp_path: Path, where: str, said: str, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "folder").mkdir()
+    (tmp_path / "taken.unolog").write_bytes(b"")
+    played: list[object] = []
+    monkeypatch.setattr("uno_p2p.cli.simulate.seat_table", played.append)
+    assert main(["simulate", "--players", "2", "--log", str(tmp_path / where)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("uno-lan simulate: ")
+    assert said in err
+    assert not played, "no game is played for a log that cannot be written"
 
 
 def test_simulate_prints_a_readable_summary(capsys: pytest.CaptureFixture[str]) -> None:

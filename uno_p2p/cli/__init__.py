@@ -3,7 +3,8 @@
 Each sub-command module exposes ``register(subparsers)``, which adds its parser
 and sets ``func`` to a callable taking the parsed arguments and returning an
 exit code. ``main`` is the only place that turns an ``UnoError`` into one plain
-sentence for the user: a traceback reaching the terminal is a bug.
+sentence for the user (``voice``: one format, one set of exit codes, listed by
+``uno-lan --help``): a traceback reaching the terminal is a bug.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from collections.abc import Sequence
 from importlib import import_module
 
 from uno_p2p import __version__
+from uno_p2p.cli.voice import EPILOG, Parser, say_error, usage_error
 from uno_p2p.errors import UnoError
 
 #: Sub-command modules, in the order ``--help`` lists them.
@@ -28,9 +30,10 @@ EXIT_INTERRUPTED = 130
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="uno-lan",
         description="UNO for friends on the same network, with no trusted server.",
+        epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--version", action="version", version=f"uno-lan {__version__}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
@@ -50,13 +53,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     if getattr(args, "func", None) is None:
         parser.print_help()
         return EXIT_USAGE
+    command = " ".join(part for part in (args.command, getattr(args, "log_action", None))
+                       if part)
     try:
         code: int = args.func(args)
     except UnoError as error:
-        print(f"uno-lan: {error}", file=sys.stderr)
-        return EXIT_FAILURE
+        say_error(command, error)
+        return EXIT_USAGE if usage_error(error) else EXIT_FAILURE
     except KeyboardInterrupt:
-        print("uno-lan: interrupted.", file=sys.stderr)
+        say_error(command, "interrupted", "nothing more was done")
         return EXIT_INTERRUPTED
     except BrokenPipeError:
         # The reader went away (``uno-lan log show FILE | head``): not an
