@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from tests.ui.helpers import human_policy, play_out, stacked, table
-from uno_p2p.rules import CatchUno, Phase, Play, preset, short_name
+from uno_p2p.rules import Action, CatchUno, Phase, Play, State, preset, short_name
 from uno_p2p.ui.controller import Controller, Outcome
 from uno_p2p.ui.modes import Mode
 from uno_p2p.ui.render import plain_text
@@ -420,3 +420,37 @@ def test_news_scrolls_back_with_the_arrows_and_end_returns() -> None:
     assert controller.news_back == min(10, len(game.news) - 1) - 1
     press(controller, "end")
     assert controller.news_back == 0
+
+
+class JumpedIn:
+    """A table on which another player jumps in just after the human's turn began."""
+
+    def __init__(self, game: LocalTable) -> None:
+        self.game = game
+        self.jumped = False
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self.game, name)
+
+    @property
+    def news(self) -> list[str]:
+        extra = ["Bot 2 jumped in with Red 7."] if self.jumped else []
+        return [*self.game.news, *extra]
+
+    def view(self) -> State:
+        view = self.game.view()
+        return replace(view, current=(self.game.seat + 1) % 3) if self.jumped else view
+
+    def legal_actions(self) -> list[Action]:
+        return [] if self.jumped else self.game.legal_actions()
+
+
+def test_a_jump_in_says_why_the_key_did_nothing() -> None:
+    table = JumpedIn(stacked(["Y3", "Y4"]))
+    controller = Controller(table)  # type: ignore[arg-type]
+    controller.sync()
+    table.jumped = True
+    controller.sync()  # the table's change notice
+    assert controller.status == "Your turn is over: Bot 2 jumped in with Red 7."
+    press(controller, "d")
+    assert controller.status == "Too late: Bot 2 jumped in with Red 7."

@@ -225,3 +225,10 @@ def test_key_help_keeps_the_actions_when_narrow() -> None:
     assert "mark" not in narrow
     assert narrow.rstrip().endswith("q quit")
     assert len(narrow) == 72
+
+
+def test_the_own_line_explains_the_raised_cards(game: LocalTable) -> None:
+    view = game.view()
+    text = plain_text([render.me_line(view, seats_of(game), plain=True, playable=True)])
+    assert text.endswith("raised cards are playable now")
+    assert "raised" not in plain_text([render.me_line(view, seats_of(game), plain=True)])

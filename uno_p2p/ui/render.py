@@ -376,7 +376,7 @@ def me_line(view: State, seats: Seats, plain: bool, playable: bool = False) -> L
         if face is not None:
             line += [("class:marker", "   you drew "), *tile(face, plain)]
     if playable:
-        line.append(("class:muted", "   raised cards can be played now"))
+        line.append(("class:muted", "   raised cards are playable now"))
     return line
 
 
