@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from tests.ui.fakes import FakeNetworkTable
 from tests.ui.helpers import human_policy, play_out, stacked, table
 from uno_p2p.rules import Action, CatchUno, Phase, Play, State, preset, short_name
 from uno_p2p.ui.controller import Controller, Outcome
 from uno_p2p.ui.modes import Mode
 from uno_p2p.ui.render import plain_text
-from uno_p2p.ui.session import LocalTable
+from uno_p2p.ui.session import LocalTable, Next, SelfPaced
 
 
 def held(game: LocalTable, seed: str = "") -> Controller:
@@ -454,3 +455,38 @@ def test_a_jump_in_says_why_the_key_did_nothing() -> None:
     assert controller.status == "Your turn is over: Bot 2 jumped in with Red 7."
     press(controller, "d")
     assert controller.status == "Too late: Bot 2 jumped in with Red 7."
+
+
+def test_a_network_game_over_shows_the_audit_and_the_log_and_deals_no_new_game() -> None:
+    game = FakeNetworkTable("over", players=2, options=preset("official", ["target=1"]))
+    controller = Controller(game, "unused")
+    game.add_listener(controller.sync)
+    play_out(game, human_policy("over"))
+    game.set_status(verdict="OK: every shuffle proven", log="games/friday.unolog")
+    assert mode(controller) == Mode.ROUND
+    press(controller, "enter")
+    assert mode(controller) == Mode.OVER
+    text = plain_text(controller.dialog() or [])
+    assert "Audit: OK: every shuffle proven" in text
+    assert "uno-lan audit games/friday.unolog" in text
+    assert "--seed" not in text, "a network game is not replayed from a seed"
+    assert controller.key_help() == [("q", "quit")]
+    assert press(controller, "n") == Outcome.NONE
+    assert press(controller, "q") == Outcome.QUIT
+
+
+def test_a_self_paced_table_waits_for_the_human_or_the_end() -> None:
+    class Paced(SelfPaced):
+        def __init__(self, game: LocalTable) -> None:
+            self.game = game
+
+        def view(self) -> State:
+            return self.game.view()
+
+    game = table("paced", 2, preset("official", ["target=1"]))
+    paced = Paced(game)
+    assert paced.next() == Next.HUMAN
+    assert not paced.advance(0)
+    assert not paced.tick(10**9)
+    play_out(game, human_policy("paced"))
+    assert paced.next() == Next.OVER

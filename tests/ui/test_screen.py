@@ -23,7 +23,7 @@ from tests.ui.screen import SizedOutput, screen_text
 from uno_p2p.ui.app import EXIT_TERMINATED, GameScreen
 from uno_p2p.ui.modes import Mode
 from uno_p2p.ui.session import LocalTable, Next, PacedTable
-from uno_p2p.ui.status import ChatLine, Presence, Progress, Stopped
+from uno_p2p.ui.status import ChatLine, Presence, Progress, Stopped, status_of
 
 WAIT_S = 20.0
 
@@ -183,6 +183,5 @@ async def test_a_stopped_network_game_says_who_why_and_what_the_log_proves(
 
 
 def test_a_local_table_has_no_network_parts() -> None:
-    from uno_p2p.ui.status import status_of
     assert status_of(table("local")) is None
     assert isinstance(FakeNetworkTable(), LocalTable)

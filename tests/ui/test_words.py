@@ -90,8 +90,12 @@ def test_draws_name_only_the_readers_own_card(view: State) -> None:
 def test_uno_and_catching(view: State) -> None:
     narrator = Narrator(NAMES, 0)
     caught: list[Event] = [UnoCaught(1, 0), CardsDrawn(0, (S[0], S[1]), "caught")]
-    assert say(narrator, view, SayUno(2), caught) == [
-        "You were caught without UNO by Bot 1: +2."]
+    red7, red3 = names_to_cards("R7", "R3")
+    after = replace(view, known={**view.known, S[0]: red7, S[1]: red3})
+    assert say(narrator, view, SayUno(2), caught, after) == [
+        "You were caught without UNO by Bot 1: +2.", "You drew Red 7 and Red 3 for it."]
+    theirs: list[Event] = [UnoCaught(0, 2), CardsDrawn(2, (S[0], S[1]), "caught")]
+    assert say(narrator, view, SayUno(1), theirs) == ["You caught Bot 2 without UNO: +2."]
     assert narrator.event_line(view, UnoCaught(0, 2), view) == \
         "You caught Bot 2 without UNO: +2."
     assert narrator.event_line(view, UnoCaught(3, 2), view) == \

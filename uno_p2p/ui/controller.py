@@ -439,7 +439,9 @@ class Controller:
     def _over_key(self, key: str, now_ms: int) -> Outcome:
         if key in ("q", "c-c", "escape"):
             return Outcome.QUIT
-        return Outcome.NEW_GAME if key == "n" else Outcome.NONE
+        if key == "n" and self.network is None:  # a network table deals no new game here
+            return Outcome.NEW_GAME
+        return Outcome.NONE
 
     def type_text(self, text: str) -> None:
         """Characters typed into the chat message (case and spaces kept)."""

@@ -157,6 +157,6 @@ def game_over(summary: RoundSummary, seats: Seats, options: Options, seed: str) 
         style = "class:me" if seat == seats.me else ""
         rows.append([(style, f" {place:>2}. {seats.names[seat]:<16} {summary.scores[seat]:>6}")])
     rounds = f"{summary.round} round{'s' if summary.round != 1 else ''}"
-    rows += [[], [("class:muted", f"{rounds}. Seed {seed}: play the same game again "
-                                  f"with --seed {seed}")]]
+    again = f" Seed {seed}: play the same game again with --seed {seed}" if seed else ""
+    rows += [[], [("class:muted", f"{rounds}.{again}")]]
     return rows

@@ -24,7 +24,7 @@ from uno_p2p.rules.cards import COLOUR_NAMES
 from uno_p2p.ui.dialogs import boxed, choices, game_over, help_rows, round_table
 from uno_p2p.ui.modes import COLOUR_KEYS, Mode
 from uno_p2p.ui.render import Block
-from uno_p2p.ui.status import stopped_rows
+from uno_p2p.ui.status import stopped_rows, verdict_rows
 
 if TYPE_CHECKING:
     from uno_p2p.ui.controller import Controller
@@ -41,7 +41,8 @@ def key_help(controller: Controller) -> list[tuple[str, str]]:
             Mode.TARGET: [("1-9", "player"), ("Esc", "back")],
             Mode.VERDICT: [("Enter", "give the verdict")],
             Mode.ROUND: [("Enter", "go on"), ("q", "quit")],
-            Mode.OVER: [("n", "new game"), ("q", "quit")],
+            Mode.OVER: [("q", "quit")] if controller.network is not None
+            else [("n", "new game"), ("q", "quit")],
             Mode.QUIT: [("y", "quit"), ("n", "go on playing")],
             Mode.HELP: [("Esc", "back to the game")],
             Mode.CHAT: [("Enter", "send"), ("Esc", "cancel")],
@@ -87,6 +88,10 @@ def dialog(controller: Controller) -> Block | None:
         return boxed("Round over", round_table(summaries[-1], controller.seats, view.options),
                      last)
     if controller.mode == Mode.OVER and summaries:
+        status = controller.network
+        if status is not None:  # a network game: the audit's verdict, where the log is
+            rows = game_over(summaries[-1], controller.seats, view.options, "")
+            return boxed("Game over", rows + verdict_rows(status), "q: quit")
         return boxed("Game over", game_over(summaries[-1], controller.seats, view.options,
                                             controller.seed), "n: new game    q: quit")
     if controller.mode == Mode.COLOUR:

@@ -76,7 +76,8 @@ class TableStatus:
 
     ``waiting_for`` is a sentence such as ``waiting for Bob to deal``;
     ``turn_ends_ms`` when the player whose turn it is runs out of time (on the
-    session's clock, the one ``now_ms`` comes from).
+    session's clock, the one ``now_ms`` comes from). At the end, ``verdict`` is
+    the audit's verdict on the game's log and ``log`` where that log is kept.
     """
 
     players: tuple[Presence, ...] = ()
@@ -85,6 +86,8 @@ class TableStatus:
     turn_ends_ms: int | None = None
     stopped: Stopped | None = None
     chat: tuple[ChatLine, ...] = field(default=())
+    verdict: str = ""
+    log: str = ""
 
     @property
     def missing(self) -> tuple[str, ...]:
@@ -163,6 +166,17 @@ def stopped_rows(stopped: Stopped) -> Block:
     if stopped.log:
         rows += [[("class:muted", f"The log is kept in {stopped.log}; check it with "
                                   f"uno-lan audit {stopped.log}")]]
+    return rows
+
+
+def verdict_rows(status: TableStatus) -> Block:
+    """Under the final scores of a network game: the audit's verdict and the log's place."""
+    rows: Block = []
+    if status.verdict:
+        rows += [[], [("class:marker", "Audit: "), ("", status.verdict)]]
+    if status.log:
+        rows += [[("class:muted", f"The log is in {status.log}; anyone can check it with")],
+                 [("class:muted", f"uno-lan audit {status.log}")]]
     return rows
 
 

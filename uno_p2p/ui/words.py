@@ -214,8 +214,10 @@ class Narrator:
     def drawn_line(self, event: CardsDrawn, after: State) -> str | None:
         who, count = self.who(event.seat), len(event.slots)
         reason = event.reason
-        if reason in ("deal", "caught"):
+        if reason == "deal" or (reason == "caught" and event.seat != self.reader):
             return None  # the deal is one line (DealerChosen); a catch says its +2
+        if reason == "caught":
+            return f"You drew {self.drawn_cards(event, after)} for it."
         drew = f"{who} drew {self.drawn_cards(event, after)}"
         if reason == "draw":
             return drew + "."
