@@ -20,6 +20,7 @@ from prompt_toolkit.input import PipeInput, create_pipe_input
 from tests.ui.fakes import FakeNetworkTable
 from tests.ui.helpers import table
 from tests.ui.screen import SizedOutput, screen_text
+from uno_p2p.rules import short_name
 from uno_p2p.ui.app import EXIT_TERMINATED, GameScreen
 from uno_p2p.ui.modes import Mode
 from uno_p2p.ui.session import LocalTable, Next, PacedTable
@@ -97,7 +98,6 @@ async def test_s_sorts_the_hand_on_screen(pipe: PipeInput) -> None:
         return max((row.split() for row in rows), key=lambda words: sum(
             w[:1] in "RYGBW" for w in words))
 
-    from uno_p2p.rules import short_name  # the names the tiles print
     held = [short_name(c) for c in view.hand_faces(game.seat) if c is not None]
     frame = await shows(screen, held[0])
     assert hand_row(frame) == [short_name(view.known[s]) for s in

@@ -39,7 +39,7 @@ def key_help(controller: Controller) -> list[tuple[str, str]]:
             Mode.COLOUR: [("r/y/g/b", "colour"), ("Esc", "back")],
             Mode.POWER: [("c", "colour only"), ("p", "peek"), ("s", "swap"), ("Esc", "back")],
             Mode.TARGET: [("1-9", "player"), ("Esc", "back")],
-            Mode.VERDICT: [("Enter", "give the verdict")],
+            Mode.VERDICT: [("Enter", "go on")],
             Mode.ROUND: [("Enter", "go on"), ("q", "quit")],
             Mode.OVER: [("q", "quit")] if controller.network is not None
             else [("n", "new game"), ("q", "quit")],

@@ -158,9 +158,9 @@ def waits(status: TableStatus, now_ms: int) -> Block:
 
 def stopped_rows(stopped: Stopped) -> Block:
     """The body of the box shown when the game stops: who, why, what the log proves."""
-    who = f"{stopped.who}: " if stopped.who else ""
-    rows: Block = [[("class:uno", f"The game stopped. {who}{stopped.why}"
-                     .rstrip(".") + ".")]]
+    why = stopped.why.strip().rstrip(".")
+    said = f"{stopped.who}: {why}" if stopped.who else why[:1].upper() + why[1:]
+    rows: Block = [[("class:uno", f"The game stopped. {said}.")]]
     if stopped.provable:
         rows += [[], [("", f"The log can still prove {stopped.provable.rstrip('.')}.")]]
     if stopped.log:
