@@ -236,7 +236,7 @@ class GameScreen:
                       height=Dimension(min=1, preferred=1, weight=1), always_hide_cursor=True)
         chat = ConditionalContainer(HSplit([
             Window(height=1, char="─", style="class:muted"),
-            Window(FormattedTextControl(self._chat), height=CHAT_ROWS, wrap_lines=False),
+            Window(FormattedTextControl(self._chat), height=self._chat_height, wrap_lines=False),
             ConditionalContainer(self._text(self._chat_input), filter=Condition(
                 lambda: self.controller.mode == Mode.CHAT)),
         ]), filter=networked)
@@ -275,6 +275,12 @@ class GameScreen:
             return []
         rows = chat_pane(status.chat, CHAT_ROWS, self._news_width())
         return render.to_text(rows or [[("class:muted", "No chat yet: press t to say something.")]])
+
+    def _chat_height(self) -> Dimension:
+        """As many rows as there are messages, up to ``CHAT_ROWS``: the news keeps the rest."""
+        status = self.controller.network
+        rows = len(chat_pane(status.chat, CHAT_ROWS, self._news_width())) if status else 0
+        return Dimension.exact(max(1, rows))
 
     def _chat_input(self) -> render.Block:
         return [chat_input(self.controller.typed, self._news_width())]

@@ -74,7 +74,7 @@ class Controller:
         self.cursor = 0
         self.marked: set[Slot] = set()
         self.mode = Mode.TABLE
-        self.status = "Welcome! ←/→ choose a card, Enter plays it, d draws."
+        self.status = "Welcome! ←/→ choose a card, Enter plays it, d draws, ? shows every key."
         self.uno_armed = False
         self.candidates: list[Action] = []
         self.shown_rounds = 0
