@@ -245,6 +245,31 @@ def test_an_author_head_that_is_not_this_log_is_refused() -> None:
     assert caught.value.code == "head_regressed"
 
 
+def test_a_countersigned_bad_head_names_the_sequencer() -> None:
+    """wire.md §4.1: the sequencer must refuse a head not in its log, so once it has
+    countersigned one, the fault is the sequencer's, not the author's."""
+    table = SampleTable(3)
+    table.lobby()
+    head = table.verifier.head
+    host = table.peers[0].identity
+    cases = {
+        "head_ahead": Head(head.seen + 1, head.hash),
+        "head_mismatch": Head(head.seen, bytes(32)),
+    }
+    for code, bad_head in cases.items():
+        message = _signed_with_head(table, 1, bad_head)
+        table.counters[1] -= 1
+        entry = Entry.countersign(host, head.seen, head.hash, message)
+        with pytest.raises(ChainError) as caught:
+            table.verifier.accept(entry)
+        assert (caught.value.code, caught.value.peer) == (code, host.peer.fingerprint)
+    bad = Entry.countersign(host, head.seen, head.hash,
+                            _signed_with_head(table, 1, Head(head.seen, bytes(32))))
+    with pytest.raises(ChainError) as alone:
+        verify_entry(bad, table.verifier.entry(head.seen - 1), host.peer)
+    assert (alone.value.code, alone.value.peer) == ("head_mismatch", host.peer.fingerprint)
+
+
 def test_verify_entry_checks_one_entry_against_the_previous() -> None:
     verify_entry(LOG[0], None, HOST)
     verify_entry(LOG[7], LOG[6], HOST)

@@ -46,7 +46,7 @@ from uno_p2p.errors import CryptoError, RemoteProtocolError
 from uno_p2p.rules.codec import Slot
 from uno_p2p.rules.rounds import describe_claim
 from uno_p2p.rules.state import Claim
-from uno_p2p.store.unolog import read_log
+from uno_p2p.store.unolog import MalformedRecord, read_log
 from uno_p2p.table.bodies import Abort, Clock, Move, ShuffleDeck
 from uno_p2p.table.duties import waiting_for
 from uno_p2p.table.events import PeerMisbehaved, RoundEnded
@@ -54,6 +54,7 @@ from uno_p2p.table.state import DeckState, Misbehaviour, TablePhase, TableState
 from uno_p2p.wire.chain import ChainError, ChainVerifier, check_fork
 from uno_p2p.wire.envelope import Entry
 from uno_p2p.wire.private import Sealed
+from uno_p2p.wire.raw import judge_record
 from uno_p2p.wire.transcript import Roster
 
 #: Codes of the deck's proofs (stage 3); every other table code is a rule (stage 2).
@@ -69,10 +70,23 @@ SILENCE_CODES = frozenset({"unresponsive"})
 def audit_file(path: Path) -> AuditReport:
     """Audit the ``.unolog`` file at ``path``.
 
+    A whole record that is no entry is judged (docs/protocol/verdicts.md §8):
+    countersigned by the sequencer, it is the sequencer's violation
+    (``malformed_entry``); not even framed as an entry, the file is unreadable.
+
     Raises:
         UnreadableLog: the file is missing, not a log, or damaged before its end.
     """
-    contents = read_log(path)
+    try:
+        contents = read_log(path)
+    except MalformedRecord as error:
+        if not error.entries:
+            raise
+        broken = judge_record(error.record, error.entries[-1], error.entries[0].author)
+        if broken is None:
+            raise
+        audit = _Audit(error.entries, error.torn_bytes, broken)
+        return audit.run()
     return audit_entries(contents.entries, torn_bytes=contents.torn_bytes)
 
 
@@ -114,9 +128,12 @@ class _Public:
 class _Audit:
     """One audit run over one log."""
 
-    def __init__(self, entries: Sequence[Entry], torn_bytes: int) -> None:
+    def __init__(self, entries: Sequence[Entry], torn_bytes: int,
+                 broken: ChainError | None = None) -> None:
         self.entries = entries
         self.torn_bytes = torn_bytes
+        #: A countersigned record after ``entries`` that is no entry (``judge_record``).
+        self.broken = broken
         self.roster = Roster()
         for entry in entries:
             self.roster.learn(entry)
@@ -131,6 +148,10 @@ class _Audit:
     # -- the stages ---------------------------------------------------------------------------
     def run(self) -> AuditReport:
         chain = self.check_chain()
+        if chain is None and self.broken is not None:
+            error = self.broken
+            chain = Finding("chain", error.code, error.entry, self.player(error.peer_key),
+                            str(error))
         if chain is not None:
             return self.report(Status.VIOLATION, None, chain)
         self.verified.append(f"the chain and all {len(self.entries)} signatures and "

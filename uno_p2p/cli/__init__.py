@@ -20,7 +20,7 @@ from uno_p2p.cli.voice import EPILOG, Parser, say_error, usage_error
 from uno_p2p.errors import UnoError
 
 #: Sub-command modules, in the order ``--help`` lists them.
-COMMANDS: tuple[str, ...] = ("log", "play", "simulate", "audit", "replay")
+COMMANDS: tuple[str, ...] = ("log", "play", "simulate", "audit", "replay", "list")
 
 #: Exit codes shared by every sub-command.
 EXIT_OK = 0

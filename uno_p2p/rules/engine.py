@@ -12,6 +12,8 @@ import hashlib
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
+import msgpack
+
 from uno_p2p.errors import ConfigError, IllegalAction
 from uno_p2p.rules import play, rounds, uno
 from uno_p2p.rules.actions import (
@@ -207,10 +209,12 @@ def public_digest(state: State) -> bytes:
     """SHA-256 of the canonical encoding of the public part of ``state``.
 
     Equal for every viewer (and the omniscient view) of the same history. The
-    encoding is Python's ``repr`` of ``public_part`` (nested tuples of ints,
-    strs and bools, canonical for those types).
+    encoding is the wire's canonical msgpack (docs/protocol/wire.md §1) of
+    ``public_part``, tuples as arrays: the bytes are specified field by field
+    in docs/protocol/verdicts.md §5, so another implementation can check its
+    state after every entry of the game vectors.
     """
-    return hashlib.sha256(repr(public_part(state)).encode("utf-8")).digest()
+    return hashlib.sha256(msgpack.packb(public_part(state), use_bin_type=True)).digest()
 
 
 def faces_of(state: State, slots: Iterable[Slot]) -> list[tuple[Slot, int]]:

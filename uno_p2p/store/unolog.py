@@ -47,6 +47,23 @@ class UnreadableLog(UnoError):
     code = "unreadable_log"
 
 
+class MalformedRecord(UnreadableLog):
+    """A record whose CRC holds but whose bytes are not a valid entry.
+
+    It keeps what the audit needs to judge it (docs/protocol/verdicts.md §8):
+    the entries before it, its number and bytes, and the torn tail after the
+    last whole record.
+    """
+
+    def __init__(self, message: str, *, entries: tuple[Entry, ...], number: int,
+                 record: bytes, torn_bytes: int) -> None:
+        super().__init__(message)
+        self.entries = entries
+        self.number = number
+        self.record = record
+        self.torn_bytes = torn_bytes
+
+
 @dataclass(frozen=True, slots=True)
 class LogContents:
     """What a log file holds: its entries, and how many torn bytes follow them."""
@@ -135,14 +152,16 @@ def _is_last(raw: bytes, offset: int) -> bool:
     return 0 < length <= MAX_RECORD and end >= len(raw)
 
 
-def _decode(records: list[bytes], path: Path, registry: Registry) -> tuple[Entry, ...]:
-    entries = []
+def _decode(records: list[bytes], path: Path, registry: Registry,
+            torn_bytes: int) -> tuple[Entry, ...]:
+    entries: list[Entry] = []
     for number, record in enumerate(records):
         try:
             entries.append(Entry.decode(record, registry))
         except InvalidMessage as error:
             why = f"{path}: record {number} is not a valid entry ({error})"
-            raise UnreadableLog(why) from error
+            raise MalformedRecord(why, entries=tuple(entries), number=number, record=record,
+                                  torn_bytes=torn_bytes) from error
     return tuple(entries)
 
 
@@ -150,8 +169,9 @@ def read_log(path: Path, registry: Registry = BODIES) -> LogContents:
     """Read every whole entry of a log file, leaving the file untouched.
 
     Raises:
-        UnreadableLog: missing, not a log, damaged before its last record, or
-            holding bytes that are not entries.
+        UnreadableLog: missing, not a log, or damaged before its last record;
+            ``MalformedRecord`` (a subclass) for a whole record whose bytes
+            are not an entry.
     """
     try:
         with path.open("rb") as file:
@@ -163,7 +183,8 @@ def read_log(path: Path, registry: Registry = BODIES) -> LogContents:
     except OSError as error:
         raise UnreadableLog(f"cannot read {path}: {error.strerror}") from error
     records, valid = _scan(raw, path)
-    return LogContents(_decode(records, path, registry), valid, len(raw) - valid)
+    return LogContents(_decode(records, path, registry, len(raw) - valid), valid,
+                       len(raw) - valid)
 
 
 class GameLog:

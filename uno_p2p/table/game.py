@@ -11,7 +11,7 @@ as soon as the log holds every share of the awaited cards.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
 
 from uno_p2p.crypto.cards import card_of
@@ -55,7 +55,6 @@ from uno_p2p.rules.events import (
     UnoCaught,
     UnoSaid,
 )
-from uno_p2p.rules.prng import Stream
 from uno_p2p.rules.state import OMNISCIENT, Phase
 from uno_p2p.table.bodies import Move, ShareItem, Shares, ShuffleDeck
 from uno_p2p.table.events import GameEnded, MovePlayed, PeerMisbehaved, RoundEnded, TableEvent
@@ -94,25 +93,53 @@ def start_engine(ts: TableState, seq: int) -> tuple[TableState, Events]:
 
 
 def reseat_order(ts: TableState, seq: int) -> tuple[int, ...]:
-    """The new seating (``seat_shuffle_every``), drawn from the log's public round end.
+    """The new seating (``seat_shuffle_every``), drawn from the log's public faces.
 
-    docs/protocol/table.md §5.4: seeded by the table id, the round and the
-    hash of the revealed hands; with teams, teams stay seated alternately.
+    docs/protocol/table.md §4.2: a Fisher-Yates shuffle driven by
+    ``reseat_stream``, seeded by the table id, the round just ended and every
+    face opened publicly so far; with teams, each team is shuffled within
+    itself (team order) and teams stay seated alternately.
     """
     state = ts.game
-    faces = sorted((tuple(slot), card) for slot, card in ts.opened.items())
+    faces = b"".join(slot.shuffle.to_bytes(4, "big") + slot.position.to_bytes(4, "big")
+                     + card.to_bytes(4, "big") for slot, card in sorted(ts.opened.items()))
     seed = hashlib.sha256(RESEAT_LABEL + ts.table_id + state.round.to_bytes(4, "big")
-                          + repr(faces).encode()).digest()
-    stream = Stream(seed)
+                          + faces).digest()
+    below = reseat_stream(seed)
     n, teams = len(state.players), ts.rules.teams
+    groups = [list(range(n))] if not teams else \
+        [[s for s in range(n) if s % teams == t] for t in range(teams)]
+    for group in groups:
+        for i in range(len(group) - 1, 0, -1):
+            j = below(i + 1)
+            group[i], group[j] = group[j], group[i]
     if not teams:
-        order = list(range(n))
-        stream.shuffle(order)
-        return tuple(order)
-    members = [[s for s in range(n) if s % teams == t] for t in range(teams)]
-    for group in members:
-        stream.shuffle(group)
-    return tuple(members[i % teams][i // teams] for i in range(n))
+        return tuple(groups[0])
+    return tuple(groups[i % teams][i // teams] for i in range(n))
+
+
+def reseat_stream(seed: bytes) -> Callable[[int], int]:
+    """``below(b)``: uniform in ``0..b-1`` from ``SHA-256(seed || u64be(i))``, i = 0, 1, ...
+
+    The blocks are read as consecutive big-endian u32 words, first bytes
+    first; a word ``v >= 2^32 - (2^32 mod b)`` is skipped (no modulo bias).
+    """
+    words: list[int] = []
+    counter = 0
+
+    def below(bound: int) -> int:
+        nonlocal counter
+        limit = (1 << 32) - (1 << 32) % bound
+        while True:
+            if not words:
+                block = hashlib.sha256(seed + counter.to_bytes(8, "big")).digest()
+                counter += 1
+                words.extend(int.from_bytes(block[i:i + 4], "big") for i in range(28, -4, -4))
+            word = words.pop()
+            if word < limit:
+                return word % bound
+
+    return below
 
 
 # -- engine events -> table work -----------------------------------------------------------

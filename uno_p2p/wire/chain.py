@@ -10,10 +10,13 @@ for the broken fact:
 - the sequencer for an entry's place: ``wrong_table``, ``bad_sequence``,
   ``bad_prev_hash``, ``bad_first_entry``, ``bad_countersignature``, ``counter_gap``,
   ``replayed_message`` (it must check all of these before countersigning),
-  and ``sequencer_fork`` (two countersigned entries at one number);
-- the author for what it signed: ``bad_signature``, ``head_ahead``,
-  ``head_mismatch``, ``head_regressed``, and ``equivocation`` (two
-  messages with one counter).
+  ``sequencer_fork`` (two countersigned entries at one number), and, in a
+  countersigned entry, ``head_ahead``, ``head_mismatch``, ``head_regressed``
+  (an honest sequencer refuses such a message, so countersigning it shows
+  another history or a skipped check);
+- the author for what it signed: ``bad_signature``, ``equivocation`` (two
+  messages with one counter), and the ``head_*`` codes of a message not yet
+  sequenced (``check_message``: the sequencer judging a message it received).
 
 Sans-IO and pure: a verifier only ever sees entries passed in, and an entry
 that fails leaves the verifier unchanged.
@@ -227,20 +230,22 @@ class ChainVerifier:
             raise ChainError(
                 f"{where}{author.fingerprint}'s message {state.next_counter} is missing",
                 peer=self.sequencer, entry=seq, code="counter_gap", evidence=evidence)
-        self._check_head(message.head, seq, state, author, where, evidence)
+        # wire.md §4.1: a countersigned bad head is the sequencer's (it must refuse it).
+        culprit = author if entry is None else self.sequencer
+        self._check_head(message.head, seq, state, culprit, where, evidence)
 
-    def _check_head(self, head: Head, seq: int, state: _AuthorState, author: PeerId,
+    def _check_head(self, head: Head, seq: int, state: _AuthorState, culprit: PeerId,
                     where: str, evidence: tuple[Entry | Message, ...]) -> None:
         if head.seen > seq:
             raise ChainError(f"{where}its author claims to have seen {head.seen} entries",
-                             peer=author, entry=seq, code="head_ahead", evidence=evidence)
+                             peer=culprit, entry=seq, code="head_ahead", evidence=evidence)
         if head.hash != self._hashes[head.seen]:
             raise ChainError(
                 f"{where}its author saw a different entry {head.seen - 1} than this log has",
-                peer=author, entry=seq, code="head_mismatch", evidence=evidence)
+                peer=culprit, entry=seq, code="head_mismatch", evidence=evidence)
         if head.seen < state.seen:
             raise ChainError(f"{where}its author's view went back to {head.seen} entries",
-                             peer=author, entry=seq, code="head_regressed", evidence=evidence)
+                             peer=culprit, entry=seq, code="head_regressed", evidence=evidence)
 
 
 def _check_place(entry: Entry, table_id: bytes, seq: int, prev_hash: bytes,
@@ -282,7 +287,7 @@ def verify_entry(entry: Entry, previous: Entry | None, sequencer: PeerId) -> Non
     head = entry.message.head
     if head.seen > entry.seq or (head.seen == entry.seq and head.hash != entry.prev_hash):
         raise ChainError(f"entry {entry.seq}: its author's view is not of this log",
-                         peer=entry.author, entry=entry.seq, code="head_mismatch",
+                         peer=sequencer, entry=entry.seq, code="head_mismatch",
                          evidence=(entry,))
 
 

@@ -1,0 +1,204 @@
+"""Write the whole-game vectors under protocol/vectors/games/ (docs/protocol/verdicts.md §6).
+
+Each vector is a small but complete game played by the in-memory table
+(``uno_p2p.table.memnet``) among bot peers from fixed public seeds, written as
+a ``.unolog`` file, and described in ``games.json``: for every entry its
+number, kind, author seat, entry hash and the public state digest after it
+(``uno_p2p.table.ledger.digest``), the table phase after it, the expected
+audit verdict, and, where the game reseats, the reseat draw's seed and
+result. A second implementation reads the logs and checks itself entry by
+entry against the JSON.
+
+The vectors are frozen: ``tests/protocol/test_game_vectors.py`` re-derives
+everything from the logs and compares, and never rewrites them. Run this
+(``scripts/make-game-vectors``) only after a deliberate, documented protocol
+change, and commit the new files with it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+import msgpack
+
+from uno_p2p.audit import audit_file, walk
+from uno_p2p.crypto.identity import Identity
+from uno_p2p.errors import RemoteProtocolError
+from uno_p2p.rules.actions import Draw
+from uno_p2p.rules.engine import public_part
+from uno_p2p.rules.options import preset
+from uno_p2p.store.unolog import GameLog, read_log
+from uno_p2p.table.bodies import Move
+from uno_p2p.table.game import reseat_order
+from uno_p2p.table.memnet import NAMES, TableSetup, game_over, seat_table, seeded
+from uno_p2p.table.state import Misbehaviour, TableState
+from uno_p2p.wire.envelope import Entry, Head, Message
+from uno_p2p.wire.registry import BODIES
+
+OUT = Path(__file__).resolve().parent.parent / "protocol" / "vectors" / "games"
+SEED = b"uno-lan/game-vectors/"
+
+
+@dataclass(frozen=True, slots=True)
+class Game:
+    """One vector game: who plays, under which preset and overrides, from which seed."""
+
+    name: str
+    players: int
+    preset: str
+    overrides: tuple[str, ...]
+    label: str
+    what: str
+    #: Stop the game by a leave of the last seat after this many entries (0: play out).
+    leave_after: int = 0
+    #: Cut the log at the first move and have a colluding host log there a move by
+    #: seat 1 in seat 0's name (a violation, ``wrong_seat``).
+    forged: bool = False
+
+
+GAMES = (
+    Game("2p-official", 2, "official", ("target=1",), "2p",
+         "two players, official rules, one round to a target of 1"),
+    Game("3p-house", 3, "house", ("target=1",), "3p",
+         "three players, house rules (stacking, jump-in), one round"),
+    Game("3p-reseat", 3, "official", ("target=60", "seat_shuffle_every=1"), "r60-2",
+         "three players, official rules, two rounds with a reseat between them"),
+    Game("2p-leave", 2, "official", ("target=1",), "2p-leave",
+         "two players; the second leaves during the first round (verdict stopped)",
+         leave_after=30),
+    Game("4p-teams", 4, "official", ("target=80", "seat_shuffle_every=1", "teams=2"), "t80-2",
+         "four players in two teams, three rounds, reseated after each (teams alternate)"),
+    Game("2p-forged", 2, "official", ("target=1",), "2p",
+         "the 2p-official game cut at its first move, where the host countersigns Bob's "
+         "move in Ann's name (verdict violation, wrong_seat, naming Bob)", forged=True),
+)
+
+
+def play(game: Game) -> tuple[Entry, ...]:
+    """Seat the table and run it to its end (or to the leave, then to its end)."""
+    setup = TableSetup(game.players, preset(game.preset, list(game.overrides)),
+                       SEED + game.label.encode(), preset=game.preset)
+    net = seat_table(setup)
+    if game.leave_after:
+        net.run(until=lambda n: len(n.entries()) >= game.leave_after)
+        leaver = next(p for p in net.peers.values() if p.name == NAMES[game.players - 1])
+        leaver.leave("the bus is here")
+    net.run(until=game_over)
+    entries = net.entries()
+    return forge_wrong_seat(setup, entries) if game.forged else entries
+
+
+def forge_wrong_seat(setup: TableSetup, entries: Sequence[Entry]) -> tuple[Entry, ...]:
+    """What a host colluding with seat 1 writes: the log up to the first move, then
+    seat 1's signed ``Draw`` for seat 0, countersigned (docs/protocol/verdicts.md §7.2)."""
+    index = next(e.seq for e in entries if isinstance(e.body, Move))
+    host, bob = (Identity(seeded(setup.seed, f"identity {i}")) for i in (0, 1))
+    kept = list(entries[:index])
+    counter = sum(e.author == bob.peer for e in kept)
+    head = Head(index, kept[-1].hash)
+    message = Message.sign(bob, kept[0].message.table_id, counter, head, Move(Draw(0)))
+    return (*kept, Entry.countersign(host, index, kept[-1].hash, message))
+
+
+def describe(game: Game, path: Path) -> dict[str, object]:
+    """The JSON description of one written log, re-read from the file itself."""
+    report = audit_file(path)
+    log = read_log(path, BODIES).entries
+    entries: list[dict[str, object]] = []
+    preimages: dict[str, str] = {}
+    reseats: list[dict[str, object]] = []
+    seats: dict[bytes, int] = {}
+    try:
+        for step in walk(log):
+            entry, before, after = step.entry, step.before, step.after
+            seats = {p.key: i for i, p in enumerate(after.seats)} or seats
+            entries.append({
+                "seq": entry.seq, "kind": entry.message.kind,
+                "author_seat": seats.get(entry.author.key),
+                "entry_hash": entry.hash.hex(), "digest": step.digest.hex(),
+                "phase": after.phase.value,
+            })
+            engine = after.engine
+            # The digest's preimage where the engine starts and after the last entry.
+            if engine is not None and (not preimages or entry.seq == len(log) - 1):
+                preimages[str(entry.seq)] = msgpack.packb(public_part(engine),
+                                                          use_bin_type=True).hex()
+            if before.engine is not None and engine is not None and \
+                    before.engine.order != engine.order:
+                reseats.append(reseat_record(before, after, entry.seq))
+    except (Misbehaviour, RemoteProtocolError) as error:
+        # The refused entry: no state after it (every peer stops there).
+        entry = log[len(entries)]
+        entries.append({"seq": entry.seq, "kind": entry.message.kind,
+                        "author_seat": seats.get(entry.author.key),
+                        "entry_hash": entry.hash.hex(), "digest": None, "phase": None,
+                        "refused": error.code})
+    violation = report.violation
+    return {
+        "file": path.name, "what": game.what,
+        "sha256": hashlib.sha256(path.read_bytes()).hexdigest(),
+        "players": game.players, "preset": game.preset, "overrides": list(game.overrides),
+        "table_id": report.table_id.hex(), "entries": entries,
+        "public_part_msgpack": preimages, "reseats": reseats,
+        "verdict": {
+            "status": report.status.value, "exit_code": report.exit_code,
+            "code": None if violation is None else violation.code,
+            "entry": None if violation is None else violation.entry,
+            "peer": None if violation is None or violation.peer is None
+            else violation.peer.name,
+            "winner": report.winner, "scores": list(report.scores),
+        },
+    }
+
+
+def reseat_record(before: TableState, after: TableState, seq: int) -> dict[str, object]:
+    """The reseat draw's inputs and result (docs/protocol/table.md §4.2).
+
+    The draw happens inside the entry that completes the round end's reveal:
+    its round is the one that ended (``before``), its faces every face opened
+    by then (``after``: the next round opens nothing in the same entry).
+    """
+    ended = before.game.round
+    at_draw = replace(after, engine=replace(after.game, round=ended))
+    order = after.game.order
+    assert reseat_order(at_draw, seq) == order  # noqa: S101 (the table's own draw)
+    faces = [[slot.shuffle, slot.position, card] for slot, card in sorted(after.opened.items())]
+    return {"entry": seq, "round": ended, "teams": after.rules.teams, "faces": faces,
+            "order": list(order)}
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", type=Path, default=OUT, help="where to write")
+    args = parser.parse_args(argv)
+    args.out.mkdir(parents=True, exist_ok=True)
+    games = []
+    for game in GAMES:
+        entries = play(game)
+        path = args.out / f"{game.name}.unolog"
+        path.unlink(missing_ok=True)
+        with GameLog.create(path) as log:
+            for entry in entries:
+                log.append(entry)
+        described = describe(game, path)
+        games.append(described)
+        print(f"{path.name}: {len(entries)} entries, {path.stat().st_size} bytes, "
+              f"verdict {described['verdict']}")
+    document = {
+        "about": "Whole-game vectors (docs/protocol/verdicts.md section 6). For each log: "
+                 "every entry's hash, the public state digest and table phase after it, "
+                 "and the audit verdict. Frozen: regenerate only with "
+                 "scripts/make-game-vectors after a deliberate protocol change.",
+        "games": games,
+    }
+    (args.out / "games.json").write_text(json.dumps(document, indent=1) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

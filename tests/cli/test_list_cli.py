@@ -1,0 +1,85 @@
+"""``uno-lan list``: what a player reads, over an in-memory network (no sockets)."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+from dataclasses import replace
+
+import pytest
+
+from tests.net.test_memdiscovery import ADVERT
+from uno_p2p.cli import list as list_cli
+from uno_p2p.cli import main
+from uno_p2p.net.adverts import Discovery
+from uno_p2p.net.memdiscovery import MemoryDiscovery, MemoryNetwork
+
+
+@pytest.fixture
+def network(monkeypatch: pytest.MonkeyPatch) -> MemoryNetwork:
+    shared = MemoryNetwork()
+
+    def memory(args: argparse.Namespace) -> Discovery:
+        return MemoryDiscovery(shared)
+
+    monkeypatch.setattr(list_cli, "make_discovery", memory)
+    return shared
+
+
+def announce(network: MemoryNetwork, *adverts: object) -> None:
+    async def publish() -> None:
+        for advert in adverts:
+            await MemoryDiscovery(network).announce(advert)  # type: ignore[arg-type]
+
+    asyncio.run(publish())
+
+
+def test_tables_are_listed_one_per_line(network: MemoryNetwork,
+                                        capsys: pytest.CaptureFixture[str]) -> None:
+    announce(network, replace(ADVERT, addresses=("192.168.1.20",)),
+             replace(ADVERT, host_player="bob", join_code=True, protocol_version=2))
+    assert main(["list", "--timeout", "0.1"]) == 0
+    assert capsys.readouterr().out.splitlines() == [
+        "2 tables on the network:",
+        "  Friday night: hosted by alice, 1/4 seats taken, lobby, official; at "
+        "192.168.1.20:45123; host key 625f-8f5e-3da1-b31c",
+        "  Friday night [Friday night-2]: hosted by bob, 1/4 seats taken, lobby, official, "
+        "join code needed, protocol 2: cannot join; at 127.0.0.1:45123; "
+        "host key 625f-8f5e-3da1-b31c",
+    ]
+
+
+def test_json_is_one_array(network: MemoryNetwork, capsys: pytest.CaptureFixture[str]) -> None:
+    announce(network, ADVERT)
+    assert main(["list", "--json", "--timeout", "0.1"]) == 0
+    (table,) = json.loads(capsys.readouterr().out)
+    assert table == {
+        "instance": "Friday night", "table": "Friday night", "host": "alice",
+        "addresses": ["127.0.0.1"], "port": 45123, "protocol_version": 1, "compatible": True,
+        "seats_taken": 1, "seats_free": 3, "preset": "official", "phase": "lobby",
+        "join_code": False, "host_fingerprint": "625f-8f5e-3da1-b31c",
+    }
+
+
+def test_no_table_is_said_on_stderr_and_is_no_error(
+        network: MemoryNetwork, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["list", "--timeout", "0.2"]) == 0
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err == "No tables found on the network within 0.2 s.\n"
+    assert main(["list", "--json", "--timeout", "0.2"]) == 0
+    assert capsys.readouterr().out == "[]\n"
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    (["list", "--timeout", "0"], "--timeout must be more than 0 and at most 60 seconds"),
+    (["list", "--timeout", "61"], "--timeout must be more than 0 and at most 60 seconds"),
+    (["list", "--interface", "eth0"], "'eth0' is not an interface IP address"),
+])
+def test_bad_arguments_are_one_sentence(argv: list[str], message: str,
+                                        capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(argv) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(f"uno-lan: {message}")
+    assert err.count("\n") == 1

@@ -1,0 +1,37 @@
+"""``scripts/lan-sim``: hosts in separate namespaces find each other by mDNS."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from tests.net.netns import why_no_namespaces
+
+SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "lan-sim"
+
+
+def namespaces() -> set[str]:
+    listed = subprocess.run(["ip", "netns", "list"], capture_output=True, text=True,
+                            timeout=30, check=False)
+    names = {line.split()[0] for line in listed.stdout.splitlines() if line.strip()}
+    return {name for name in names if name.startswith("unolan-")}  # lan-sim's own
+
+
+@pytest.mark.slow
+def test_lan_sim_finds_the_table_from_every_other_host_and_cleans_up() -> None:
+    reason = why_no_namespaces()
+    if reason is not None:
+        pytest.skip(f"scripts/lan-sim makes network namespaces: {reason}")
+    before = namespaces()
+    done = subprocess.run([str(SCRIPT), "--hosts", "3", "--json"], capture_output=True,
+                          text=True, timeout=600, check=False)
+    assert done.returncode == 0, done.stdout + done.stderr
+    result = json.loads(done.stdout.splitlines()[-1])
+    assert result["discovery_ok"] is True
+    assert {host: seen["listed"] for host, seen in result["listed"].items()} == {
+        "2": True, "3": True}
+    assert result["game"] in ("ok", "skipped")
+    assert namespaces() - before == set()

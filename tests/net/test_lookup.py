@@ -1,0 +1,125 @@
+"""find_table and list_tables over the in-memory discovery (discovery.md §5)."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import time
+from dataclasses import replace
+
+import pytest
+
+from tests.net.test_memdiscovery import ADVERT
+from uno_p2p.net.discovery import announced, cancel_on_signals
+from uno_p2p.net.lookup import (
+    AmbiguousTable,
+    IncompatibleTable,
+    TableNotFound,
+    find_table,
+    list_tables,
+)
+from uno_p2p.net.memdiscovery import MemoryDiscovery, MemoryNetwork
+
+
+async def test_find_by_table_name_or_instance() -> None:
+    network = MemoryNetwork()
+    await MemoryDiscovery(network).announce(ADVERT)
+    await MemoryDiscovery(network).announce(replace(ADVERT, table_name="Other", host_player="bob"))
+    guest = MemoryDiscovery(network)
+    assert (await find_table(guest, "friday NIGHT", 1)).host_player == "alice"
+    assert (await find_table(guest, "Other", 1)).host_player == "bob"
+
+
+async def test_a_table_announced_while_we_look_is_found() -> None:
+    network = MemoryNetwork()
+
+    async def announce_later() -> None:
+        await asyncio.sleep(0.2)
+        await MemoryDiscovery(network).announce(ADVERT)
+
+    later = asyncio.create_task(announce_later())
+    started = time.monotonic()
+    found = await find_table(MemoryDiscovery(network), "Friday night", 2)
+    await later
+    assert found.table_name == "Friday night"
+    assert time.monotonic() - started < 1.0
+
+
+async def test_no_table_is_one_sentence_after_the_timeout() -> None:
+    started = time.monotonic()
+    with pytest.raises(TableNotFound) as caught:
+        await find_table(MemoryDiscovery(MemoryNetwork()), "Nowhere", 0.3)
+    assert 0.3 <= time.monotonic() - started < 1.0
+    assert str(caught.value) == (
+        "No table named Nowhere found on the network within 0.3 s: check you're on the same "
+        "network, or use --address HOST:PORT.")
+
+
+async def test_two_tables_of_one_name_need_an_instance() -> None:
+    network = MemoryNetwork()
+    await MemoryDiscovery(network).announce(ADVERT)
+    await MemoryDiscovery(network).announce(replace(ADVERT, host_player="bob"))
+    guest = MemoryDiscovery(network)
+    with pytest.raises(AmbiguousTable) as caught:
+        await find_table(guest, "Friday night", 1)
+    assert str(caught.value).startswith(
+        "2 tables are named Friday night ('Friday night' by alice at 127.0.0.1:45123; "
+        "'Friday night-2' by bob at 127.0.0.1:45123): join one by its instance name")
+    assert (await find_table(guest, "Friday night-2", 1)).host_player == "bob"
+
+
+async def test_a_table_of_another_protocol_version_is_refused() -> None:
+    network = MemoryNetwork()
+    await MemoryDiscovery(network).announce(replace(ADVERT, protocol_version=2))
+    with pytest.raises(IncompatibleTable, match="protocol 2 and this uno-lan speaks 1"):
+        await find_table(MemoryDiscovery(network), "Friday night", 1)
+
+
+async def test_list_tables_returns_what_was_seen_in_name_order() -> None:
+    network = MemoryNetwork()
+    for name in ("b", "A", "c"):
+        await MemoryDiscovery(network).announce(replace(ADVERT, table_name=name))
+    tables = await list_tables(MemoryDiscovery(network), 0.1)
+    assert [table.table_name for table in tables] == ["A", "b", "c"]
+
+
+async def test_announced_withdraws_on_error_and_on_cancel() -> None:
+    network = MemoryNetwork()
+    discovery = MemoryDiscovery(network)
+    async def fail() -> None:
+        async with announced(discovery, ADVERT):
+            assert network.tables
+            raise ValueError("boom")
+
+    with pytest.raises(ValueError, match="boom"):
+        await fail()
+    assert not network.tables
+
+    async def hold() -> None:
+        async with announced(discovery, ADVERT):
+            await asyncio.sleep(30)
+
+    task = asyncio.create_task(hold())
+    await asyncio.sleep(0.05)
+    assert network.tables
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    assert not network.tables
+
+
+async def test_sigterm_cancels_the_task_so_the_table_is_withdrawn() -> None:
+    network = MemoryNetwork()
+
+    async def host() -> None:
+        with cancel_on_signals():
+            async with announced(MemoryDiscovery(network), ADVERT):
+                os.kill(os.getpid(), signal.SIGTERM)
+                await asyncio.sleep(30)
+
+    with pytest.raises(asyncio.CancelledError):
+        await asyncio.wait_for(asyncio.create_task(host()), 5)
+    assert not network.tables
+    # The handler is gone again: the loop has no SIGTERM handler left.
+    assert not asyncio.get_running_loop().remove_signal_handler(signal.SIGTERM)
