@@ -45,7 +45,7 @@ def test_help_lists_the_exit_codes_and_the_error_format_in_plain_text() -> None:
     assert '"uno-lan COMMAND: what went wrong; what to do next."' in done.stdout
     for code in ("0 ", "1 ", "2 ", "130 "):
         assert f"\n  {code}" in done.stdout
-    for command in ("log", "play", "simulate", "audit", "replay"):
+    for command in ("log", "log show", "play", "simulate", "audit", "replay", "list"):
         sub = subprocess.run([sys.executable, "-m", "uno_p2p", *command.split(), "--help"],
                              capture_output=True, text=True, timeout=60, check=False)
         assert sub.returncode == 0

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from importlib import import_module
 
 from uno_p2p import __version__
-from uno_p2p.cli.voice import EPILOG, Parser, say_error, usage_error
+from uno_p2p.cli.voice import EPILOG, Parser, plain, say_error, usage_error
 from uno_p2p.errors import UnoError
 
 #: Sub-command modules, in the order ``--help`` lists them.
@@ -39,7 +39,20 @@ def build_parser() -> argparse.ArgumentParser:
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in COMMANDS:
         import_module(f"uno_p2p.cli.{name}").register(subparsers)
+    plain_help(parser)
     return parser
+
+
+def plain_help(parser: argparse.ArgumentParser) -> None:
+    """Every command's help in plain text: docstrings used as descriptions lose their
+    ``markup``, and keep their paragraphs."""
+    # argparse lists its sub-commands nowhere but in the private _actions.
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for sub in action.choices.values():
+                sub.description = plain(sub.description)
+                sub.formatter_class = argparse.RawDescriptionHelpFormatter
+                plain_help(sub)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
