@@ -21,6 +21,7 @@ from prompt_toolkit.input import PipeInput, create_pipe_input
 from tests.ui.screen import SizedOutput, screen_text
 from uno_p2p.errors import ConfigError
 from uno_p2p.net.adverts import TableAdvert
+from uno_p2p.net.txt import OUR_PROTOCOL_VERSION
 from uno_p2p.rules import preset
 from uno_p2p.ui.lobby import LobbySeat, LobbyView, advert_row, waiting_line
 from uno_p2p.ui.lobby_app import LobbyOutcome, LobbyScreen, Pick, TablePicker
@@ -50,9 +51,10 @@ async def feed(queue: asyncio.Queue[T]) -> AsyncIterator[T]:
 
 
 def advert(name: str, host: str, taken: int = 1, free: int = 3, code: bool = False,
-           phase: str = "lobby") -> TableAdvert:
-    return TableAdvert(f"{name}._uno-lan._tcp.local.", name, host, ("127.0.0.1",), 7000, 1,
-                       taken, free, "house", phase, code, "ab12")  # type: ignore[arg-type]
+           phase: str = "lobby", version: int = OUR_PROTOCOL_VERSION) -> TableAdvert:
+    return TableAdvert(f"{name}._uno-lan._tcp.local.", name, host, ("127.0.0.1",), 7000,
+                       version, taken, free, "house", phase, code,  # type: ignore[arg-type]
+                       "ab12")
 
 
 def test_an_advert_row_has_name_host_seats_rules_and_code() -> None:
@@ -60,6 +62,8 @@ def test_an_advert_row_has_name_host_seats_rules_and_code() -> None:
     assert row.split() == ["Friday", "Ann", "2/4", "house", "join", "code"]
     assert advert_row(advert("Full", "Bob", taken=4, free=0)).endswith("full")
     assert advert_row(advert("Busy", "Cy", phase="playing")).endswith("playing")
+    assert advert_row(advert("Old", "Di", version=OUR_PROTOCOL_VERSION + 1)).endswith(
+        "other version")
 
 
 async def test_the_picker_lists_tables_live_and_picks_one(pipe: PipeInput) -> None:

@@ -16,6 +16,7 @@ from typing import Protocol
 from prompt_toolkit.utils import get_cwidth
 
 from uno_p2p.net.adverts import TableAdvert
+from uno_p2p.net.lookup import is_compatible
 from uno_p2p.rules import Options
 from uno_p2p.ui.render import Block, Line, pad, rules_label, wrap
 
@@ -96,13 +97,15 @@ class LobbyActions(Protocol):
 
 
 # -- rendering: the tables on the network ----------------------------------------------------
-TABLE_COLUMNS = (("table", 18), ("host", 14), ("seats", 7), ("rules", 10), ("", 12))
+TABLE_COLUMNS = (("table", 18), ("host", 14), ("seats", 7), ("rules", 10), ("", 14))
 
 
 def advert_row(advert: TableAdvert) -> str:
     """``Friday night     Ann            2/4     house      join code``."""
     seats = f"{advert.seats_taken}/{advert.seats_taken + advert.seats_free}"
-    if advert.phase == "playing":
+    if not is_compatible(advert):
+        note = "other version"
+    elif advert.phase == "playing":
         note = "playing"
     elif advert.seats_free <= 0:
         note = "full"
@@ -114,8 +117,8 @@ def advert_row(advert: TableAdvert) -> str:
 
 
 def joinable(advert: TableAdvert) -> bool:
-    """A table in its lobby with a free seat."""
-    return advert.phase == "lobby" and advert.seats_free > 0
+    """A table in its lobby with a free seat, speaking our protocol version."""
+    return advert.phase == "lobby" and advert.seats_free > 0 and is_compatible(advert)
 
 
 def table_list(adverts: Sequence[TableAdvert], cursor: int, width: int,

@@ -32,6 +32,7 @@ from prompt_toolkit.output.color_depth import ColorDepth
 
 from uno_p2p.errors import ConfigError, UnoError
 from uno_p2p.net.adverts import TableAdvert
+from uno_p2p.net.lookup import is_compatible
 from uno_p2p.rules import PRESETS, preset
 from uno_p2p.ui import render
 from uno_p2p.ui.dialogs import boxed, choices
@@ -231,7 +232,10 @@ class TablePicker(_Screen):
             self._join(self.adverts[self.cursor])
 
     def _join(self, advert: TableAdvert) -> None:
-        if advert.phase != "lobby":
+        if not is_compatible(advert):
+            self.status = f"{advert.table_name} runs another version of uno-lan " \
+                f"(protocol {advert.protocol_version}): choose another table."
+        elif advert.phase != "lobby":
             self.status = f"{advert.table_name} is already playing: choose another table."
         elif advert.seats_free <= 0:
             self.status = f"{advert.table_name} is full: choose another table."
