@@ -82,5 +82,5 @@ def test_bad_arguments_are_one_sentence(argv: list[str], message: str, code: int
                                         capsys: pytest.CaptureFixture[str]) -> None:
     assert main(argv) == code
     err = capsys.readouterr().err
-    assert err.startswith(f"uno-lan list: {message}")
+    assert err.startswith(f"uno-lan: {message}")
     assert err.count("\n") == 1

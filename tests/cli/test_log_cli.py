@@ -67,7 +67,7 @@ def test_an_unreadable_file_is_one_sentence_and_exit_2(
     captured = capsys.readouterr()
     assert captured.out == ""
     assert len(captured.err.strip().splitlines()) == 1
-    assert captured.err.startswith("uno-lan log show: ")
+    assert captured.err.startswith("uno-lan: ")
     assert "; check the file's name" in captured.err
     assert "Traceback" not in captured.err
     assert main(["log", "show", str(path), "--json"]) == 2

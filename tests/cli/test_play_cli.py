@@ -33,7 +33,7 @@ def test_bad_values_are_one_sentence_and_exit_2(args: list[str], said: str,
     assert captured.out == ""
     lines = captured.err.splitlines()
     assert len(lines) == 1
-    assert lines[0].startswith("uno-lan play: ")
+    assert lines[0].startswith("uno-lan: ")
     assert said in lines[0]
     assert "Traceback" not in captured.err
 
@@ -42,7 +42,7 @@ def test_no_terminal_is_a_plain_sentence(capsys: pytest.CaptureFixture[str]) -> 
     # Under pytest stdin is not a terminal.
     assert main(["play", "--seed", "1"]) == EXIT_USAGE
     err = capsys.readouterr().err
-    assert err.startswith("uno-lan play: the game needs a terminal")
+    assert err.startswith("uno-lan: the game needs a terminal")
     assert len(err.splitlines()) == 1
 
 

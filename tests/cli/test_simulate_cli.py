@@ -45,7 +45,7 @@ def test_simulate_refuses_a_bad_option_in_one_sentence(
         capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["simulate", "--players", "3", "--option", "no_such_rule=1"]) == 2
     err = capsys.readouterr().err
-    assert err.startswith("uno-lan simulate: there is no option 'no_such_rule'; the options are ")
+    assert err.startswith("uno-lan: there is no option 'no_such_rule'; the options are ")
     assert "stack_draw_two" in err
     assert len(err.splitlines()) == 1
     assert "Traceback" not in err
@@ -65,7 +65,7 @@ def test_simulate_checks_the_log_path_before_it_plays(
     monkeypatch.setattr("uno_p2p.cli.simulate.seat_table", played.append)
     assert main(["simulate", "--players", "2", "--log", str(tmp_path / where)]) == 2
     err = capsys.readouterr().err
-    assert err.startswith("uno-lan simulate: ")
+    assert err.startswith("uno-lan: ")
     assert said in err
     assert not played, "no game is played for a log that cannot be written"
 

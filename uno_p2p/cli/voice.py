@@ -1,7 +1,8 @@
 """How every ``uno-lan`` command speaks: one error format, one set of exit codes.
 
-An error is one line on stderr, ``uno-lan COMMAND: what went wrong; what to do
-next.`` (``error_line``). The exit codes are the ``EXIT_*`` constants of
+An error is one line on stderr, ``uno-lan: what went wrong; what to do next.``
+(``error_line``; an error that already says what to do is not given a second
+hint). The exit codes are the ``EXIT_*`` constants of
 ``uno_p2p.cli``, listed for the user by ``uno-lan --help`` (``EPILOG``). The
 argument parser speaks the same way (``Parser.error``), and the help shows
 plain text: the docstrings used as descriptions lose their ``markup``.
@@ -22,7 +23,7 @@ from uno_p2p.store.unolog import UnreadableLog
 
 #: ``uno-lan --help`` ends with this: the error format and the exit codes.
 EPILOG = """\
-Errors are one line on stderr: "uno-lan COMMAND: what went wrong; what to do next."
+Errors are one line on stderr: "uno-lan: what went wrong; what to do next."
 
 Exit codes (every command):
   0    done: the game was played, the log holds, the audit found no fault
@@ -46,7 +47,7 @@ class Parser(argparse.ArgumentParser):
     """argparse, with its usage errors in the one error format and exit code 2."""
 
     def error(self, message: str) -> NoReturn:
-        """Print ``uno-lan COMMAND: message; see --help.`` and exit 2.
+        """Print ``uno-lan: message; run uno-lan COMMAND --help ...`` and exit 2.
 
         Raises:
             SystemExit: always, with code 2.
@@ -62,8 +63,12 @@ def plain(doc: str | None) -> str:
 
 
 def error_line(command: str, message: str, hint: str = "") -> str:
-    """``uno-lan play: --players must be from 2 to 10, not 11; give a number in that range.``"""
-    where = f"uno-lan {command}".strip()
+    """``uno-lan: --players must be from 2 to 10, not 11; run uno-lan play --help ...``
+
+    ``command`` is the sub-command the error is about (hints name it); every
+    error starts with the same ``uno-lan:``, whichever command speaks.
+    """
+    where = "uno-lan"
     text = message.strip().rstrip(".")
     if hint:
         text += f"; {hint.strip().rstrip('.')}"
@@ -78,7 +83,7 @@ def hint_for(error: UnoError, command: str) -> str:
         return "check the file's name (uno-lan simulate --log FILE writes a log to try)"
     if isinstance(error, ConfigError):
         return f"run uno-lan {command} --help for the valid values"
-    return "if it happens again, please report it with the command you ran"
+    return ""  # the other errors say what happened and, where there is one, what to do
 
 
 def usage_error(error: UnoError) -> bool:
