@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import io
 import json
+import re
+import sys
 from pathlib import Path
 
 import pytest
@@ -75,3 +78,25 @@ def test_simulate_prints_a_readable_summary(capsys: pytest.CaptureFixture[str]) 
     out = capsys.readouterr().out
     assert "Winner:" in out
     assert "every shuffle re-executed" in out
+
+
+class TerminalErr(io.StringIO):
+    """stderr as a terminal would be (progress is drawn only there)."""
+
+    def isatty(self) -> bool:
+        return True
+
+
+def test_simulate_shows_progress_on_a_terminal_only(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    err = TerminalErr()
+    monkeypatch.setattr(sys, "stderr", err)
+    assert main(["simulate", "--players", "2", "--seed", "bar", "--option", "target=30"]) == 0
+    drawn = err.getvalue()
+    assert "\rplaying: keys and the first shuffle, " in drawn
+    assert re.search(r"\rplaying: round 1, \d+ log entries…", drawn)
+    assert drawn.endswith("\r"), "the progress line is cleared before the summary"
+    assert "Winner:" in capsys.readouterr().out
+    monkeypatch.undo()
+    assert main(["simulate", "--players", "2", "--seed", "bar", "--option", "target=30"]) == 0
+    assert "playing:" not in capsys.readouterr().err, "no progress when stderr is not a terminal"
