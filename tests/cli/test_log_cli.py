@@ -68,7 +68,12 @@ def test_an_unreadable_file_is_one_sentence_and_exit_2(
     assert captured.out == ""
     assert len(captured.err.strip().splitlines()) == 1
     assert captured.err.startswith("uno-lan: ")
+    assert "; check the file's name" in captured.err
     assert "Traceback" not in captured.err
+    assert main(["log", "show", str(path), "--json"]) == 2
+    answer = json.loads(capsys.readouterr().out)
+    assert answer["status"] == "unreadable"
+    assert answer["exit_code"] == 2
 
 
 def test_a_broken_chain_is_shown_then_reported(tmp_path: Path,
@@ -78,6 +83,12 @@ def test_a_broken_chain_is_shown_then_reported(tmp_path: Path,
     out = capsys.readouterr().out.splitlines()
     assert out[-1].startswith("The chain is broken: entry 7: expected entry number 6")
     assert "code bad_sequence" in out[-1]
+    assert main(["log", "show", str(path), "--json"]) == 1
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) == len(LOG)  # the entries read, then what is wrong, all JSON
+    last = json.loads(lines[-1])
+    assert last["status"] == "broken_chain"
+    assert last["error"].startswith("the chain is broken: entry 7")
 
 
 def test_a_torn_last_entry_is_mentioned(tmp_path: Path,

@@ -36,3 +36,26 @@ def test_no_command_prints_help_and_exits_2() -> None:
     )
     assert done.returncode == 2
     assert "usage: uno-lan" in done.stdout
+
+
+def test_help_lists_the_exit_codes_and_the_error_format_in_plain_text() -> None:
+    done = subprocess.run([sys.executable, "-m", "uno_p2p", "--help"], capture_output=True,
+                          text=True, timeout=60, check=False)
+    assert done.returncode == 0
+    assert '"uno-lan: what went wrong; what to do next."' in done.stdout
+    for code in ("0 ", "1 ", "2 ", "130 "):
+        assert f"\n  {code}" in done.stdout
+    for command in ("log", "log show", "play", "simulate", "audit", "replay", "list"):
+        sub = subprocess.run([sys.executable, "-m", "uno_p2p", *command.split(), "--help"],
+                             capture_output=True, text=True, timeout=60, check=False)
+        assert sub.returncode == 0
+        assert "``" not in sub.stdout, f"{command} --help shows markup"
+
+
+def test_a_usage_error_speaks_like_every_other_error() -> None:
+    done = subprocess.run([sys.executable, "-m", "uno_p2p", "simulate", "--players", "many"],
+                          capture_output=True, text=True, timeout=60, check=False)
+    assert done.returncode == 2
+    assert done.stderr.splitlines() == [
+        "uno-lan: argument --players: invalid int value: 'many'; "
+        "run uno-lan simulate --help for the usage."]

@@ -12,7 +12,9 @@ from uno_p2p.cli.play import settings_from
     (["--players", "1"], "--players must be from 2 to 10, not 1"),
     (["--players", "11"], "--players must be from 2 to 10, not 11"),
     (["--players", "four"], "--players must be a whole number, not 'four'"),
-    (["--preset", "wild"], "unknown preset 'wild'"),
+    (["--preset", "wild"], "there is no preset 'wild'; choose one of official, house, party, "
+                           "seeds."),
+    (["--option", "no_such=1"], "the options are catch_grace_ms, dealer_rule,"),
     (["--option", "stack_draw_to=true"], "did you mean 'stack_draw_two'?"),
     (["--option", "target=lots"], "option 'target' takes a whole number, not 'lots'"),
     (["--option", "jump_in"], "must look like name=value"),
@@ -31,7 +33,7 @@ def test_bad_values_are_one_sentence_and_exit_2(args: list[str], said: str,
     assert captured.out == ""
     lines = captured.err.splitlines()
     assert len(lines) == 1
-    assert lines[0].startswith("uno-lan play: ")
+    assert lines[0].startswith("uno-lan: ")
     assert said in lines[0]
     assert "Traceback" not in captured.err
 
@@ -40,7 +42,7 @@ def test_no_terminal_is_a_plain_sentence(capsys: pytest.CaptureFixture[str]) -> 
     # Under pytest stdin is not a terminal.
     assert main(["play", "--seed", "1"]) == EXIT_USAGE
     err = capsys.readouterr().err
-    assert err.startswith("uno-lan play: the game needs a terminal")
+    assert err.startswith("uno-lan: the game needs a terminal")
     assert len(err.splitlines()) == 1
 
 
@@ -69,7 +71,12 @@ def test_without_a_seed_one_is_drawn() -> None:
     assert one.options.describe() == []
 
 
-def test_play_is_listed_in_help(capsys: pytest.CaptureFixture[str]) -> None:
+def test_play_is_listed_in_help_as_offline_practice(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit):
         main(["--help"])
-    assert "play" in capsys.readouterr().out
+    assert "play      offline practice: you against bots" in capsys.readouterr().out
+    with pytest.raises(SystemExit):
+        main(["play", "--help"])
+    out = capsys.readouterr().out
+    assert "This is the practice mode" in out
+    assert "x challenges a" in out

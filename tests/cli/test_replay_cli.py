@@ -47,9 +47,11 @@ def test_replay_stops_at_a_bad_entry(capsys: pytest.CaptureFixture[str]) -> None
     assert out[-1].startswith("VIOLATION")
 
 
-def test_replay_needs_text(capsys: pytest.CaptureFixture[str]) -> None:
-    with pytest.raises(SystemExit):
-        main(["replay", str(DATA / "honest-3p-house.unolog")])
+def test_replay_works_without_text(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["replay", str(DATA / "honest-3p-house.unolog")]) == 0
+    plain = capsys.readouterr().out
+    assert main(["replay", "--text", str(DATA / "honest-3p-house.unolog")]) == 0
+    assert capsys.readouterr().out == plain
 
 
 def test_hidden_cheat_is_marked_where_it_happened_and_the_game_goes_on(

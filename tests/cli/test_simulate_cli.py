@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import io
 import json
+import re
+import sys
 from pathlib import Path
 
 import pytest
@@ -43,11 +46,31 @@ def test_simulate_is_reproducible_from_its_seed(capsys: pytest.CaptureFixture[st
 
 def test_simulate_refuses_a_bad_option_in_one_sentence(
         capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["simulate", "--players", "3", "--option", "no_such_rule=1"]) == 1
+    assert main(["simulate", "--players", "3", "--option", "no_such_rule=1"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("uno-lan: there is no option 'no_such_rule'; the options are ")
+    assert "stack_draw_two" in err
+    assert len(err.splitlines()) == 1
+    assert "Traceback" not in err
+
+
+@pytest.mark.parametrize(("where", "said"), [
+    ("folder", "is a folder; give a file name in it, such as "),
+    ("taken.unolog", "already exists; choose a new file name"),
+    ("no/such/folder/game.unolog", "for --log does not exist; create it first (mkdir -p "),
+])
+def test_simulate_checks_the_log_path_before_it_plays(
+        tmp_path: Path, where: str, said: str, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "folder").mkdir()
+    (tmp_path / "taken.unolog").write_bytes(b"")
+    played: list[object] = []
+    monkeypatch.setattr("uno_p2p.cli.simulate.seat_table", played.append)
+    assert main(["simulate", "--players", "2", "--log", str(tmp_path / where)]) == 2
     err = capsys.readouterr().err
     assert err.startswith("uno-lan: ")
-    assert "no_such_rule" in err
-    assert "Traceback" not in err
+    assert said in err
+    assert not played, "no game is played for a log that cannot be written"
 
 
 def test_simulate_prints_a_readable_summary(capsys: pytest.CaptureFixture[str]) -> None:
@@ -55,3 +78,25 @@ def test_simulate_prints_a_readable_summary(capsys: pytest.CaptureFixture[str]) 
     out = capsys.readouterr().out
     assert "Winner:" in out
     assert "every shuffle re-executed" in out
+
+
+class TerminalErr(io.StringIO):
+    """stderr as a terminal would be (progress is drawn only there)."""
+
+    def isatty(self) -> bool:
+        return True
+
+
+def test_simulate_shows_progress_on_a_terminal_only(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    err = TerminalErr()
+    monkeypatch.setattr(sys, "stderr", err)
+    assert main(["simulate", "--players", "2", "--seed", "bar", "--option", "target=30"]) == 0
+    drawn = err.getvalue()
+    assert "\rplaying: keys and the first shuffle, " in drawn
+    assert re.search(r"\rplaying: round 1, \d+ log entries…", drawn)
+    assert drawn.endswith("\r"), "the progress line is cleared before the summary"
+    assert "Winner:" in capsys.readouterr().out
+    monkeypatch.undo()
+    assert main(["simulate", "--players", "2", "--seed", "bar", "--option", "target=30"]) == 0
+    assert "playing:" not in capsys.readouterr().err, "no progress when stderr is not a terminal"

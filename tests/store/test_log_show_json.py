@@ -23,8 +23,11 @@ def test_json_of_a_broken_chain_lists_entries_then_fails(
             log.append(entry)
     assert main(["log", "show", str(path), "--json"]) == 1
     captured = capsys.readouterr()
-    records = [json.loads(line) for line in captured.out.splitlines()]
+    *records, verdict = [json.loads(line) for line in captured.out.splitlines()]
     assert [r["seq"] for r in records] == [0, 1, 2, 3, 4, 5, 7, 8, 9, 10, 11]
-    assert captured.err.startswith("uno-lan: the chain is broken: entry 7")
-    assert "code bad_sequence" in captured.err
-    assert len(captured.err.strip().splitlines()) == 1
+    # JSON even on failure: the last object says what is wrong (uno-lan log show --help)
+    assert verdict["status"] == "broken_chain"
+    assert verdict["exit_code"] == 1
+    assert verdict["error"].startswith("the chain is broken: entry 7")
+    assert "code bad_sequence" in verdict["error"]
+    assert captured.err == "", "nothing but JSON with --json"

@@ -21,7 +21,7 @@ from tests.ui.helpers import table
 from uno_p2p.rules import preset
 from uno_p2p.ui import render
 from uno_p2p.ui.app import GameScreen
-from uno_p2p.ui.controller import Mode
+from uno_p2p.ui.modes import Mode
 from uno_p2p.ui.session import LocalTable, Next
 
 WAIT_S = 20.0
@@ -80,7 +80,7 @@ class TimedTable(LocalTable):
 
 
 async def play_along(screen: GameScreen, pipe: PipeInput, enough: Callable[[], bool]) -> None:
-    """Press what a lazy player presses (draw, keep, red, verdict) until ``enough`` holds."""
+    """Press what a lazy player presses (draw, pass, red, verdict) until ``enough`` holds."""
     deadline = time.monotonic() + WAIT_S
     while not enough():
         assert time.monotonic() < deadline, "the game did not go on"
@@ -89,8 +89,8 @@ async def play_along(screen: GameScreen, pipe: PipeInput, enough: Callable[[], b
             pipe.send_text("r")
         elif screen.controller.mode == Mode.VERDICT:
             pipe.send_text("\r")
-        elif "k" in keys:
-            pipe.send_text("k")
+        elif "p" in keys:
+            pipe.send_text("p")
         elif "d" in keys:
             pipe.send_text("d")
         await asyncio.sleep(0.05)

@@ -4,11 +4,20 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from tests.ui.fakes import FakeNetworkTable
 from tests.ui.helpers import human_policy, play_out, stacked, table
-from uno_p2p.rules import CatchUno, Phase, Play, preset, short_name
-from uno_p2p.ui.controller import Controller, Mode, Outcome
+from uno_p2p.rules import Action, CatchUno, Phase, Play, State, preset, short_name
+from uno_p2p.ui.controller import Controller, Outcome
+from uno_p2p.ui.modes import Mode
 from uno_p2p.ui.render import plain_text
-from uno_p2p.ui.session import LocalTable
+from uno_p2p.ui.session import LocalTable, Next, SelfPaced
+
+
+def held(game: LocalTable, seed: str = "") -> Controller:
+    """A controller showing the hand in the order received (tests name cards by position)."""
+    controller = Controller(game, seed)
+    controller.sorted_hand = False
+    return controller
 
 
 def press(controller: Controller, *keys: str) -> Outcome:
@@ -32,7 +41,7 @@ def help_keys(controller: Controller) -> list[str]:
 
 
 def test_arrows_and_numbers_move_the_cursor() -> None:
-    controller = Controller(stacked(["R7", "Y3", "G3"]))
+    controller = held(stacked(["R7", "Y3", "G3"]))
     press(controller, "right", "right")
     assert controller.cursor == 2
     press(controller, "left", "left", "left")
@@ -45,7 +54,7 @@ def test_arrows_and_numbers_move_the_cursor() -> None:
 
 def test_enter_plays_the_selected_card() -> None:
     game = stacked(["Y3", "R7"])
-    controller = Controller(game)
+    controller = held(game)
     press(controller, "2", "enter")
     assert short_name(game.state.top_card) == "R7"
     assert game.news[-1] == "You played Red 7."
@@ -55,7 +64,7 @@ def test_enter_plays_the_selected_card() -> None:
 
 def test_an_unplayable_card_gives_the_engines_reason_and_changes_nothing() -> None:
     game = stacked(["Y3", "R7"])
-    controller = Controller(game)
+    controller = held(game)
     before = game.state
     press(controller, "1", "enter")
     assert game.state is before
@@ -64,7 +73,7 @@ def test_an_unplayable_card_gives_the_engines_reason_and_changes_nothing() -> No
 
 def test_a_wild_asks_for_the_colour() -> None:
     game = stacked(["W", "R7"])
-    controller = Controller(game)
+    controller = held(game)
     press(controller, "enter")
     assert mode(controller) == Mode.COLOUR
     dialog = controller.dialog()
@@ -79,44 +88,45 @@ def test_a_wild_asks_for_the_colour() -> None:
 
 def test_escape_leaves_the_colour_picker_without_playing() -> None:
     game = stacked(["W+4", "G5"], starter="G1")
-    controller = Controller(game)
+    controller = held(game)
     press(controller, "enter", "escape")
     assert mode(controller) == Mode.TABLE
     assert "W+4" in hand_names(game)
 
 
-def test_draw_then_keep() -> None:
+def test_draw_then_pass() -> None:
     game = stacked(["Y3", "Y4"])
-    controller = Controller(game)
+    controller = held(game)
     assert "d" in help_keys(controller)
-    assert "k" not in help_keys(controller)
+    assert "p" not in help_keys(controller)
     press(controller, "d")
     view = game.view()
     assert len(view.hands[game.seat]) == 8
     assert controller.cursor == 7  # on the card just drawn
-    assert "k" in help_keys(controller)
+    assert ("p", "pass") in controller.key_help()
     assert game.news[-1].startswith("You drew ")
     press(controller, "d")
-    assert controller.status.startswith("You have drawn already")
-    press(controller, "k")
-    assert game.news[-1] == "You kept the drawn card."
+    assert controller.status == "You have drawn already: play that card (Enter) or pass (p)."
+    press(controller, "p")
+    assert game.news[-1] == "You passed, keeping the card drawn."
     assert game.state.current != game.seat
 
 
 def test_keys_that_do_nothing_now_say_why() -> None:
     game = stacked(["Y3", "R7"])
-    controller = Controller(game)
-    for key, start in (("k", "You can keep a card only"), ("c", "Nobody can be caught now"),
-                       ("h", "There is no Wild Draw Four"), ("u", "Say UNO when")):
+    controller = held(game)
+    for key, start in (("p", "You can pass only right after drawing"),
+                       ("c", "Nobody can be caught now"),
+                       ("x", "There is no Wild Draw Four"), ("u", "Say UNO when")):
         press(controller, key)
         assert controller.status.startswith(start), key
     assert "c" not in help_keys(controller)
-    assert "h" not in help_keys(controller)
+    assert "x" not in help_keys(controller)
 
 
 def test_seven_zero_asks_whom_to_swap_hands_with() -> None:
     game = stacked(["R7", "Y3"], options=preset("official", ["seven_zero=true"]))
-    controller = Controller(game)
+    controller = held(game)
     mine = set(game.view().hands[game.seat]) - {game.view().hands[game.seat][0]}
     press(controller, "enter")
     assert mode(controller) == Mode.TARGET
@@ -131,7 +141,7 @@ def test_seven_zero_asks_whom_to_swap_hands_with() -> None:
 
 def test_wild_powers_peek_shows_the_hand_in_the_news() -> None:
     game = stacked(["W", "Y3"], options=preset("official", ["wild_powers=true"]))
-    controller = Controller(game)
+    controller = held(game)
     press(controller, "enter", "r")
     assert mode(controller) == Mode.POWER
     press(controller, "p")
@@ -148,7 +158,7 @@ def test_wild_powers_peek_shows_the_hand_in_the_news() -> None:
 def test_wild_swap_gives_away_the_costliest_cards() -> None:
     game = stacked(["W", "R9", "Y1", "W+4", "R8"],
                    options=preset("official", ["wild_powers=true"]))
-    controller = Controller(game)
+    controller = held(game)
     press(controller, "enter", "g", "s", "1")
     mine = hand_names(game)
     assert "W+4" in mine, "black cards are kept"
@@ -159,7 +169,7 @@ def test_wild_swap_gives_away_the_costliest_cards() -> None:
 
 def test_uno_with_the_next_play() -> None:
     game = stacked(["R7", "R8"])
-    controller = Controller(game)
+    controller = held(game)
     view = game.view()
     # Play down to two cards first: give away five by hand through the engine.
     hands = list(view.hands)
@@ -175,7 +185,7 @@ def test_uno_with_the_next_play() -> None:
 
 def test_double_play_with_marks_under_jump_in() -> None:
     game = stacked(["R7", "R7", "Y3"], options=preset("house"))
-    controller = Controller(game)
+    controller = held(game)
     assert "Space" in help_keys(controller)
     press(controller, "space", "2", "space")
     assert len(controller.marked) == 2
@@ -186,7 +196,7 @@ def test_double_play_with_marks_under_jump_in() -> None:
 
 
 def test_quit_asks_first() -> None:
-    controller = Controller(stacked(["R7"]))
+    controller = held(stacked(["R7"]))
     assert press(controller, "q") == Outcome.NONE
     assert mode(controller) == Mode.QUIT
     assert controller.paused
@@ -198,7 +208,7 @@ def test_quit_asks_first() -> None:
 
 def test_round_over_shows_the_score_table_then_continues() -> None:
     game = table("rounds", 3, preset("official", ["target=2000"]))
-    controller = Controller(game, "rounds")
+    controller = held(game, "rounds")
     game.add_listener(controller.sync)
     play_out(game, human_policy("me"), until=lambda g: bool(g.summaries))
     assert mode(controller) == Mode.ROUND
@@ -215,7 +225,7 @@ def test_round_over_shows_the_score_table_then_continues() -> None:
 
 def test_game_over_offers_a_new_game() -> None:
     game = table("over", 2, preset("official", ["target=50"]))
-    controller = Controller(game, "over")
+    controller = held(game, "over")
     game.add_listener(controller.sync)
     play_out(game, human_policy("me"))
     assert game.state.phase == Phase.GAME_OVER
@@ -233,7 +243,7 @@ def test_game_over_offers_a_new_game() -> None:
 def test_catch_key_catches_a_bot_that_forgot_uno() -> None:
     for attempt in range(30):
         game = table(f"catch{attempt}")
-        controller = Controller(game)
+        controller = held(game)
         play_out(game, human_policy(f"catch{attempt}"),
                  until=lambda g: any(isinstance(a, CatchUno) for a in g.legal_actions())
                  or g.state.round > 2)
@@ -251,7 +261,7 @@ def test_catch_key_catches_a_bot_that_forgot_uno() -> None:
 def test_jump_in_key_out_of_turn() -> None:
     game = stacked(["B2", "B9", "B8", "B7", "B6", "B5", "B4"], starter="B1",
                    options=preset("house"))
-    controller = Controller(game)
+    controller = held(game)
     game.add_listener(controller.sync)
     press(controller, "1", "enter")
     for _ in range(30):
@@ -259,7 +269,7 @@ def test_jump_in_key_out_of_turn() -> None:
         if jumps and game.state.current != game.seat:
             break
         if game.state.current == game.seat:
-            press(controller, "d", "k")
+            press(controller, "d", "p")
         else:
             game.advance(10**6)
     else:
@@ -276,34 +286,36 @@ def test_challenge_a_wild_draw_four_and_give_the_verdict() -> None:
     # Two players: the bot (the dealer) can answer Red 7 only with its Wild Draw Four.
     game = stacked(["R7", "Y3", "G4"], players=2,
                    dealer=["W+4", "Y2", "Y4", "Y5", "Y6", "Y8", "Y9"])
-    controller = Controller(game)
+    controller = held(game)
     game.add_listener(controller.sync)
     press(controller, "1", "enter")
     game.run_until_human(10**6)
     assert short_name(game.state.top_card) == "W+4"
-    assert "h" in help_keys(controller)
+    assert ("x", "challenge") in controller.key_help()
     hand = len(game.view().hands[game.seat])
-    press(controller, "h")
+    press(controller, "x")
     assert mode(controller) == Mode.VERDICT
     text = plain_text(controller.dialog() or [])
     assert "Bot 1's hand: Y2 Y4 Y5 Y6 Y8 Y9" in text
-    assert "not guilty, you draw the penalty and 2 more" in text
+    # RULES.md "Challenge": not guilty, the challenger draws 6.
+    assert "Not guilty: you draw 6." in text
     assert help_keys(controller) == ["Enter"]
     press(controller, "enter")
     assert mode(controller) == Mode.TABLE
     assert len(game.view().hands[game.seat]) == hand + 6
-    assert "Bot 1 was not guilty: the hand held no Red." in game.news
+    assert "Bot 1 was not guilty: the hand held no Red, so the challenger draws the penalty " \
+        "and 2 more." in game.news
 
 
 def test_unknown_key_says_so() -> None:
-    controller = Controller(stacked(["R7"]))
-    press(controller, "x")
-    assert controller.status == "The key x does nothing here: the bottom line lists the keys."
+    controller = held(stacked(["R7"]))
+    press(controller, "z")
+    assert controller.status == "The key z does nothing here: press ? for the list of keys."
 
 
 def test_a_wild_starter_asks_the_first_player_for_its_colour() -> None:
     game = stacked(["R7", "Y3"], starter="W")
-    controller = Controller(game)
+    controller = held(game)
     controller.sync()
     assert game.state.phase == Phase.STARTER_COLOUR
     assert mode(controller) == Mode.COLOUR
@@ -318,11 +330,11 @@ def test_a_wild_starter_asks_the_first_player_for_its_colour() -> None:
 
 def test_forced_play_says_why_the_drawn_card_cannot_be_kept() -> None:
     game = stacked(["Y3", "Y4", "G5"], options=preset("official", ["forced_play=true"]))
-    controller = Controller(game)
+    controller = held(game)
     press(controller, "d")
     assert game.news[-1] == "You drew Red 0."  # the stacked deck's next card: it matches R1
-    assert "k" not in help_keys(controller)
-    press(controller, "k")
+    assert "p" not in help_keys(controller)
+    press(controller, "p")
     assert controller.status == "You must play the Red 0 just drawn (forced_play)."
     assert game.state.current == game.seat
     press(controller, "enter")
@@ -331,8 +343,150 @@ def test_forced_play_says_why_the_drawn_card_cannot_be_kept() -> None:
 
 def test_wild_draw_four_while_holding_the_colour_is_refused_in_the_second_person() -> None:
     game = stacked(["W+4", "R7"])
-    controller = Controller(game)
+    controller = held(game)
     press(controller, "1", "enter")
     assert controller.status == ("You hold a card of the colour to match and may not play "
                                  "a Wild Draw Four.")
     assert "W+4" in hand_names(game)
+
+
+def test_question_mark_opens_the_help_with_keys_rules_and_scoring() -> None:
+    game = stacked(["R7", "Y3"], options=preset("house", ["target=200"]))
+    controller = Controller(game)
+    assert ("?", "help") in controller.key_help()
+    press(controller, "?")
+    assert mode(controller) == Mode.HELP
+    assert controller.paused, "bots wait while the help is open"
+    text = plain_text(controller.dialog() or [])
+    assert "x  challenge a Wild Draw Four" in text
+    assert "s  sort: colour / as dealt" in text
+    assert "house rules + target=200" in text
+    assert "jump_in=true" in text
+    assert "the round's winner scores the sum of the others' cards" in text
+    assert "reaches 200" in text
+    assert "cards you can play now stand raised" in text  # the highlight explained
+    press(controller, "escape")
+    assert mode(controller) == Mode.TABLE
+    press(controller, "h")  # h is help too, and nothing else
+    assert mode(controller) == Mode.HELP
+    press(controller, "h")
+    assert mode(controller) == Mode.TABLE
+
+
+def test_the_hand_is_sorted_by_colour_and_number_and_s_toggles_it() -> None:
+    game = stacked(["Y3", "B7", "W", "R9", "R2", "G-skip", "G4"])
+    controller = Controller(game)
+    view = game.view()
+    shown = [short_name(view.known[s]) for s in controller.hand_order()]
+    assert shown == ["R2", "R9", "Y3", "G4", "G-skip", "B7", "W"]
+    press(controller, "3")  # Y3
+    press(controller, "s")
+    assert controller.status == "Your hand is in the order you got the cards."
+    held_order = [short_name(view.known[s]) for s in controller.hand_order()]
+    assert held_order == hand_names(game)
+    assert held_order[controller.cursor] == "Y3", "the cursor stays on its card"
+    press(controller, "s")
+    assert [short_name(view.known[s]) for s in controller.hand_order()] == shown
+    assert shown[controller.cursor] == "Y3"
+    press(controller, "1", "enter")  # the first card shown, R2, plays on R1
+    assert game.news[-1] == "You played Red 2."
+
+
+def test_a_time_out_says_why_the_next_key_does_nothing() -> None:
+    game = stacked(["Y3", "Y4"], options=preset("official", ["turn_timer=10"]))
+    controller = Controller(game)
+    game.add_listener(controller.sync)
+    controller.sync()
+    deadline = game.deadline_ms()
+    assert deadline is not None
+    assert game.tick(deadline)
+    assert controller.status == "Your turn is over: you ran out of time."
+    press(controller, "d")
+    assert controller.status == "Too late: you ran out of time."
+
+
+def test_ctrl_c_asks_and_a_second_ctrl_c_quits() -> None:
+    controller = Controller(stacked(["R7"]))
+    assert press(controller, "c-c") == Outcome.NONE
+    assert mode(controller) == Mode.QUIT
+    assert press(controller, "c-c") == Outcome.QUIT
+
+
+def test_news_scrolls_back_with_the_arrows_and_end_returns() -> None:
+    game = stacked(["Y3", "Y4"])
+    controller = Controller(game)
+    press(controller, "up", "up", "pageup")
+    assert controller.news_back == min(10, len(game.news) - 1)
+    press(controller, "down")
+    assert controller.news_back == min(10, len(game.news) - 1) - 1
+    press(controller, "end")
+    assert controller.news_back == 0
+
+
+class JumpedIn:
+    """A table on which another player jumps in just after the human's turn began."""
+
+    def __init__(self, game: LocalTable) -> None:
+        self.game = game
+        self.jumped = False
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self.game, name)
+
+    @property
+    def news(self) -> list[str]:
+        extra = ["Bot 2 jumped in with Red 7."] if self.jumped else []
+        return [*self.game.news, *extra]
+
+    def view(self) -> State:
+        view = self.game.view()
+        return replace(view, current=(self.game.seat + 1) % 3) if self.jumped else view
+
+    def legal_actions(self) -> list[Action]:
+        return [] if self.jumped else self.game.legal_actions()
+
+
+def test_a_jump_in_says_why_the_key_did_nothing() -> None:
+    table = JumpedIn(stacked(["Y3", "Y4"]))
+    controller = Controller(table)  # type: ignore[arg-type]
+    controller.sync()
+    table.jumped = True
+    controller.sync()  # the table's change notice
+    assert controller.status == "Your turn is over: Bot 2 jumped in with Red 7."
+    press(controller, "d")
+    assert controller.status == "Too late: Bot 2 jumped in with Red 7."
+
+
+def test_a_network_game_over_shows_the_audit_and_the_log_and_deals_no_new_game() -> None:
+    game = FakeNetworkTable("over", players=2, options=preset("official", ["target=1"]))
+    controller = Controller(game, "unused")
+    game.add_listener(controller.sync)
+    play_out(game, human_policy("over"))
+    game.set_status(verdict="OK: every shuffle proven", log="games/friday.unolog")
+    assert mode(controller) == Mode.ROUND
+    press(controller, "enter")
+    assert mode(controller) == Mode.OVER
+    text = plain_text(controller.dialog() or [])
+    assert "Audit: OK: every shuffle proven" in text
+    assert "uno-lan audit games/friday.unolog" in text
+    assert "--seed" not in text, "a network game is not replayed from a seed"
+    assert controller.key_help() == [("q", "quit")]
+    assert press(controller, "n") == Outcome.NONE
+    assert press(controller, "q") == Outcome.QUIT
+
+
+def test_a_self_paced_table_waits_for_the_human_or_the_end() -> None:
+    class Paced(SelfPaced):
+        def __init__(self, game: LocalTable) -> None:
+            self.game = game
+
+        def view(self) -> State:
+            return self.game.view()
+
+    game = table("paced", 2, preset("official", ["target=1"]))
+    paced = Paced(game)
+    assert paced.next() == Next.HUMAN
+    assert not paced.advance(0)
+    assert not paced.tick(10**9)
+    play_out(game, human_policy("paced"))
+    assert paced.next() == Next.OVER

@@ -31,8 +31,10 @@ def test_round_table_lists_every_hand_and_fits_80_columns() -> None:
     lines = text.splitlines()
     mine = next(line for line in lines if line.startswith("│ You "))
     assert "W+4" in mine
-    bot9 = next(line for line in lines if line.startswith("│ Bot 9 "))
-    assert bot9.rstrip(" │").endswith("G9 G9 +2")  # 10 cards: 8 shown, 2 more
+    at = next(i for i, line in enumerate(lines) if line.startswith("│ Bot 9 "))
+    # 10 cards, written as in the hand, wrapped onto a second row: every card shown
+    bot9 = " ".join(lines[at:at + 2]).replace("│", " ").split()[5:]  # after name and numbers
+    assert bot9 == ["W+4", "W+4", "W", "R-skip", "Y+2", "B-rev", "G9", "G9", "R8", "Y7"]
     winner = next(line for line in lines if line.startswith("│ Bot 3 ") and "won" not in line)
     assert f"+{sum(summary().hand_points)}" in winner
     assert "the game ends at 500" in text

@@ -7,7 +7,7 @@ from dataclasses import replace
 import pytest
 
 from tests.ui.helpers import table
-from uno_p2p.rules import Draw, Phase, Play, Slot, State, preset
+from uno_p2p.rules import Draw, Phase, Play, Rank, Slot, State, preset
 from uno_p2p.rules.cards import card_ids, parse_card_name
 from uno_p2p.ui import render
 from uno_p2p.ui.render import Seats, plain_text
@@ -82,7 +82,7 @@ def test_colour_to_match_after_a_wild(game: LocalTable) -> None:
     text = plain_text(render.situation(view, seats_of(game), None))
     assert "Colour to match: ■ Blue" in text
     big = plain_text(render.big_card(view.top_card, plain=False, named=view.colour))
-    assert "Wild" in big
+    assert big.split()[0] == "W"
     assert big.splitlines()[-1].strip() == "→ Blue"
     assert "→ Blue" in plain_text(render.big_card(view.top_card, plain=True, named=3))
 
@@ -125,9 +125,15 @@ def test_uno_status_and_catchable_player(game: LocalTable) -> None:
 
 
 def test_pending_penalty_and_timer_are_shown(game: LocalTable) -> None:
-    view = replace(game.view(), pending=4)
+    view = replace(game.view(), pending=4, pending_rank=Rank.DRAW_TWO)
     text = plain_text(render.situation(view, seats_of(game), 7))
-    assert "You must take +4 or answer it" in text
+    assert "You must draw 4\n" in text  # official rules: nothing can answer a Draw Two
+    stacking = replace(view, options=preset("house"))
+    assert "You must draw 4 or stack a Draw Two or a Wild Draw Four" in plain_text(
+        render.situation(stacking, seats_of(game), 7))
+    four = replace(view, pending_rank=Rank.WILD_DRAW_FOUR, challenge=(-1, 2, 0))
+    assert "You must draw 4 or challenge it" in plain_text(
+        render.situation(four, seats_of(game), 7))
     assert "7 s left" in text
 
 
@@ -167,8 +173,10 @@ def test_rules_label_names_the_nearest_preset(name: str, extra: list[str], label
 
 def test_card_labels_spell_colours_without_colour() -> None:
     assert card_label(card("R7"), plain=True) == "R7"
-    assert card_label(card("R7"), plain=False) == "7"
-    assert card_label(card("B-skip"), plain=False) == "Skip"
+    # Red and green never depend on colour alone: the letter is there in colour too.
+    assert card_label(card("R7"), plain=False) == "R7"
+    assert card_label(card("G7"), plain=False) == "G7"
+    assert card_label(card("B-skip"), plain=False) == "B-skip"
     assert card_label(card("W+4"), plain=False) == "W+4"
     assert plain_mode({"NO_COLOR": "1"})
     assert not plain_mode({"NO_COLOR": ""})
@@ -179,15 +187,25 @@ def test_wild_tile_paints_letters_in_four_colours() -> None:
     fragments = render.tile(card("W"), plain=False)
     styles = {style.split()[-1] for style, _ in fragments}
     assert styles == {"class:ink.red", "class:ink.yellow", "class:ink.green", "class:ink.blue"}
-    assert "".join(t for _, t in fragments).strip() == "Wild"
+    assert "".join(t for _, t in fragments).strip() == "W"
 
 
-def test_news_shows_the_latest_lines_cut_to_width() -> None:
-    lines = [f"line {i} " + "x" * 100 for i in range(10)]
-    block = render.news(lines, 3, 40)
-    assert [plain_text([line]).split()[1] for line in block] == ["7", "8", "9"]
-    assert all(render.width_of(line) == 40 for line in block)
-    assert plain_text(block).splitlines()[0].endswith("…")
+def test_news_wraps_at_words_and_fills_the_rows() -> None:
+    lines = [f"line {i}: Bot 2 jumped in with Red 7, naming Blue." for i in range(10)]
+    block = render.news(lines, 6, 30)
+    text = plain_text(block).splitlines()
+    # each line takes two rows of at most 30 columns, broken between words
+    assert text == ["line 7: Bot 2 jumped in with", "  Red 7, naming Blue.",
+                    "line 8: Bot 2 jumped in with", "  Red 7, naming Blue.",
+                    "line 9: Bot 2 jumped in with", "  Red 7, naming Blue."]
+    assert all(render.width_of(line) <= 30 for line in block)
+
+
+def test_news_scrolls_back() -> None:
+    lines = [f"line {i}" for i in range(10)]
+    assert plain_text(render.news(lines, 3, 30, back=2)).splitlines() == \
+        ["line 5", "line 6", "line 7"]
+    assert plain_text(render.news(lines, 20, 30)).splitlines() == lines  # short news: all shown
 
 
 def test_playable_slots_come_from_legal_plays(game: LocalTable) -> None:
@@ -207,3 +225,10 @@ def test_key_help_keeps_the_actions_when_narrow() -> None:
     assert "mark" not in narrow
     assert narrow.rstrip().endswith("q quit")
     assert len(narrow) == 72
+
+
+def test_the_own_line_explains_the_raised_cards(game: LocalTable) -> None:
+    view = game.view()
+    text = plain_text([render.me_line(view, seats_of(game), plain=True, playable=True)])
+    assert text.endswith("raised cards are playable now")
+    assert "raised" not in plain_text([render.me_line(view, seats_of(game), plain=True)])

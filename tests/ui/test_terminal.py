@@ -109,11 +109,11 @@ def test_play_draw_and_quit_at_80x24(start: Starter
     cards = int(hand_line.split(" · ")[1].split()[0])
     pane.keys("d")
     after = pane.wait_for(lambda s: "You drew " in s, "the drawn card in the news")
-    assert "k keep" in after or "Enter play" in after
+    assert "p pass" in after or "Enter play" in after
     assert after != screen
     assert any(line.startswith(("▶ You · ", "  You · ")) and f" · {cards + 1} cards" in line
                for line in after.splitlines())
-    pane.keys("k")  # keep it (or, if it was playable, this is refused in plain words)
+    pane.keys("p")  # pass (or, if it was playable and must be played, refused in plain words)
     pane.keys("q")
     pane.wait_for(lambda s: "Leave this game?" in s, "the quit question")
     pane.keys("y")
@@ -164,4 +164,40 @@ def test_no_color_spells_the_colours(start: Starter) -> None:
         assert re.fullmatch(r"[RYGB](\d|\+2|-skip|-rev)|W|W\+4", card), card
     assert "+-----------+" in screen  # the top card drawn as a box
     pane.keys("q", "y")
+    assert wait_exit(status) == 0
+
+
+def hand_labels(screen: str) -> list[str]:
+    """The card labels of the human's hand (the row of tiles under the edge row)."""
+    lines = screen.splitlines()
+    me = next(i for i, line in enumerate(lines) if line.startswith(("▶ You", "  You · ")))
+    rows = lines[me + 1:me + 4]
+    return max((row.split() for row in rows),
+               key=lambda words: sum(bool(re.fullmatch(r"[RYGBW][-+\w]*", w)) for w in words))
+
+
+def test_question_mark_shows_the_help_and_s_sorts_the_hand(start: Starter) -> None:
+    pane, status = start(80, 24, "--seed 1 --bot-delay 0", "NO_COLOR=1")
+    screen = pane.wait_for(your_turn, "the table on the human's turn", START_S)
+    assert "? help" in screen
+    sorted_hand = hand_labels(screen)
+    colours = [label[0] for label in sorted_hand]
+    assert colours == sorted(colours, key="RYGBW".index), "sorted by colour"
+    pane.keys("?")
+    shown = pane.wait_for(lambda s: "Rules official rules" in s, "the help")
+    assert "x  challenge a Wild Draw Four" in shown
+    assert "The game ends when someone reaches 500." in shown
+    assert "╰" in shown, "the whole help fits in 80 by 24"
+    pane.keys("Escape")
+    pane.wait_for(lambda s: "Rules official rules" not in s, "the help to close")
+    pane.keys("s")
+    after = pane.wait_for(lambda s: "order you got the cards" in s, "the hand as received")
+    received = hand_labels(after)
+    assert sorted(received) == sorted(sorted_hand)
+    pane.keys("s")
+    again = pane.wait_for(lambda s: "sorted by colour and number" in s, "the hand sorted again")
+    assert hand_labels(again) == sorted_hand
+    pane.keys("C-c")
+    pane.wait_for(lambda s: "Leave this game?" in s, "the quit question")
+    pane.keys("C-c")  # a second Ctrl-C quits
     assert wait_exit(status) == 0

@@ -55,6 +55,13 @@ def test_plays_in_plain_words(view: State) -> None:
         ["Bot 2 played Wild, naming Blue."]
     assert say(narrator, view, Play(2, (S[0], S[1]), (skip, skip2)), []) == \
         ["Bot 2 played two Red Skips."]
+    # RULES.md "Skip: the next player loses their turn": play goes from Bot 2 to You.
+    skipped = replace(view, order=(0, 1, 2, 3), direction=1, current=0)
+    assert say(narrator, view, Play(2, (S[0],), (skip,)), [], skipped) == \
+        ["Bot 2 played Red Skip.", "Bot 3 is skipped."]
+    bot3 = Narrator(NAMES, 3)
+    assert say(bot3, view, Play(2, (S[0],), (skip,)), [], skipped) == \
+        ["Bot 2 played Red Skip.", "You are skipped."]
     assert cards_phrase((blue3, blue4)) == "Blue 3 + Blue 4"
     mine = replace(view, current=0)
     assert say(narrator, mine, Play(0, (S[0],), (red7,), target=1),
@@ -70,17 +77,25 @@ def test_draws_name_only_the_readers_own_card(view: State) -> None:
     assert say(narrator, view, Draw(0), [CardsDrawn(0, (S[3],), "draw")], after) == \
         ["You drew Green 5."]
     assert say(narrator, view, Draw(2), [CardsDrawn(2, tuple(S[:4]), "penalty")]) == \
-        ["Bot 2 drew 4 cards."]
+        ["Bot 2 drew 4 cards as a penalty and loses their turn."]
+    yellow7, yellow3 = names_to_cards("Y7", "Y3")
+    penalty = replace(view, known={**view.known, S[3]: yellow7, S[4]: yellow3})
+    assert say(narrator, view, Draw(0), [CardsDrawn(0, (S[3], S[4]), "penalty")], penalty) == \
+        ["You drew Yellow 7 and Yellow 3 as a penalty and lose your turn."]
     assert say(narrator, view, Draw(2), []) == [
         "Bot 2 could not draw: there are no cards left."]
-    assert say(narrator, view, Pass(2), []) == ["Bot 2 kept the drawn card."]
+    assert say(narrator, view, Pass(2), []) == ["Bot 2 passed, keeping the card drawn."]
 
 
 def test_uno_and_catching(view: State) -> None:
     narrator = Narrator(NAMES, 0)
     caught: list[Event] = [UnoCaught(1, 0), CardsDrawn(0, (S[0], S[1]), "caught")]
-    assert say(narrator, view, SayUno(2), caught) == [
-        "You were caught without UNO by Bot 1: +2."]
+    red7, red3 = names_to_cards("R7", "R3")
+    after = replace(view, known={**view.known, S[0]: red7, S[1]: red3})
+    assert say(narrator, view, SayUno(2), caught, after) == [
+        "You were caught without UNO by Bot 1: +2.", "You drew Red 7 and Red 3 for it."]
+    theirs: list[Event] = [UnoCaught(0, 2), CardsDrawn(2, (S[0], S[1]), "caught")]
+    assert say(narrator, view, SayUno(1), theirs) == ["You caught Bot 2 without UNO: +2."]
     assert narrator.event_line(view, UnoCaught(0, 2), view) == \
         "You caught Bot 2 without UNO: +2."
     assert narrator.event_line(view, UnoCaught(3, 2), view) == \
@@ -91,12 +106,14 @@ def test_challenge_verdicts(view: State) -> None:
     narrator = Narrator(NAMES, 0)
     during = replace(view, challenge=(0, 2, 0))
     assert narrator.event_line(during, ChallengeResolved(0, 2, True), view) == \
-        "Bot 2 was guilty: the hand held Red."
+        "Bot 2 was guilty: the hand held Red, so the penalty goes back to them."
     assert narrator.event_line(during, ChallengeResolved(0, 2, False), view) == \
-        "Bot 2 was not guilty: the hand held no Red."
+        "Bot 2 was not guilty: the hand held no Red, so the challenger draws the penalty " \
+        "and 2 more."
     against_me = replace(view, challenge=(1, 0, 3))
     assert narrator.event_line(against_me, ChallengeResolved(1, 0, False), view) == \
-        "You were not guilty: the hand held no Blue."
+        "You were not guilty: the hand held no Blue, so the challenger draws the penalty " \
+        "and 2 more."
 
 
 def test_rounds_dealers_reshuffles_and_the_end(view: State) -> None:

@@ -3,7 +3,8 @@
 Each sub-command module exposes ``register(subparsers)``, which adds its parser
 and sets ``func`` to a callable taking the parsed arguments and returning an
 exit code. ``main`` is the only place that turns an ``UnoError`` into one plain
-sentence for the user: a traceback reaching the terminal is a bug.
+sentence for the user (``voice``: one format, one set of exit codes, listed by
+``uno-lan --help``): a traceback reaching the terminal is a bug.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from collections.abc import Sequence
 from importlib import import_module
 
 from uno_p2p import __version__
+from uno_p2p.cli.voice import EPILOG, Parser, plain, say_error, usage_error
 from uno_p2p.errors import UnoError
 
 #: Sub-command modules, in the order ``--help`` lists them.
@@ -28,15 +30,29 @@ EXIT_INTERRUPTED = 130
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="uno-lan",
         description="UNO for friends on the same network, with no trusted server.",
+        epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--version", action="version", version=f"uno-lan {__version__}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in COMMANDS:
         import_module(f"uno_p2p.cli.{name}").register(subparsers)
+    plain_help(parser)
     return parser
+
+
+def plain_help(parser: argparse.ArgumentParser) -> None:
+    """Every command's help in plain text: docstrings used as descriptions lose their
+    ``markup``, and keep their paragraphs."""
+    # argparse lists its sub-commands nowhere but in the private _actions.
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for sub in action.choices.values():
+                sub.description = plain(sub.description)
+                sub.formatter_class = argparse.RawDescriptionHelpFormatter
+                plain_help(sub)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -50,13 +66,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     if getattr(args, "func", None) is None:
         parser.print_help()
         return EXIT_USAGE
+    command = " ".join(part for part in (args.command, getattr(args, "log_action", None))
+                       if part)
     try:
         code: int = args.func(args)
     except UnoError as error:
-        print(f"uno-lan: {error}", file=sys.stderr)
-        return EXIT_FAILURE
+        say_error(command, error)
+        return EXIT_USAGE if usage_error(error) else EXIT_FAILURE
     except KeyboardInterrupt:
-        print("uno-lan: interrupted.", file=sys.stderr)
+        say_error(command, "interrupted", "nothing more was done")
         return EXIT_INTERRUPTED
     except BrokenPipeError:
         # The reader went away (``uno-lan log show FILE | head``): not an

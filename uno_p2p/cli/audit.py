@@ -14,18 +14,18 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from pathlib import Path
 
 from uno_p2p.audit import audit_file
 from uno_p2p.cli import EXIT_USAGE
+from uno_p2p.cli.voice import plain, say_error
 from uno_p2p.store.unolog import UnreadableLog
 from uno_p2p.table import bodies  # noqa: F401 (registers the table's body kinds)
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser("audit", help="check a game log from start to finish",
-                                   description=__doc__,
+                                   description=plain(__doc__),
                                    formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("file", type=Path, help="a .unolog file")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
@@ -41,7 +41,7 @@ def audit(args: argparse.Namespace) -> int:
             print(json.dumps({"status": "unreadable", "exit_code": EXIT_USAGE,
                               "error": str(error)}, sort_keys=True))
         else:
-            print(f"uno-lan: {error}.", file=sys.stderr)
+            say_error("audit", error)
         return EXIT_USAGE
     if args.json:
         print(json.dumps(report.to_json(), sort_keys=True))

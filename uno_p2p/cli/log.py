@@ -2,22 +2,24 @@
 
 Text: one line per entry (``entry 41, seat 2 (alice): played Red 7``), then
 whether the hash chain and every signature hold. ``--json``: one JSON object
-per line and entry, bytes as hex (JSON Lines), nothing else on stdout. An
-unreadable file is one plain sentence on stderr and exit code 2; a readable
-log whose chain is broken is shown, then reported (on stderr with ``--json``),
-with exit code 1, in both forms. The full
-check of a game (rules, proofs, reveals) is ``uno-lan audit``.
+per line and entry, bytes as hex (JSON Lines), and JSON even on failure: an
+unreadable file is one object ``{"status": "unreadable", "error": ...,
+"exit_code": 2}``, a broken chain a last object ``{"status": "broken_chain",
+...}`` after the entries. Without ``--json`` an unreadable file is one
+sentence on stderr (exit code 2), and a broken chain is shown, then reported
+(exit code 1). The full check of a game (rules, proofs, reveals) is
+``uno-lan audit``.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import sys
 from importlib import import_module
 from pathlib import Path
 
 from uno_p2p.cli import EXIT_FAILURE, EXIT_OK, EXIT_USAGE
+from uno_p2p.cli.voice import plain, say_error
 from uno_p2p.errors import RemoteProtocolError
 from uno_p2p.store.unolog import LogContents, UnreadableLog, read_log
 from uno_p2p.wire.chain import verify_chain
@@ -28,7 +30,8 @@ KIND_PROVIDERS = ("uno_p2p.wire", "uno_p2p.table")
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    parser = subparsers.add_parser("log", help="read a game log", description=__doc__)
+    parser = subparsers.add_parser("log", help="read a game log", description=plain(__doc__),
+                                   formatter_class=argparse.RawDescriptionHelpFormatter)
     actions = parser.add_subparsers(dest="log_action", metavar="ACTION", required=True)
     show = actions.add_parser("show", help="print a game log as a readable transcript")
     show.add_argument("file", type=Path, help="a .unolog file")
@@ -47,14 +50,19 @@ def show_log(args: argparse.Namespace) -> int:
     try:
         contents = read_log(args.file)
     except UnreadableLog as error:
-        print(f"uno-lan: {error}.", file=sys.stderr)
+        if args.json:
+            print(json.dumps({"status": "unreadable", "error": str(error),
+                              "exit_code": EXIT_USAGE}, sort_keys=True))
+        else:
+            say_error("log show", error)
         return EXIT_USAGE
     if args.json:
         for record in entries_as_json(contents.entries):
             print(json.dumps(record, sort_keys=True))
         broken = _chain_break(contents)
         if broken is not None:
-            print(f"uno-lan: {broken}.", file=sys.stderr)
+            print(json.dumps({"status": "broken_chain", "error": broken,
+                              "exit_code": EXIT_FAILURE}, sort_keys=True))
             return EXIT_FAILURE
         return EXIT_OK
     return _print_transcript(args.file, contents)

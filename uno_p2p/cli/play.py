@@ -1,4 +1,8 @@
-"""``uno-lan play``: a local game of you against bots, full-screen in the terminal.
+"""``uno-lan play``: offline practice, you against bots, full-screen in this terminal.
+
+This is the practice mode: the bots play inside this process, with no
+network, no keys and no game log (``uno-lan host`` and ``uno-lan join`` play
+over the network, with the full protocol).
 
 ``uno-lan play [--players N] [--preset P] [--option K=V ...] [--name NAME]
 [--seed S] [--bot-delay SECONDS]``. Every value is checked before the screen
@@ -9,10 +13,11 @@ from inside the engine.
 
 Keys: left/right or 1-9 choose a card, Enter plays it (a picker asks for a
 Wild's colour, a Wild power or a player when needed), Space marks cards to
-play together, d draws, k or p keeps the card just drawn, u says UNO (with
-two cards left: with the next play), c catches a player who forgot UNO, h
-challenges a Wild Draw Four, j jumps in, q quits (after asking). The bottom
-line always lists the keys that work at that moment.
+play together, d draws, p passes after drawing, u says UNO (with two cards
+left: with the next play), c catches a player who forgot UNO, x challenges a
+Wild Draw Four, j jumps in, s sorts the hand, up/down scroll the news, ?
+shows every key and the rules in force, q quits (after asking; Ctrl-C twice
+quits at once). The bottom line lists the keys that work at that moment.
 """
 
 from __future__ import annotations
@@ -24,8 +29,9 @@ import sys
 from dataclasses import dataclass
 
 from uno_p2p.cli import EXIT_USAGE
+from uno_p2p.cli.voice import options_from, plain, say_error
 from uno_p2p.errors import ConfigError, UnoError
-from uno_p2p.rules import PRESETS, Options, preset
+from uno_p2p.rules import PRESETS, Options
 from uno_p2p.rules.options import MAX_PLAYERS, MIN_PLAYERS
 from uno_p2p.ui.session import LocalTable, player_names
 
@@ -52,8 +58,8 @@ class PlaySettings:
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
-        "play", help="play against bots in this terminal", description=__doc__,
-        formatter_class=argparse.RawDescriptionHelpFormatter)
+        "play", help="offline practice: you against bots in this terminal (no network)",
+        description=plain(__doc__), formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--players", default=str(DEFAULT_PLAYERS), metavar="N",
                         help=f"players at the table, you included ({MIN_PLAYERS}-{MAX_PLAYERS}, "
                              f"default {DEFAULT_PLAYERS})")
@@ -80,7 +86,7 @@ def settings_from(args: argparse.Namespace) -> PlaySettings:
     if not MIN_PLAYERS <= players <= MAX_PLAYERS:
         raise ConfigError(f"--players must be from {MIN_PLAYERS} to {MAX_PLAYERS}, "
                           f"not {players}")
-    options = preset(args.preset, args.option)
+    options = options_from(args.preset, args.option)
     options.check_players(players)
     player_names(players, 0, args.name)
     delay = _seconds(args.bot_delay, "--bot-delay")
@@ -114,11 +120,11 @@ def play(args: argparse.Namespace) -> int:
     try:
         settings = settings_from(args)
     except ConfigError as error:
-        print(f"uno-lan play: {error}.", file=sys.stderr)
+        say_error("play", error)
         return EXIT_USAGE
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
-        print("uno-lan play: the game needs a terminal to draw the table in; "
-              "run it from a terminal window, not through a pipe or a file.", file=sys.stderr)
+        say_error("play", "the game needs a terminal to draw the table in",
+                  "run it from a terminal window, not through a pipe or a file")
         return EXIT_USAGE
     # Only a real game needs prompt-toolkit: other sub-commands start faster without it.
     from uno_p2p.ui.app import GameScreen
@@ -129,10 +135,11 @@ def play(args: argparse.Namespace) -> int:
         code = await screen.run()
         error = screen.error
         if isinstance(error, UnoError):
-            print(f"uno-lan play: the game stopped: {error}.", file=sys.stderr)
+            say_error("play", f"the game stopped: {error}")
         elif error is not None:
-            print(f"uno-lan play: the game stopped on an internal error, please report it: "
-                  f"{type(error).__name__}: {error}.", file=sys.stderr)
+            say_error("play", f"the game stopped on an internal error "
+                              f"({type(error).__name__}: {error})",
+                      "please report it with the seed shown on the table")
         return code
 
     return asyncio.run(run())

@@ -1,4 +1,4 @@
-"""``uno-lan replay FILE --text``: print a whole game move by move, as the audit saw it.
+"""``uno-lan replay FILE``: print a whole game move by move, as the audit saw it.
 
 Every entry is replayed by an observer with the table's own code; what each
 entry made happen follows it. Once the log's end-of-game reveal proves every
@@ -12,23 +12,23 @@ unreadable file.
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
 
 from uno_p2p.audit.core import audit_with_knowledge
 from uno_p2p.audit.text import replay_lines
 from uno_p2p.cli import EXIT_FAILURE, EXIT_OK, EXIT_USAGE
+from uno_p2p.cli.voice import plain, say_error
 from uno_p2p.store.unolog import UnreadableLog, read_log
 from uno_p2p.table import bodies  # noqa: F401 (registers the table's body kinds)
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser("replay", help="print a game log move by move",
-                                   description=__doc__,
+                                   description=plain(__doc__),
                                    formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("file", type=Path, help="a .unolog file")
-    parser.add_argument("--text", action="store_true", required=True,
-                        help="print the game as text (the only form for now)")
+    parser.add_argument("--text", action="store_true",
+                        help="print the game as text (the default, and the only form for now)")
     parser.set_defaults(func=replay_text)
 
 
@@ -37,7 +37,7 @@ def replay_text(args: argparse.Namespace) -> int:
     try:
         entries = read_log(args.file).entries
     except UnreadableLog as error:
-        print(f"uno-lan: {error}.", file=sys.stderr)
+        say_error("replay", error)
         return EXIT_USAGE
     report, knowledge = audit_with_knowledge(entries)
     if knowledge is None:

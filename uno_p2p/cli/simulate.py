@@ -6,7 +6,9 @@ mental-poker deck, every move checked by every peer, and the game ends with
 the reveal of every secret and the re-execution of every shuffle. Prints a
 summary (rounds, scores, winner, entries, time) and, with ``--log``, writes
 the game log the peers agreed on as a ``.unolog`` file (``uno-lan log show``
-and ``uno-lan audit`` read it).
+and ``uno-lan audit`` read it). The log's path is checked before the game is
+played: it must not exist yet, and its folder must. On a terminal, the
+progress (round, log entries) is shown on stderr while the game is played.
 """
 
 from __future__ import annotations
@@ -21,8 +23,8 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from uno_p2p.cli import EXIT_FAILURE, EXIT_OK
-from uno_p2p.errors import ConfigError
-from uno_p2p.rules.options import PRESETS, preset
+from uno_p2p.cli.voice import CommandError, options_from, plain
+from uno_p2p.rules.options import PRESETS
 from uno_p2p.store.unolog import GameLog
 from uno_p2p.table.memnet import MAX_DELIVERIES, NAMES, Network, TableSetup, game_over, seat_table
 from uno_p2p.table.state import TablePhase
@@ -30,10 +32,11 @@ from uno_p2p.table.state import TablePhase
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
-        "simulate", help="play a whole game among bot peers in memory", description=__doc__)
+        "simulate", help="play a whole game among bot peers in memory",
+        description=plain(__doc__), formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--players", type=int, default=4, help="2 to 10 bot peers (default 4)")
-    parser.add_argument("--preset", default="official", choices=sorted(PRESETS),
-                        help="the rules preset (default official)")
+    parser.add_argument("--preset", default="official", metavar="P",
+                        help=f"the rules preset: {', '.join(PRESETS)} (default official)")
     parser.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
                         help="override one rule option (repeatable)")
     parser.add_argument("--seed", default="", help="make the game reproducible")
@@ -48,19 +51,27 @@ def simulate(args: argparse.Namespace) -> int:
     """Play the game; 0 when it ended with every shuffle proven, 1 otherwise.
 
     Raises:
-        ConfigError: bad player count, preset or option.
+        ConfigError: bad player count, preset, option or log path (before playing).
         UnreadableLog: the log file cannot be written.
     """
     if not 2 <= args.players <= len(NAMES):
-        raise ConfigError(f"UNO needs 2 to 10 players, not {args.players}")
-    options = preset(args.preset, args.option)
+        raise CommandError(f"UNO needs 2 to 10 players, not {args.players}",
+                           "give --players a number from 2 to 10")
+    options = options_from(args.preset, args.option)
     options.check_players(args.players)
+    if args.log is not None:
+        check_log_path(args.log)
     seed = args.seed.encode() if args.seed else _fresh_seed()
     started = time.perf_counter()
     setup = TableSetup(args.players, options, seed, preset=args.preset,
                        bots=(args.bots,) * args.players)
     net = seat_table(setup)
-    net.run(until=game_over, max_steps=MAX_DELIVERIES)
+    progress = Progress(net) if sys.stderr.isatty() and not args.json else None
+    try:
+        net.run(until=progress.tick if progress else game_over, max_steps=MAX_DELIVERIES)
+    finally:
+        if progress is not None:
+            progress.clear()
     elapsed = time.perf_counter() - started
     if args.log is not None:
         _write_log(net, args.log)
@@ -70,6 +81,53 @@ def simulate(args: argparse.Namespace) -> int:
     else:
         _print_summary(summary)
     return EXIT_OK if summary.ok else EXIT_FAILURE
+
+
+def check_log_path(path: Path) -> None:
+    """Refuse a log path that cannot work, before a game is played for nothing.
+
+    Raises:
+        CommandError: the path exists (a file or a folder), or its folder does not.
+    """
+    if path.is_dir():
+        raise CommandError(f"--log {path} is a folder",
+                           f"give a file name in it, such as {path / 'game.unolog'}")
+    if path.exists():
+        raise CommandError(f"--log {path} already exists",
+                           "choose a new file name (a log is never overwritten)")
+    parent = path.parent
+    if not parent.is_dir():
+        raise CommandError(f"the folder {parent} for --log does not exist",
+                           f"create it first (mkdir -p {parent}) or choose another path")
+
+
+class Progress:
+    """The round and the log's length on one stderr line, redrawn a few times a second."""
+
+    EVERY_STEPS = 8
+    EVERY_S = 0.2
+
+    def __init__(self, net: Network) -> None:
+        self.net = net
+        self.steps = 0
+        self.shown = 0.0
+
+    def tick(self, net: Network) -> bool:
+        """``Network.run``'s ``until``: draw the progress now and then; True when over."""
+        self.steps += 1
+        if self.steps % self.EVERY_STEPS == 0 and time.monotonic() - self.shown > self.EVERY_S:
+            self.shown = time.monotonic()
+            state = net.host.state
+            game = state.engine
+            round_no = game.round if game is not None else 0
+            what = f"round {round_no}" if round_no else "keys and the first shuffle"
+            sys.stderr.write(f"\rplaying: {what}, {state.seq} log entries…   ")
+            sys.stderr.flush()
+        return game_over(net)
+
+    def clear(self) -> None:
+        sys.stderr.write("\r" + " " * 60 + "\r")
+        sys.stderr.flush()
 
 
 def _fresh_seed() -> bytes:

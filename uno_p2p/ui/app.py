@@ -10,6 +10,7 @@ runs out, nothing while a score table or the quit question is open.
 from __future__ import annotations
 
 import asyncio
+import signal
 import time
 from collections.abc import Callable
 
@@ -36,18 +37,28 @@ from prompt_toolkit.output.color_depth import ColorDepth
 from uno_p2p.rules import State
 from uno_p2p.ui import render
 from uno_p2p.ui.controller import Controller, Outcome
+from uno_p2p.ui.modes import Mode
 from uno_p2p.ui.session import Next, PacedTable
+from uno_p2p.ui.status import chat_input, chat_pane, presence_line, waits
 from uno_p2p.ui.theme import STYLE
 
 #: From this width on, the news gets a column of its own to the right.
 WIDE = 110
 NEWS_COLUMN = 44
+#: Rows of chat shown under the news at a network table.
+CHAT_ROWS = 5
 #: How long to wait before asking again when the engine holds a bot's move back.
 HELD_BACK_S = 0.05
 #: News lines handed to the news window (it shows the last ones that fit).
 NEWS_SHOWN = 60
+#: The smallest terminal the table fits in (columns, rows); smaller says so.
+MIN_SIZE = (60, 16)
 _KEY_NAMES = {Keys.Left: "left", Keys.Right: "right", Keys.ControlM: "enter",
-              Keys.ControlJ: "enter", Keys.Escape: "escape", Keys.ControlC: "c-c"}
+              Keys.ControlJ: "enter", Keys.Escape: "escape", Keys.ControlC: "c-c",
+              Keys.Up: "up", Keys.Down: "down", Keys.PageUp: "pageup",
+              Keys.PageDown: "pagedown", Keys.End: "end", Keys.ControlH: "backspace"}
+#: Exit code after SIGTERM (128 + 15, as a shell reports it).
+EXIT_TERMINATED = 143
 
 
 class GameScreen:
@@ -85,11 +96,19 @@ class GameScreen:
 
     # -- the game's pace -------------------------------------------------------------------------
     async def run(self) -> int:
-        """Run the full-screen game until the human quits; returns the exit code."""
-        task = asyncio.get_running_loop().create_task(self._drive())
+        """Run the full-screen game until the human quits; returns the exit code.
+
+        SIGTERM ends the screen the same way as quitting, so the terminal is
+        restored (no stray alternate screen or hidden cursor).
+        """
+        loop = asyncio.get_running_loop()
+        task = loop.create_task(self._drive())
+        terminated = _on_sigterm(loop, lambda: self.app.exit(result=EXIT_TERMINATED))
         try:
             return await self.app.run_async()
         finally:
+            if terminated:
+                loop.remove_signal_handler(signal.SIGTERM)
             task.cancel()
 
     async def _drive(self) -> None:
@@ -125,11 +144,14 @@ class GameScreen:
         elif step == Next.HUMAN:
             deadline = table.deadline_ms()
             left = None if deadline is None else max(0.0, (deadline - self.now_ms()) / 1000)
+            if left is None and self.controller.network is not None:
+                left = 1.0  # a network table: its timers and waits count down on screen
             if not await self._wait(min(left, 1.0) if left is not None else None):
                 table.tick(self.now_ms())
                 self.app.invalidate()  # the timer shown counts down
         else:
-            await self._wait(None)
+            await self._wait(None if self.controller.network is None else 1.0)
+            self.app.invalidate()
 
     # -- keys --------------------------------------------------------------------------------------
     def _bindings(self) -> KeyBindings:
@@ -141,11 +163,24 @@ class GameScreen:
         @bindings.add(Keys.ControlM)
         @bindings.add(Keys.Escape)
         @bindings.add(Keys.ControlC)
+        @bindings.add(Keys.Up)
+        @bindings.add(Keys.Down)
+        @bindings.add(Keys.PageUp)
+        @bindings.add(Keys.PageDown)
+        @bindings.add(Keys.End)
+        @bindings.add(Keys.ControlH)
         def _key(event: KeyPressEvent) -> None:
             press = event.key_sequence[0]
             name = _KEY_NAMES.get(press.key) if isinstance(press.key, Keys) else None
             if name is None:
                 name = "space" if press.data == " " else press.data.lower()
+            if self.too_small() and name not in ("q", "c-c", "y", "n"):
+                return
+            if self.controller.mode == Mode.CHAT and press.data.isprintable() \
+                    and len(press.data) == 1 and press.data != " ":
+                self.controller.type_text(press.data)  # case kept: it is a message
+                self.app.invalidate()
+                return
             self.press(name)
 
         return bindings
@@ -183,20 +218,32 @@ class GameScreen:
 
         top = self._text(lambda: render.header(view(), seats(), self._size()[0]))
         roomy = Condition(lambda: self._space()[0])
+        networked = Condition(lambda: self.controller.network is not None)
         table_part = HSplit([
+            ConditionalContainer(self._text(self._presence), filter=networked),
             self._text(lambda: render.opponents(view(), seats())),
             ConditionalContainer(Window(height=1), filter=roomy),
             self._text(lambda: render.centre(view(), seats(), self.plain, self._main_width(),
                                              self._seconds_left())),
+            ConditionalContainer(self._text(self._waits), filter=networked),
             ConditionalContainer(Window(height=1), filter=roomy),
-            self._text(lambda: [render.me_line(view(), seats(), self.plain)]),
+            self._text(lambda: [render.me_line(
+                view(), seats(), self.plain,
+                bool(render.playable_slots(self.table.legal_actions())))]),
             self._text(self._hand),
         ])
         news = Window(FormattedTextControl(self._news), wrap_lines=False,
                       height=Dimension(min=1, preferred=1, weight=1), always_hide_cursor=True)
-        narrow = HSplit([table_part, ConditionalContainer(Window(height=1), filter=roomy), news])
+        chat = ConditionalContainer(HSplit([
+            Window(height=1, char="─", style="class:muted"),
+            Window(FormattedTextControl(self._chat), height=self._chat_height, wrap_lines=False),
+            ConditionalContainer(self._text(self._chat_input), filter=Condition(
+                lambda: self.controller.mode == Mode.CHAT)),
+        ]), filter=networked)
+        narrow = HSplit([table_part, ConditionalContainer(Window(height=1), filter=roomy), news,
+                         chat])
         wide = VSplit([table_part, Window(width=1, char="│", style="class:muted"),
-                       HSplit([news], width=NEWS_COLUMN)],
+                       HSplit([news, chat], width=NEWS_COLUMN)],
                       height=Dimension(min=1, weight=1))  # fill the screen, not the table's size
         body = DynamicContainer(lambda: wide if self._size()[0] >= WIDE else narrow)
         bottom = [self._text(lambda: [[("class:status", f" {self.controller.status}")]]),
@@ -205,7 +252,49 @@ class GameScreen:
                         dont_extend_height=True)
         shown = ConditionalContainer(dialog, filter=Condition(
             lambda: self.controller.dialog() is not None))
-        return FloatContainer(HSplit([top, body, *bottom]), floats=[Float(shown)])
+        game = FloatContainer(HSplit([top, body, *bottom]), floats=[Float(shown)])
+        small = Window(FormattedTextControl(lambda: render.to_text(self._too_small_text())),
+                       wrap_lines=True)
+        return DynamicContainer(lambda: small if self.too_small() else game)
+
+    def _news_width(self) -> int:
+        width, _ = self._size()
+        return NEWS_COLUMN - 1 if width >= WIDE else width - 1
+
+    def _presence(self) -> render.Block:
+        status = self.controller.network
+        return [presence_line(status)] if status is not None else []
+
+    def _waits(self) -> render.Block:
+        status = self.controller.network
+        return waits(status, self.now_ms()) if status is not None else []
+
+    def _chat(self) -> StyleAndTextTuples:
+        status = self.controller.network
+        if status is None:
+            return []
+        rows = chat_pane(status.chat, CHAT_ROWS, self._news_width())
+        return render.to_text(rows or [[("class:muted", "No chat yet: press t to say something.")]])
+
+    def _chat_height(self) -> Dimension:
+        """As many rows as there are messages, up to ``CHAT_ROWS``: the news keeps the rest."""
+        status = self.controller.network
+        rows = len(chat_pane(status.chat, CHAT_ROWS, self._news_width())) if status else 0
+        return Dimension.exact(max(1, rows))
+
+    def _chat_input(self) -> render.Block:
+        return [chat_input(self.controller.typed, self._news_width())]
+
+    def too_small(self) -> bool:
+        """The terminal cannot hold the table (the screen then says so and waits)."""
+        width, rows = self._size()
+        return width < MIN_SIZE[0] or rows < MIN_SIZE[1]
+
+    def _too_small_text(self) -> render.Block:
+        width, rows = self._size()
+        text = f"The terminal is {width}×{rows}; the table needs at least " \
+            f"{MIN_SIZE[0]}×{MIN_SIZE[1]}. Make the window bigger to go on, or press q to quit."
+        return [[("class:status", row)] for row in render.wrap(text, max(8, width), "")]
 
     def _space(self) -> tuple[bool, bool]:
         """(room for blank separator lines, room for three-line hand rows)."""
@@ -214,6 +303,8 @@ class GameScreen:
         hand_rows = render.hand_rows(len(view.hands[self.table.seat]), self._main_width())
         # header, opponents, centre, own line, status and help; one news line when narrow
         base = 1 + (len(view.players) - 1) + render.BIG_H + 1 + 2 + (0 if width >= WIDE else 1)
+        if self.controller.network is not None:  # players line, waits; chat under the news
+            base += 1 + len(self._waits()) + (0 if width >= WIDE else CHAT_ROWS + 2)
         full = base + 3 * hand_rows
         return rows >= full + 3, rows >= full
 
@@ -221,13 +312,18 @@ class GameScreen:
         table = self.table
         return render.hand(table.view(), self.controller.seats, self.controller.cursor,
                            self.controller.marked, render.playable_slots(table.legal_actions()),
-                           self._main_width(), self.plain, compact=not self._space()[1])
+                           self._main_width(), self.plain, compact=not self._space()[1],
+                           order=self.controller.hand_order())
 
     def _news(self) -> StyleAndTextTuples:
-        """The latest news; the window scrolls to the cursor placed on the last line."""
-        width, _ = self._size()
-        lines = render.news(self.table.news, NEWS_SHOWN,
-                            NEWS_COLUMN - 1 if width >= WIDE else width)
+        """The news, wrapped; the window scrolls to the cursor placed on the last line
+        (the newest, or the last one shown when the player scrolled back)."""
+        _, rows = self._size()
+        back = self.controller.news_back
+        lines = render.news(self.table.news, max(NEWS_SHOWN, rows), self._news_width(), back)
+        if back:
+            lines.append([("class:muted", f"↓ {back} newer line{'s' if back != 1 else ''}: "
+                                          "End shows the newest")])
         if lines:
             lines[-1].insert(0, ("[SetCursorPosition]", ""))
         return render.to_text(lines)
@@ -238,3 +334,12 @@ class GameScreen:
     def _seconds_left(self) -> int | None:
         deadline = self.table.deadline_ms()
         return None if deadline is None else max(0, (deadline - self.now_ms() + 999) // 1000)
+
+
+def _on_sigterm(loop: asyncio.AbstractEventLoop, stop: Callable[[], None]) -> bool:
+    """Call ``stop`` on SIGTERM; False where the loop cannot (not the main thread, Windows)."""
+    try:
+        loop.add_signal_handler(signal.SIGTERM, stop)
+    except (NotImplementedError, RuntimeError, ValueError):
+        return False
+    return True

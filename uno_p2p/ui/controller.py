@@ -25,35 +25,35 @@ from uno_p2p.rules import (
     ChooseColour,
     Draw,
     Pass,
+    Phase,
     Play,
     SayUno,
     Slot,
+    State,
     apply,
     is_black,
     long_name,
     points,
-    short_name,
 )
-from uno_p2p.rules.cards import COLOUR_NAMES
-from uno_p2p.ui.dialogs import boxed, choices, game_over, round_table
-from uno_p2p.ui.render import Block, Seats, play_order
+from uno_p2p.ui import overlays
+from uno_p2p.ui.modes import COLOUR_KEYS, Mode
+from uno_p2p.ui.render import Block, Seats, card_order, play_order
 from uno_p2p.ui.session import Table
+from uno_p2p.ui.status import (
+    CHAT_MAX,
+    NetworkTable,
+    TableStatus,
+    check_chat,
+    status_of,
+)
 
-COLOUR_KEYS = {"r": 0, "y": 1, "g": 2, "b": 3, "1": 0, "2": 1, "3": 2, "4": 3}
 POWER_KEYS = {"c": "", "p": "peek", "s": "swap"}
 DIGITS = "1234567890"
+#: News scrolling: lines moved back per key (0: back to the newest).
+#: News that ends the human's turn without their doing (RULES.md jump_in, turn_timer).
+TURN_TAKERS = (" jumped in with ", " ran out of time")
+NEWS_KEYS = {"up": 1, "down": -1, "pageup": 8, "pagedown": -8, "end": 0}
 T = TypeVar("T")
-
-
-class Mode(Enum):
-    TABLE = "table"
-    COLOUR = "colour"      # name a colour (a black card, or the Wild starter)
-    POWER = "power"        # wild_powers: colour only, peek or swap
-    TARGET = "target"      # which player (seven_zero 7, peek, swap)
-    VERDICT = "verdict"    # the challenged hand is shown: give the verdict
-    ROUND = "round"        # the round's score table
-    OVER = "over"          # the end of the game
-    QUIT = "quit"          # "quit this game?"
 
 
 class Outcome(Enum):
@@ -74,24 +74,53 @@ class Controller:
         self.cursor = 0
         self.marked: set[Slot] = set()
         self.mode = Mode.TABLE
-        self.status = "Welcome! ←/→ choose a card, Enter plays it, d draws."
+        self.status = "Welcome! ←/→ choose a card, Enter plays it, d draws, ? shows every key."
         self.uno_armed = False
         self.candidates: list[Action] = []
         self.shown_rounds = 0
         self._before_quit = Mode.TABLE
+        self._before_help = Mode.TABLE
+        #: The hand is shown sorted by colour and number (``s`` toggles dealt order).
+        self.sorted_hand = True
+        #: News lines scrolled back from the newest (0: the newest line is shown).
+        self.news_back = 0
+        #: Why the turn left the human without their doing (a jump-in, a time-out).
+        self.turn_lost = ""
+        self._my_turn = False
+        self._acted = False
+        #: The chat message being typed (Mode.CHAT).
+        self.typed = ""
 
     # -- state the shell reads ------------------------------------------------------------------
     @property
     def paused(self) -> bool:
-        """Bots wait while a score table or the quit question is open."""
-        return self.mode in (Mode.ROUND, Mode.OVER, Mode.QUIT)
+        """Bots wait while a score table, the help or the quit question is open."""
+        return self.mode in (Mode.ROUND, Mode.OVER, Mode.QUIT, Mode.HELP)
+
+    def hand_order(self) -> list[Slot]:
+        """The human's cards as shown: by colour then number, or in the order received."""
+        view = self.table.view()
+        slots = list(view.hands[self.seats.me])
+        if self.sorted_hand:
+            slots.sort(key=lambda s: card_order(view.known.get(s)))
+        return slots
+
+    @property
+    def network(self) -> TableStatus | None:
+        """The network table's status (players, waits, chat), None in a local game."""
+        return status_of(self.table)
 
     def sync(self) -> None:
         """Follow the game after any change: keep the cursor valid, open dialogs."""
+        status = self.network
+        if status is not None and status.stopped is not None:
+            self.mode = Mode.STOPPED  # nothing else can happen at this table
+            return
         view = self.table.view()
         hand = view.hands[self.seats.me]
         self.marked &= set(hand)
         self.cursor = max(0, min(self.cursor, len(hand) - 1))
+        self._follow_turn(view)
         summaries = self.table.summaries
         if self.mode == Mode.TABLE and len(summaries) > self.shown_rounds:
             self.mode = Mode.ROUND  # the last round's table first, then the end of the game
@@ -113,25 +142,55 @@ class Controller:
             self.mode = Mode.COLOUR
             self.status = "The starter is a Wild: name the colour to match."
 
+    def _follow_turn(self, view: State) -> None:
+        """Notice the turn taken from the human by someone else (a jump-in, a time-out)."""
+        mine = view.current == self.seats.me and view.phase == Phase.PLAYING
+        if self._my_turn and not mine and not self._acted:
+            recent = list(self.table.news)[-8:]
+            causes = [line for line in recent if any(w in line for w in TURN_TAKERS)]
+            self.turn_lost = causes[-1] if causes else "the turn moved on."
+            self.status = f"Your turn is over: {_lower_first(self.turn_lost)}"
+        elif mine:
+            self.turn_lost = ""
+        self._my_turn = mine
+        self._acted = False
+
     # -- keys -----------------------------------------------------------------------------------
     def press(self, key: str, now_ms: int) -> Outcome:
         """Handle one key (see ``keys``); returns what the shell must do."""
+        if self.mode == Mode.CHAT:
+            return self._chat_key(key)
         handler = {
             Mode.TABLE: self._table_key, Mode.COLOUR: self._colour_key,
             Mode.POWER: self._power_key, Mode.TARGET: self._target_key,
             Mode.VERDICT: self._verdict_key, Mode.ROUND: self._round_key,
             Mode.OVER: self._over_key, Mode.QUIT: self._quit_key,
+            Mode.HELP: self._help_key, Mode.STOPPED: self._stopped_key,
         }[self.mode]
-        if key in ("q", "c-c") and self.mode not in (Mode.QUIT, Mode.OVER):
+        if key in ("q", "c-c") and self.mode not in (Mode.QUIT, Mode.OVER, Mode.HELP,
+                                                      Mode.STOPPED):
             self._before_quit = self.mode
             self.mode = Mode.QUIT
+            return Outcome.NONE
+        if key in ("?", "h") and self.mode not in (Mode.QUIT, Mode.HELP):
+            self._before_help = self.mode
+            self.mode = Mode.HELP
+            return Outcome.NONE
+        if key in NEWS_KEYS:
+            self.scroll_news(key)
             return Outcome.NONE
         outcome = handler(key, now_ms)
         self.sync()
         return outcome
 
+    def scroll_news(self, key: str) -> None:
+        """Up/Page Up go back through the news, Down/Page Down forward, End to the newest."""
+        step = NEWS_KEYS[key]
+        limit = max(0, len(self.table.news) - 1)
+        self.news_back = 0 if step == 0 else max(0, min(limit, self.news_back + step))
+
     def _table_key(self, key: str, now_ms: int) -> Outcome:
-        hand = self.table.view().hands[self.seats.me]
+        hand = self.hand_order()
         if key in ("left", "right") and hand:
             self.cursor = (self.cursor + (1 if key == "right" else -1)) % len(hand)
         elif key in DIGITS and hand:
@@ -143,28 +202,54 @@ class Controller:
         elif key == "escape":
             self.marked.clear()
             self.uno_armed = False
+        elif key == "s":
+            self._toggle_sort(hand)
+        elif key == "t" and self.network is not None:
+            self.mode, self.typed = Mode.CHAT, ""
+            self.status = "Type your message; Enter sends it, Esc cancels."
         elif key in ("enter", "j"):
             self._play(key == "j", now_ms)
         else:
             simple: dict[str, Callable[[int], None]] = {
-                "d": self._draw, "p": self._pass, "k": self._pass, "u": self._uno,
-                "c": self._catch, "h": self._challenge,
+                "d": self._draw, "p": self._pass, "u": self._uno,
+                "c": self._catch, "x": self._challenge,
             }
             if key in simple:
                 simple[key](now_ms)
             elif len(key) == 1 and key.isprintable():
-                self.status = f"The key {key} does nothing here: the bottom line lists the keys."
+                self.status = f"The key {key} does nothing here: press ? for the list of keys."
         return Outcome.NONE
+
+    def _toggle_sort(self, hand: Sequence[Slot]) -> None:
+        """Sort by colour and number, or show the order received; the cursor stays on its card."""
+        under = hand[self.cursor] if hand else None
+        self.sorted_hand = not self.sorted_hand
+        order = self.hand_order()
+        if under is not None:
+            self.cursor = order.index(under)
+        self.status = ("Your hand is sorted by colour and number." if self.sorted_hand
+                       else "Your hand is in the order you got the cards.")
 
     # -- single actions -------------------------------------------------------------------------
     def _submit(self, action: Action, now_ms: int) -> bool:
         try:
+            self._acted = True
             self.table.submit(action, now_ms)
         except IllegalAction as error:
-            self.status = _sentence(str(error))
+            self._acted = False
+            self.status = self._too_late() or _sentence(str(error))
             return False
         self.status = ""
         return True
+
+    def _too_late(self) -> str:
+        """Why a key did nothing when the turn was taken by someone else just before."""
+        if self.turn_lost and self.table.view().current != self.seats.me:
+            return f"Too late: {_lower_first(self.turn_lost)}"
+        return ""
+
+    def _not_your_turn(self) -> str:
+        return self._too_late() or "It is not your turn."
 
     def _first(self, kind: type[T]) -> T | None:
         found = _of(self.table.legal_actions(), kind)
@@ -174,12 +259,12 @@ class Controller:
         action = self._first(Draw)
         if action is None:
             view = self.table.view()
-            self.status = ("It is not your turn." if view.current != self.seats.me else
-                           "You have drawn already: play that card (Enter) or keep it (k).")
+            self.status = (self._not_your_turn() if view.current != self.seats.me else
+                           "You have drawn already: play that card (Enter) or pass (p).")
             return
         if self._submit(action, now_ms):
             view = self.table.view()
-            hand = view.hands[self.seats.me]
+            hand = self.hand_order()
             if view.drawn in hand:
                 self.cursor = hand.index(view.drawn)
 
@@ -189,8 +274,11 @@ class Controller:
             self._submit(action, now_ms)
             return
         view = self.table.view()
-        if view.current != self.seats.me or view.drawn is None:
-            self.status = "You can keep a card only right after drawing it."
+        if view.current != self.seats.me:
+            self.status = self._not_your_turn()
+            return
+        if view.drawn is None:
+            self.status = "You can pass only right after drawing a card: press d to draw."
             return
         try:  # the engine says which rule makes the drawn card playable or drawing go on
             apply(view, Pass(self.seats.me))
@@ -228,7 +316,7 @@ class Controller:
     # -- plays ------------------------------------------------------------------------------------
     def selection(self) -> tuple[Slot, ...]:
         """The marked cards, or the card under the cursor."""
-        hand = self.table.view().hands[self.seats.me]
+        hand = self.hand_order()
         if self.marked:
             return tuple(s for s in hand if s in self.marked)
         return (hand[self.cursor],) if hand else ()
@@ -254,7 +342,7 @@ class Controller:
             if jumps:
                 names = ", ".join(sorted({_cards(view, a.slots) for a in jumps}))
                 return f"You can jump in with {names}: select it, then press j."
-            return "It is not your turn." if view.current != me else \
+            return self._not_your_turn() if view.current != me else \
                 "Jumping in is for when it is not your turn: press Enter to play."
         faces = tuple(view.known[s] for s in chosen)
         probe = Play(me, chosen, faces, colour=0 if is_black(faces[-1]) else -1)
@@ -351,10 +439,50 @@ class Controller:
     def _over_key(self, key: str, now_ms: int) -> Outcome:
         if key in ("q", "c-c", "escape"):
             return Outcome.QUIT
-        return Outcome.NEW_GAME if key == "n" else Outcome.NONE
+        if key == "n" and self.network is None:  # a network table deals no new game here
+            return Outcome.NEW_GAME
+        return Outcome.NONE
+
+    def type_text(self, text: str) -> None:
+        """Characters typed into the chat message (case and spaces kept)."""
+        if self.mode == Mode.CHAT:
+            self.typed = (self.typed + text)[:CHAT_MAX]
+
+    def _chat_key(self, key: str) -> Outcome:
+        if key in ("escape", "c-c"):
+            self.mode, self.typed, self.status = Mode.TABLE, "", ""
+        elif key == "backspace":
+            self.typed = self.typed[:-1]
+        elif key == "space":
+            self.type_text(" ")
+        elif key == "enter":
+            self._send_chat()
+        elif len(key) == 1 and key.isprintable():
+            self.type_text(key)
+        return Outcome.NONE
+
+    def _send_chat(self) -> None:
+        table = self.table
+        if not isinstance(table, NetworkTable):
+            self.status = "This table has no chat."
+            return
+        try:
+            table.send_chat(check_chat(self.typed))
+        except ValueError as error:
+            self.status = _sentence(str(error))
+            return
+        self.mode, self.typed, self.status = Mode.TABLE, "", ""
+
+    def _stopped_key(self, key: str, now_ms: int) -> Outcome:
+        return Outcome.QUIT if key in ("q", "c-c", "escape", "enter") else Outcome.NONE
+
+    def _help_key(self, key: str, now_ms: int) -> Outcome:
+        if key in ("?", "h", "escape", "enter", "q", "space", "c-c"):
+            self.mode = self._before_help
+        return Outcome.NONE
 
     def _quit_key(self, key: str, now_ms: int) -> Outcome:
-        if key == "y":
+        if key in ("y", "c-c"):  # a second Ctrl-C quits
             return Outcome.QUIT
         if key in ("n", "escape", "q"):
             self.mode = self._before_quit
@@ -363,77 +491,15 @@ class Controller:
     # -- what the screen shows ------------------------------------------------------------------
     def key_help(self) -> list[tuple[str, str]]:
         """The key help line: only what works now."""
-        if self.mode != Mode.TABLE:
-            return {
-                Mode.COLOUR: [("r/y/g/b", "colour"), ("Esc", "back")],
-                Mode.POWER: [("c", "colour only"), ("p", "peek"), ("s", "swap"), ("Esc", "back")],
-                Mode.TARGET: [("1-9", "player"), ("Esc", "back")],
-                Mode.VERDICT: [("Enter", "give the verdict")],
-                Mode.ROUND: [("Enter", "go on"), ("q", "quit")],
-                Mode.OVER: [("n", "new game"), ("q", "quit")],
-                Mode.QUIT: [("y", "quit"), ("n", "keep playing")],
-            }[self.mode]
-        legal = self.table.legal_actions()
-        view = self.table.view()
-        mine = view.current == self.seats.me
-        keys = [("←→", "select")]
-        plays = _of(legal, Play)
-        if plays and mine:
-            keys.append(("Enter", "play"))
-        if plays and not mine:
-            keys.append(("j", "jump in"))
-        if any(len(getattr(a, "slots", ())) > 1 for a in plays):
-            keys.append(("Space", "mark"))
-        for kind, key, what in ((Draw, "d", "draw"), (Pass, "k", "keep"), (SayUno, "u", "UNO!"),
-                                (CatchUno, "c", "catch"), (Challenge, "h", "challenge")):
-            if _of(legal, kind):
-                keys.append((key, what))
-        if mine and len(view.hands[self.seats.me]) == 2 and not _of(legal, SayUno):
-            keys.append(("u", "UNO with play" + (" ✓" if self.uno_armed else "")))
-        keys.append(("q", "quit"))
-        return keys
+        return overlays.key_help(self)
 
     def dialog(self) -> Block | None:
         """The box drawn over the table, if any."""
-        view = self.table.view()
-        summaries = self.table.summaries
-        if self.mode == Mode.QUIT:
-            return boxed("Quit?", [[("", "Leave this game?")]], "y: quit    n: keep playing")
-        if self.mode == Mode.ROUND and summaries:
-            last = "Enter: the final scores" if summaries[-1].game_winner >= 0 else \
-                "Enter: next round"
-            return boxed("Round over", round_table(summaries[-1], self.seats, view.options),
-                         last)
-        if self.mode == Mode.OVER and summaries:
-            return boxed("Game over", game_over(summaries[-1], self.seats, view.options,
-                                                self.seed), "n: new game    q: quit")
-        if self.mode == Mode.COLOUR:
-            rows = choices([(k, COLOUR_NAMES[c]) for k, c in COLOUR_KEYS.items() if k.isalpha()])
-            return boxed("Name a colour", rows, "Esc: back")
-        if self.mode == Mode.POWER:
-            rows = choices([("c", "just name the colour"), ("p", "look at a player's hand"),
-                            ("s", "swap 3 cards with a player")])
-            return boxed("Wild power", rows, "Esc: back")
-        if self.mode == Mode.TARGET:
-            rows = choices([(str(i), f"{self.seats.names[s]} ({len(view.hands[s])} cards)")
-                            for i, s in enumerate(self.target_choices(), 1)])
-            return boxed("Choose a player", rows, "Esc: back")
-        if self.mode == Mode.VERDICT:
-            return boxed("Challenge", self._verdict_rows(), "Enter: give the verdict")
-        return None
+        return overlays.dialog(self)
 
-    def _verdict_rows(self) -> Block:
-        view = self.table.view()
-        _, challenged, colour = view.challenge
-        hand = view.hands[challenged] if challenged >= 0 else ()
-        shown = " ".join(short_name(view.known[s]) if s in view.known else "?" for s in hand)
-        verdict = self._first(ChallengeVerdict)
-        guilty = isinstance(verdict, ChallengeVerdict) and verdict.guilty
-        word = COLOUR_NAMES[colour] if colour >= 0 else "?"
-        return [[("", f"{self.seats.names[challenged]}'s hand: {shown}")],
-                [("class:uno" if guilty else "",
-                  f"It held {word}: guilty, they draw instead." if guilty
-                  else f"It held no {word}: not guilty, you draw the penalty and 2 more.")]]
+    def first(self, kind: type[T]) -> T | None:
+        """The first legal action of ``kind`` for the human, if any."""
+        return self._first(kind)
 
 
 def _of(actions: Sequence[Action], kind: type[T]) -> list[T]:
@@ -448,6 +514,11 @@ def _cards(view: object, slots: Sequence[Slot]) -> str:
 #: The engine speaks of players in the third person; "You" reads better in the second.
 _SECOND_PERSON = {"You holds ": "You hold ", "You does ": "You do ", "You has ": "You have ",
                   "You's ": "your ", "You is ": "You are ", "You was ": "You were "}
+
+
+def _lower_first(text: str) -> str:
+    """``Bot 2 jumped in`` stays; ``You ran out`` becomes ``you ran out`` mid-sentence."""
+    return "you" + text[3:] if text.startswith("You ") else text
 
 
 def _sentence(text: str) -> str:

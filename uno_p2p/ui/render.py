@@ -14,7 +14,8 @@ from dataclasses import dataclass
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.utils import get_cwidth
 
-from uno_p2p.rules import PRESETS, Options, Phase, Slot, State, preset
+from uno_p2p.rules import PRESETS, Options, Phase, Rank, Slot, State, preset
+from uno_p2p.rules.cards import colour_of, rank_of
 from uno_p2p.ui.theme import COLOUR_CLASSES, card_label, colour_class, colour_word
 
 Line = list[tuple[str, str]]
@@ -228,11 +229,27 @@ def situation(view: State, seats: Seats, seconds_left: int | None) -> Block:
     lines.append([("", f"Play goes {way}")])
     lines.append(_turn_line(view, seats))
     if view.pending:
-        lines.append([("class:uno", f"{seats.who(view.current)} must take +{view.pending}"
-                       " or answer it")])
+        lines.append([("class:uno", pending_line(view, seats))])
     if seconds_left is not None:
         lines.append([("class:uno" if seconds_left <= 5 else "", f"{seconds_left} s left")])
     return lines
+
+
+def pending_line(view: State, seats: Seats) -> str:
+    """``Bot 2 must draw 4 or challenge it``: "answer" only where an option allows one."""
+    options = view.options
+    who = seats.who(view.current)
+    text = f"{who} must draw {view.pending}"
+    if view.pending_rank == Rank.WILD_DRAW_FOUR:
+        answers = ["stack a Wild Draw Four"] if options.stack_draw_four else []
+        if not options.no_challenge and view.challenge[1] >= 0:
+            answers.append("challenge it")
+    else:
+        answers = [what for on, what in (
+            (options.stack_draw_two, "stack a Draw Two"),
+            (options.stack_four_on_two, "a Wild Draw Four"),
+            (options.deflect_draw_two, "deflect it with a Skip or Reverse")) if on]
+    return text + (f" or {' or '.join(answers)}" if answers else "")
 
 
 def _turn_line(view: State, seats: Seats) -> Line:
@@ -262,6 +279,17 @@ def centre(view: State, seats: Seats, plain: bool, width: int,
     return side_by_side([(draw_pile(view, plain), 9), (top, BIG_W), (info, room)], gap=3)
 
 
+def card_order(face: int | None) -> tuple[int, int, int]:
+    """Sort key of a hand: red, yellow, green, blue, then black cards; by number within.
+
+    Unknown faces go last; Skip, Reverse and Draw Two come after the 9.
+    """
+    if face is None:
+        return (6, 0, 0)
+    colour = colour_of(face)
+    return (colour if colour >= 0 else 4, int(rank_of(face)), face)
+
+
 def playable_slots(actions: Sequence[object]) -> frozenset[Slot]:
     """Slots of every card the legal actions let the reader play now."""
     slots: set[Slot] = set()
@@ -277,15 +305,17 @@ def hand_rows(cards: int, width: int) -> int:
 
 
 def hand(view: State, seats: Seats, cursor: int, marked: Collection[Slot],
-         playable: Collection[Slot], width: int, plain: bool, compact: bool = False) -> Block:
+         playable: Collection[Slot], width: int, plain: bool, compact: bool = False,
+         order: Sequence[Slot] | None = None) -> Block:
     """The reader's cards as tiles, wrapped to ``width``; playable ones raised.
 
     Three lines per row of cards: the raised edge of playable cards, the
     labels, and the numbers (cursor and marks shown there). ``compact`` (a
     short terminal) drops the edge and marks playable cards with a dot.
+    ``order`` is the order shown (the controller's sorting); default as held.
     """
-    slots = view.hands[seats.me]
-    faces = view.hand_faces(seats.me)
+    slots = list(order) if order is not None else list(view.hands[seats.me])
+    faces = [view.known.get(s) for s in slots]
     per_row = max(1, (width - 1) // (TILE + TILE_GAP))
     rows: Block = []
     for start in range(0, len(slots), per_row):
@@ -323,8 +353,9 @@ def _mark(index: int, cursor: bool, marked: bool, dot: bool = False) -> tuple[st
     return ("class:muted", number.center(TILE))
 
 
-def me_line(view: State, seats: Seats, plain: bool) -> Line:
-    """The reader's own line above the hand: turn, cards, UNO, score, the card drawn."""
+def me_line(view: State, seats: Seats, plain: bool, playable: bool = False) -> Line:
+    """The reader's own line above the hand: turn, cards, UNO, score, the card drawn,
+    and (``playable``) what the raised cards mean."""
     me = seats.me
     turn = me == actor(view) and view.phase in (Phase.PLAYING, Phase.CHALLENGE,
                                                 Phase.STARTER_COLOUR)
@@ -344,14 +375,44 @@ def me_line(view: State, seats: Seats, plain: bool) -> Line:
         face = view.known.get(view.drawn)
         if face is not None:
             line += [("class:marker", "   you drew "), *tile(face, plain)]
+    if playable:
+        line.append(("class:muted", "   raised cards are playable now"))
     return line
 
 
-def news(lines: Sequence[str], height: int, width: int) -> Block:
-    """The last ``height`` lines of news, each cut to ``width``; the reader's in bold."""
-    shown = list(lines)[-height:] if height > 0 else []
-    return [pad([("class:news.mine" if text.startswith("You") else "", text)], width)
-            for text in shown]
+def news(lines: Sequence[str], height: int, width: int, back: int = 0) -> Block:
+    """The news ending ``back`` lines before the newest, wrapped at words to ``width``.
+
+    Returns up to ``height`` screen rows (the newest at the bottom); a line
+    about the reader is bold, and its continuation rows are indented.
+    """
+    end = len(lines) - max(0, back)
+    rows: Block = []
+    for text in reversed(list(lines)[:max(0, end)]):
+        style = "class:news.mine" if text.startswith("You") else ""
+        wrapped = wrap(text, max(8, width))
+        rows[:0] = [[(style, row)] for row in wrapped]
+        if len(rows) >= height:
+            break
+    return rows[-height:] if height > 0 else []
+
+
+def wrap(text: str, width: int, indent: str = "  ") -> list[str]:
+    """``text`` broken at spaces into rows of at most ``width`` columns; rows after
+    the first start with ``indent``; a word longer than a row is split."""
+    rows: list[str] = []
+    row = ""
+    for word in text.split():
+        sep = " " if row.strip() else ""
+        if row.strip() and get_cwidth(row + sep + word) > width:
+            rows.append(row)
+            row, sep = indent, ""
+        row += sep + word
+        while get_cwidth(row) > width:
+            rows.append(row[:width])
+            row = indent + row[width:]
+    rows.append(row)
+    return rows
 
 
 #: Help entries left out first when the line is too narrow (the rest are actions).

@@ -138,6 +138,27 @@ class PacedTable(Table, Protocol):
         """Apply a time-out that is due; False if none."""
 
 
+class SelfPaced:
+    """The pacing half of ``PacedTable`` for a table that paces itself (a network
+    session): the screen only waits for the human, or for the end. Mix it into a
+    class that has ``view()``."""
+
+    def view(self) -> State:
+        raise NotImplementedError
+
+    def next(self) -> Next:
+        """``OVER`` once the game is over, else ``HUMAN``: the peers move on their own."""
+        return Next.OVER if self.view().phase == Phase.GAME_OVER else Next.HUMAN
+
+    def advance(self, now_ms: int) -> bool:
+        """Nothing to do: moves arrive from the network."""
+        return False
+
+    def tick(self, now_ms: int) -> bool:
+        """Nothing to do: the session applies its own time-outs."""
+        return False
+
+
 class LocalBot:
     """The engine's heuristic bot, with human-like slips: it sometimes forgets to
     say UNO, and does not always notice a missed UNO at once."""

@@ -3,11 +3,12 @@
 Cards have their colour as background (red, yellow, green, blue; black for
 the Wild cards, whose letters are painted in the four colours), with a
 foreground chosen for contrast so that they read on dark and light terminals
-alike. Unplayable cards are shown muted, so the playable ones stand out.
+alike. Playable cards stand raised (render.hand), so they stand out.
 
-With ``NO_COLOR`` set (https://no-color.org, which prompt-toolkit honours by
-dropping colours) every label also spells its colour (``R7``, ``Y+2``), so the
-game stays playable in plain text.
+Every label also spells its colour (``R7``, ``Y+2``), so nobody depends on
+telling red from green, and with ``NO_COLOR`` set (https://no-color.org,
+which prompt-toolkit honours by dropping colours) the game stays playable in
+plain text.
 """
 
 from __future__ import annotations
@@ -17,13 +18,11 @@ from collections.abc import Mapping
 
 from prompt_toolkit.styles import Style
 
-from uno_p2p.rules import Rank, rank_of, short_name
+from uno_p2p.rules import short_name
 from uno_p2p.rules.cards import COLOUR_NAMES, colour_of
 
 #: Style class names by colour index; 4 is the black of the Wild cards.
 COLOUR_CLASSES = ("red", "yellow", "green", "blue", "wild")
-_RANK_LABELS = {Rank.SKIP: "Skip", Rank.REVERSE: "Rev", Rank.DRAW_TWO: "+2",
-                Rank.WILD: "Wild", Rank.WILD_DRAW_FOUR: "W+4"}
 
 STYLE = Style.from_dict({
     "card.red": "bg:#c8102e #ffffff bold",
@@ -66,12 +65,14 @@ def colour_class(card: int) -> str:
     return COLOUR_CLASSES[colour] if colour >= 0 else "wild"
 
 
-def card_label(card: int, plain: bool) -> str:
-    """What a card tile says: ``7``/``Skip``/``+2``/``Wild``, or ``R7`` in plain mode."""
-    if plain:
-        return short_name(card)
-    rank = rank_of(card)
-    return str(int(rank)) if rank <= Rank.NINE else _RANK_LABELS[rank]
+def card_label(card: int, plain: bool = False) -> str:
+    """What a card tile says: its colour letter and face (``R7``, ``B-skip``, ``W+4``).
+
+    The letter is there in colour too, so that red and green (and every
+    colour) never depend on the background alone; it is the engine's short
+    name, the one ``log show`` and the score table print.
+    """
+    return short_name(card)
 
 
 def colour_word(colour: int) -> str:

@@ -78,6 +78,10 @@ class Narrator:
         """``you`` / ``Bot 2`` (an object)."""
         return "you" if seat == self.reader else self.names[seat]
 
+    def be(self, seat: int) -> str:
+        """``are`` for the reader, ``is`` for anyone else."""
+        return "are" if seat == self.reader else "is"
+
     def was(self, seat: int) -> str:
         return f"{self.who(seat)} {'were' if seat == self.reader else 'was'}"
 
@@ -90,6 +94,8 @@ class Narrator:
         source of faces the reader may know.
         """
         lines = self.action_lines(before, action)
+        if isinstance(action, Play):
+            lines += self.skip_lines(action, after)
         for event in events:
             line = self.event_line(before, event, after)
             if line:
@@ -103,7 +109,7 @@ class Narrator:
         if isinstance(action, Play):
             return [self.play_line(before, action)]
         if isinstance(action, Pass):
-            return [f"{self.who(action.seat)} kept the drawn card."]
+            return [f"{self.who(action.seat)} passed, keeping the card drawn."]
         if isinstance(action, Challenge):
             return [f"{self.who(action.seat)} challenged {self.whose(before.challenge[1])} "
                     "Wild Draw Four."]
@@ -137,6 +143,28 @@ class Narrator:
             text += ": play changes direction"
         return text + "."
 
+    def skip_lines(self, play: Play, after: State) -> list[str]:
+        """Who a Skip (or a two-player Reverse) passes over: "You are skipped."
+
+        The engine has no event for it (RULES.md "Skip": the next player loses
+        their turn), so the skipped seats are those play went past: between
+        the player and whoever plays next, in the new direction.
+        """
+        if rank_of(play.cards[-1]) not in (Rank.SKIP, Rank.REVERSE) \
+                or after.phase != Phase.PLAYING or play.seat not in after.order:
+            return []
+        skipped = []
+        if after.current == play.seat:  # two players: the other one is skipped
+            skipped = [s for s in after.order if s != play.seat and len(after.order) == 2]
+        else:
+            seat = after.next_seat(play.seat)
+            for _ in range(len(after.order)):
+                if seat in (after.current, play.seat):
+                    break
+                skipped.append(seat)
+                seat = after.next_seat(seat)
+        return [f"{self.who(s)} {self.be(s)} skipped." for s in skipped]
+
     def reveal_lines(self, before: State, reveal: Reveal) -> list[str]:
         faces = dict(reveal.faces)
         if before.phase == Phase.DEALER_SELECTION:
@@ -162,8 +190,10 @@ class Narrator:
         if isinstance(event, ChallengeResolved):
             colour = COLOUR_NAMES[before.challenge[2]] if before.challenge[2] >= 0 else "?"
             if event.guilty:
-                return f"{self.was(event.challenged)} guilty: the hand held {colour}."
-            return f"{self.was(event.challenged)} not guilty: the hand held no {colour}."
+                return f"{self.was(event.challenged)} guilty: the hand held {colour}, " \
+                    "so the penalty goes back to them."
+            return f"{self.was(event.challenged)} not guilty: the hand held no {colour}, " \
+                "so the challenger draws the penalty and 2 more."
         if isinstance(event, DealerChosen):
             return f"Round {event.round}: {self.who(event.seat)} "\
                 f"{'deal' if event.seat == self.reader else 'deals'}."
@@ -184,18 +214,31 @@ class Narrator:
     def drawn_line(self, event: CardsDrawn, after: State) -> str | None:
         who, count = self.who(event.seat), len(event.slots)
         reason = event.reason
-        if reason in ("deal", "caught"):
+        if reason == "deal" or (reason == "caught" and event.seat != self.reader):
             return None  # the deal is one line (DealerChosen); a catch says its +2
+        if reason == "caught":
+            return f"You drew {self.drawn_cards(event, after)} for it."
+        drew = f"{who} drew {self.drawn_cards(event, after)}"
         if reason == "draw":
-            face = after.known.get(event.slots[0]) if event.seat == self.reader else None
-            return f"{who} drew {long_name(face)}." if face is not None else f"{who} drew a card."
+            return drew + "."
         if reason == "starter":
-            return f"{who} drew 2 for the starter Draw Two."
+            return f"{drew} for the starter Draw Two and {self.be(event.seat)} skipped."
         if reason == "false_uno":
-            return f"{who} said UNO without one card left: +{count}."
+            return f"{who} said UNO without one card left: +{count} ({drew[len(who) + 1:]})."
         if reason == "turn_timer":
-            return f"{who} drew {count_cards(count)} for the time-out."
-        return f"{who} drew {count_cards(count)}."
+            return f"{drew} for the time-out."
+        if reason in ("penalty", "challenge"):
+            lost = "lose your" if event.seat == self.reader else "loses their"
+            return f"{drew} as a penalty and {lost} turn."
+        return drew + "."
+
+    def drawn_cards(self, event: CardsDrawn, after: State) -> str:
+        """``Yellow 7 and Yellow 3`` for the reader's own cards, else ``2 cards``."""
+        faces = [after.known.get(s) for s in event.slots] if event.seat == self.reader else []
+        if not faces or any(f is None for f in faces):
+            return count_cards(len(event.slots))
+        names = [long_name(f) for f in faces if f is not None]
+        return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
     def shuffle_line(self, event: ShuffleRequested) -> str | None:
         if event.sources and event.faces:

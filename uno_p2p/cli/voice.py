@@ -1,0 +1,124 @@
+"""How every ``uno-lan`` command speaks: one error format, one set of exit codes.
+
+An error is one line on stderr, ``uno-lan: what went wrong; what to do next.``
+(``error_line``; an error that already says what to do is not given a second
+hint). The exit codes are the ``EXIT_*`` constants of
+``uno_p2p.cli``, listed for the user by ``uno-lan --help`` (``EPILOG``). The
+argument parser speaks the same way (``Parser.error``), and the help shows
+plain text: the docstrings used as descriptions lose their ``markup``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import difflib
+import re
+import sys
+from collections.abc import Iterable, Sequence
+from typing import NoReturn
+
+from uno_p2p.errors import ConfigError, UnoError
+from uno_p2p.rules import PRESETS, Options, preset
+from uno_p2p.store.unolog import UnreadableLog
+
+#: ``uno-lan --help`` ends with this: the error format and the exit codes.
+EPILOG = """\
+Errors are one line on stderr: "uno-lan: what went wrong; what to do next."
+
+Exit codes (every command):
+  0    done: the game was played, the log holds, the audit found no fault
+  1    a check failed: a rule or proof violated, a broken log chain, a game stopped
+  2    the command could not run: a bad option or value, an unreadable or
+       misplaced file, no terminal for the game
+  130  interrupted by Ctrl-C (143: stopped by SIGTERM)
+
+Every command has its own help: uno-lan COMMAND --help."""
+
+
+class CommandError(ConfigError):
+    """A bad command line or setting, with the next step for the user."""
+
+    def __init__(self, message: str, hint: str = "") -> None:
+        super().__init__(message)
+        self.hint = hint
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse, with its usage errors in the one error format and exit code 2."""
+
+    def error(self, message: str) -> NoReturn:
+        """Print ``uno-lan: message; run uno-lan COMMAND --help ...`` and exit 2.
+
+        Raises:
+            SystemExit: always, with code 2.
+        """
+        print(error_line(self.prog.removeprefix("uno-lan").strip() or "",
+                         message, f"run {self.prog} --help for the usage"), file=sys.stderr)
+        raise SystemExit(2)
+
+
+def plain(doc: str | None) -> str:
+    """A docstring as plain help text: ````code```` and ```name``` lose their backticks."""
+    return re.sub(r"`{1,2}([^`]+)`{1,2}", r"\1", doc or "").strip()
+
+
+def error_line(command: str, message: str, hint: str = "") -> str:
+    """``uno-lan: --players must be from 2 to 10, not 11; run uno-lan play --help ...``
+
+    ``command`` is the sub-command the error is about (hints name it); every
+    error starts with the same ``uno-lan:``, whichever command speaks.
+    """
+    where = "uno-lan"
+    text = message.strip().rstrip(".")
+    if hint:
+        text += f"; {hint.strip().rstrip('.')}"
+    return f"{where}: {text}."
+
+
+def hint_for(error: UnoError, command: str) -> str:
+    """What to do next after ``error`` in ``command``."""
+    if isinstance(error, CommandError) and error.hint:
+        return error.hint
+    if isinstance(error, UnreadableLog):
+        return "check the file's name (uno-lan simulate --log FILE writes a log to try)"
+    if isinstance(error, ConfigError):
+        return f"run uno-lan {command} --help for the valid values"
+    return ""  # the other errors say what happened and, where there is one, what to do
+
+
+def usage_error(error: UnoError) -> bool:
+    """A bad setting or an unusable file: exit code 2 rather than 1."""
+    return isinstance(error, ConfigError | UnreadableLog)
+
+
+def say_error(command: str, error: UnoError | str, hint: str = "") -> None:
+    """Print one error line for ``command`` on stderr."""
+    if isinstance(error, UnoError):
+        hint = hint or hint_for(error, command)
+    print(error_line(command, str(error), hint), file=sys.stderr)
+
+
+def options_from(name: str, overrides: Sequence[str]) -> Options:
+    """The rules of preset ``name`` with ``name=value`` overrides, named as the user typed.
+
+    Raises:
+        CommandError: an unknown preset or option (the valid names in the hint),
+            or a value the option does not take.
+    """
+    if name not in PRESETS:
+        raise CommandError(f"there is no preset '{name}'{_close(name, PRESETS)}",
+                           f"choose one of {', '.join(PRESETS)}")
+    for text in overrides:
+        key = text.partition("=")[0].strip()
+        if "=" in text and key not in Options.NAMES:
+            raise CommandError(f"there is no option '{key}'{_close(key, Options.NAMES)}",
+                               f"the options are {', '.join(sorted(Options.NAMES))}")
+    try:
+        return preset(name, overrides)
+    except ConfigError as error:
+        raise CommandError(str(error), "docs/rules.md says what each option takes") from None
+
+
+def _close(name: str, known: Iterable[str]) -> str:
+    close = difflib.get_close_matches(name, list(known), n=1)
+    return f" (did you mean '{close[0]}'?)" if close else ""
