@@ -91,11 +91,11 @@ def run_mutmut(where: Path, seconds: float, children: int, names: list[str]) -> 
     env = dict(os.environ, UNO_MUTATION="1", PYTHONDONTWRITEBYTECODE="1")
     cmd = ["nice", "-n", "19", str(mutmut), "run", "--max-children", str(children), *names]
     with open(where / "mutmut.out", "w", encoding="utf-8") as out:
-        proc = subprocess.Popen(cmd, cwd=where, env=env, stdout=out, stderr=subprocess.STDOUT,
-                                start_new_session=True)
+        # Our own command line (mutmut from this venv), not untrusted input.
+        proc = subprocess.Popen(cmd, cwd=where, env=env,  # noqa: S603
+                                stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
         try:
             proc.wait(timeout=max(seconds, 1))
-            return "finished" if proc.returncode == 0 else f"failed ({proc.returncode})"
         except subprocess.TimeoutExpired:
             os.killpg(proc.pid, 2)  # mutmut saves each result as it comes: stop politely
             try:
@@ -104,6 +104,7 @@ def run_mutmut(where: Path, seconds: float, children: int, names: list[str]) -> 
                 os.killpg(proc.pid, 9)
                 proc.wait()
             return "budget spent"
+        return "finished" if proc.returncode == 0 else f"failed ({proc.returncode})"
 
 
 def load_equivalent() -> dict[str, str]:
