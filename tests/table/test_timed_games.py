@@ -13,7 +13,7 @@ turn is timed out before its time.
 
 from __future__ import annotations
 
-from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from uno_p2p.audit import Status, audit_entries, walk
@@ -88,6 +88,8 @@ def test_bots_wait_out_the_grace_period_and_a_missed_uno_is_caught() -> None:
 
 
 def test_an_absent_player_is_timed_out_every_turn_and_the_game_still_ends() -> None:
+    # A seed whose game ends: with an absent player the deck can also run dry for good
+    # (empty_deck=pass), and the table then goes on timing out forever, as the rules say.
     net = timed_game(3, 0, 5, 0, ("heuristic", "random", None), b"absent")
     assert_clean_end(net)
     seen = check_timing_by_the_rules(net)
@@ -100,12 +102,11 @@ def test_an_absent_player_is_timed_out_every_turn_and_the_game_still_ends() -> N
 @settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(players=st.integers(2, 3), grace=st.sampled_from([0, 400, 1500, 3000]),
        timer=st.integers(3, 30), penalty=st.integers(0, 2),
-       bots=st.lists(st.sampled_from(["random", "heuristic", None]), min_size=3, max_size=3),
+       bots=st.lists(st.sampled_from(["random", "heuristic"]), min_size=3, max_size=3),
        seed=st.binary(min_size=4, max_size=8))
 def test_random_timed_games_keep_every_timed_rule(players: int, grace: int, timer: int,
                                                   penalty: int, bots: list[str | None],
                                                   seed: bytes) -> None:
-    assume(any(bots[:players]))  # a table of absent players never ends
     net = timed_game(players, grace, timer, penalty, tuple(bots[:players]), seed)
     assert_clean_end(net)
     check_timing_by_the_rules(net)
