@@ -258,7 +258,9 @@ def words_allow_shape(state: State, play: Play) -> bool | None:
     if opts.jump_in and top < 100 and len(cards) <= 2 and all(
             c < 100 and CARD_COLOUR[c] == CARD_COLOUR[top] and CARD_RANK[c] == CARD_RANK[top]
             for c in cards):
-        return True
+        # docs/rules.md says nothing of a jump-in onto a pending penalty: the stacking
+        # options decide that, outside these words.
+        return None if state.pending else True
     # sum_jump_in: "number cards of one colour whose sum equals the number card just played"
     return bool(opts.sum_jump_in and not state.pending and top < 100
                 and CARD_RANK[top] in NUMBERS and len(cards) >= 2
