@@ -1,10 +1,11 @@
 """Every reference log under tests/data/ gets the verdict its construction implies.
 
-``scripts/make-reference-logs`` plays each game through the in-memory table
-and records in ``expected.json`` who cheated, at which entry and how (from
-how the cheat was made, not from running the audit). Here the audit, given
-nothing but the file, must reach the same verdict and name the same peer
-and entry.
+``scripts/make-reference-logs`` plays each game through the in-memory table;
+``expected.json`` says who cheated, at which entry and how, written by hand
+from how each cheat was made and checked against the log's entries (the
+script never writes it; neither the audit nor any other code computes it).
+Here the audit, given nothing but the file, must reach the same verdict and
+name the same peer and entry.
 """
 
 from __future__ import annotations
