@@ -43,7 +43,8 @@ TESTS: dict[str, list[str]] = {
               "not hundreds and not bench and not Machine and not random_bot_games"],
     "crypto": ["tests/crypto", "-k", "not ten_peers and not bench and not among_n_peers"],
     "wire": ["tests/wire"],
-    "table": ["tests/table", "-m", "not slow", "-k", "not bench"],
+    "table": ["tests/table", "-m", "not slow", "-k",
+              "not bench and not honest and not timed and not resume"],
     "audit": ["tests/audit", "-m", "not slow", "-k", "not bench"],
 }
 PACKAGES = tuple(TESTS)
