@@ -13,6 +13,7 @@ turn is timed out before its time.
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -23,7 +24,8 @@ from uno_p2p.rules.state import Phase
 from uno_p2p.table.bodies import Move
 from uno_p2p.table.events import PeerMisbehaved
 from uno_p2p.table.memnet import Network, TableSetup, game_over, seat_table
-from uno_p2p.table.state import TablePhase
+from uno_p2p.table.sequencer import Sequencer
+from uno_p2p.table.state import Misbehaviour, TablePhase
 
 
 def timed_game(players: int, grace: int, timer: int, penalty: int, bots: tuple[str | None, ...],
@@ -110,3 +112,26 @@ def test_random_timed_games_keep_every_timed_rule(players: int, grace: int, time
     net = timed_game(players, grace, timer, penalty, tuple(bots[:players]), seed)
     assert_clean_end(net)
     check_timing_by_the_rules(net)
+
+
+def test_a_move_racing_the_grace_period_is_held_back_not_punished(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # docs/protocol/table.md §6: the sequencer treats a move the engine holds back for
+    # catch_grace_ms as a race (it logs the clock, then the move), never as a cheat. With
+    # a grace shorter than the clock's step (500 ms) a bot acting at its deadline reaches
+    # the host before any clock entry says the grace is over: a real race, every time.
+    races: list[bool] = []
+    judge = Sequencer._grace_rule
+
+    def counting(error: Misbehaviour) -> bool:
+        races.append(judge(error))
+        return races[-1]
+
+    monkeypatch.setattr(Sequencer, "_grace_rule", staticmethod(counting))
+    options = preset("official", ["target=30", "catch_grace_ms=400"])
+    net = seat_table(TableSetup(3, options, b"grace", bots=("random",) * 3))
+    net.run(until=game_over, max_steps=400_000)
+    assert_clean_end(net)
+    seen = check_timing_by_the_rules(net)
+    assert seen["grace_waits"] >= 1
+    assert any(races), "a move raced the grace period at least once"
