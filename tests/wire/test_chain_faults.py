@@ -87,6 +87,7 @@ def test_an_older_head_must_carry_that_entrys_true_hash(through: str) -> None:
             item = as_entry(table, message) if through == "entry" else message
             error = refusal(table.verifier, item)
             assert_names(error, "head_mismatch", bob, seq, (item,))
+            assert f"a different entry {seen - 1} than" in str(error)
     good = signed(table, 1, Head(seq - 2, entries[seq - 3].hash))
     table.verifier.check_message(good)
     table.place(good)
@@ -197,3 +198,32 @@ def test_an_empty_log_is_refused_with_its_own_code() -> None:
     assert caught.value.code == "empty_log"
     assert caught.value.entry is None
     assert verify_chain(LOG).head == Head(len(LOG), LOG[-1].hash)
+
+
+def test_a_message_with_a_bad_signature_is_refused_before_it_is_placed() -> None:
+    table = table_after_lobby()
+    honest = signed(table, 1, table.verifier.head)
+    forged = Message(honest.table_id, honest.author, honest.counter, honest.head, honest.kind,
+                     honest.body, bytes(64))
+    with pytest.raises(RemoteProtocolError) as caught:
+        table.verifier.check_message(forged)
+    assert caught.value.code == "bad_signature"
+    entry = as_entry(table, forged)
+    with pytest.raises(RemoteProtocolError) as alone:
+        verify_entry(entry, table.verifier.entries[-1], table.verifier.sequencer)
+    assert (alone.value.code, alone.value.entry) == ("bad_signature", entry.seq)
+
+
+def test_the_log_answers_by_number_and_counter() -> None:
+    verifier = verify_chain(LOG, HOST)
+    assert verifier.entry(0) == LOG[0]
+    assert verifier.entry(len(LOG) - 1) == LOG[-1]
+    for missing in (-1, len(LOG)):
+        with pytest.raises(IndexError, match=f"no entry {missing} in a log of {len(LOG)}"):
+            verifier.entry(missing)
+    stranger = SampleTable(4).peers[3].identity.peer
+    assert verifier.next_counter(stranger) == 0
+    assert verifier.next_counter(HOST) == sum(e.author == HOST for e in LOG)
+    beyond = Entry.countersign(SampleTable(3).peers[0].identity, len(LOG), LOG[-1].hash,
+                               LOG[-1].message)
+    verifier.compare(beyond)  # nothing at that number yet: nothing to compare
