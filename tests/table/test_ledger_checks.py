@@ -28,11 +28,12 @@ from uno_p2p.crypto.channel import ChannelKey
 from uno_p2p.crypto.identity import Identity, PeerId
 from uno_p2p.rules.options import preset
 from uno_p2p.table.bodies import Clock, RevealSecrets
+from uno_p2p.table.events import OptionsChanged, PlayerLeft
 from uno_p2p.table.ledger import check_message, initial_state
 from uno_p2p.table.memnet import TableSetup, game_over, seat_table, seeded
 from uno_p2p.table.state import Misbehaviour, TablePhase, TableState
 from uno_p2p.wire.envelope import Head, Message
-from uno_p2p.wire.lobby import Join, Kick, Leave, OpenTable, Ready, Start
+from uno_p2p.wire.lobby import Join, Kick, Leave, OpenTable, Ready, SetOptions, Start
 from uno_p2p.wire.registry import Body
 
 TABLE_ID = seeded(b"ledger", "table", 16)
@@ -248,3 +249,77 @@ def _seed_of_the_other(reveals: list[object], author: PeerId) -> bytes:
             seed: bytes = step.entry.message.body.channel_seed  # type: ignore[attr-defined]
             return seed
     raise AssertionError("no other reveal")
+
+
+# -- every lobby code once, by hand (the random walk above may miss one on a short run) ---------
+def lobby_of_three() -> TableState:
+    """Ann (host), Bob and Cy joined; Ann and Bob ready."""
+    ts = opened()
+    ts = check_message(ts, signed(1, Join("Bob", CHANNELS[1])))[0]
+    ts = check_message(ts, signed(1, Ready(True)))[0]
+    return check_message(ts, signed(2, Join("Cy", CHANNELS[2])))[0]
+
+
+@pytest.mark.parametrize(("author", "body", "code"), [
+    (1, Join("Bob2", CHANNELS[1]), "joined_twice"),
+    (3, Join("Di", CHANNELS[3]), "table_full"),
+    (3, Ready(True), "not_joined"),
+    (3, Leave("bye"), "not_joined"),
+    (1, Kick(PEERS[2], "no"), "not_host"),
+    (0, Kick(PEERS[3], "no"), "bad_kick"),
+    (0, Kick(PEERS[0], "no"), "bad_kick"),
+    (1, Start((PEERS[0], PEERS[1], PEERS[2])), "not_host"),
+    (0, Start((PEERS[0], PEERS[2], PEERS[1])), "bad_seats"),
+    (0, Start((PEERS[0], PEERS[1])), "bad_seats"),
+    (0, Start((PEERS[0], PEERS[1], PEERS[2])), "not_ready"),
+    (1, Clock(5), "not_sequencer"),
+], ids=lambda v: v if isinstance(v, str) else None)
+def test_each_lobby_refusal_names_its_code_and_its_author(author: int, body: Body,
+                                                          code: str) -> None:
+    ts = lobby_of_three()
+    with pytest.raises(Misbehaviour) as caught:
+        check_message(ts, signed(author, body))
+    assert (caught.value.code, caught.value.peer) == (code, PEERS[author].fingerprint)
+
+
+def test_the_lobby_moves_as_the_words_say() -> None:
+    ts = lobby_of_three()
+    kicked, events = check_message(ts, signed(0, Kick(PEERS[2], "full")))
+    assert kicked.lobby is not None
+    assert kicked.lobby.joined == (PEERS[0], PEERS[1])
+    assert events == [PlayerLeft(PEERS[2], "Cy", True, "full")]
+    left, events = check_message(ts, signed(1, Leave("dinner")))
+    assert left.lobby is not None
+    assert left.lobby.joined == (PEERS[0], PEERS[2])
+    assert PEERS[1].key not in left.lobby.ready
+    assert events == [PlayerLeft(PEERS[1], "Bob", False, "dinner")]
+    closed, _ = check_message(ts, signed(0, Leave("closing")))
+    assert closed.phase == TablePhase.ENDED  # the host leaving closes the table
+    with pytest.raises(Misbehaviour) as caught:
+        check_message(closed, signed(1, Ready(True)))
+    assert caught.value.code == "after_end"
+    pairs = tuple((str(k), v) for k, v in preset("house").to_wire())
+    changed, events = check_message(ts, signed(0, SetOptions("house", pairs)))
+    assert changed.lobby is not None
+    assert changed.lobby.ready == frozenset({PEERS[0].key})  # new options: ready again
+    assert events == [OptionsChanged("house", preset("house"))]
+    ready = check_message(ts, signed(2, Ready(True)))[0]
+    started, events = check_message(ready, signed(0, Start((PEERS[0], PEERS[1], PEERS[2]))))
+    assert started.phase == TablePhase.KEYS
+    assert started.seats == (PEERS[0], PEERS[1], PEERS[2])
+    with pytest.raises(Misbehaviour) as late:
+        check_message(started, signed(3, Join("Di", CHANNELS[3])))
+    assert late.value.code == "not_lobby"
+
+
+def test_leaving_a_game_under_way_stops_it_naming_the_leaver(
+        finished: tuple[list[object], list[Identity]]) -> None:
+    # table.md §8: "leaving stops the game; every seat, the leaver first, reveals".
+    steps, identities = finished
+    step = next(s for s in steps if s.before.phase == TablePhase.PLAYING)  # type: ignore[attr-defined]
+    before: TableState = step.before  # type: ignore[attr-defined]
+    after, _ = check_message(before, resigned(step, identities[1], Leave("dinner")))
+    assert after.stop is not None
+    assert (after.stop.code, after.stop.culprit) == ("left", None)
+    assert after.stop.reason == f"{before.player_names[1]} left the table"
+    assert after.stop.entry == before.seq
