@@ -101,3 +101,20 @@ def test_the_generator_remakes_the_same_logs_and_never_writes_a_verdict(tmp_path
         assert report.violation is not None
         assert (report.status.value, report.violation.code, report.violation.entry) == (
             verdict["status"], verdict["code"], verdict["entry"])
+
+
+#: The RULES.md rule each illegal move broke, read by hand from how the cheat was made (an
+#: out-of-turn play breaks "turn"; a lie in a challenge's verdict breaks "challenge").
+RULES_BROKEN = {
+    "cheat-out-of-turn.unolog": "turn",
+    "cheat-challenge-lie.unolog": "challenge",
+    "cheat-bad-share.unolog": None,  # a proof, not a rule
+    "cheat-equivocation.unolog": None,
+}
+
+
+@pytest.mark.parametrize("name", sorted(RULES_BROKEN))
+def test_the_verdict_names_the_rule_that_was_broken(name: str) -> None:
+    report = audit_file(DATA / name)
+    assert report.violation is not None
+    assert report.violation.rule == RULES_BROKEN[name]
