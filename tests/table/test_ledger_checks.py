@@ -27,8 +27,8 @@ from uno_p2p.audit import walk
 from uno_p2p.crypto.channel import ChannelKey
 from uno_p2p.crypto.identity import Identity, PeerId
 from uno_p2p.rules.options import preset
-from uno_p2p.table.bodies import Clock, RevealSecrets
-from uno_p2p.table.events import OptionsChanged, PlayerLeft
+from uno_p2p.table.bodies import Abort, Clock, KeySetup, RevealSecrets
+from uno_p2p.table.events import OptionsChanged, PeerMisbehaved, PlayerLeft
 from uno_p2p.table.ledger import check_message, initial_state
 from uno_p2p.table.memnet import TableSetup, game_over, seat_table, seeded
 from uno_p2p.table.state import Misbehaviour, TablePhase, TableState
@@ -323,3 +323,42 @@ def test_leaving_a_game_under_way_stops_it_naming_the_leaver(
     assert (after.stop.code, after.stop.culprit) == ("left", None)
     assert after.stop.reason == f"{before.player_names[1]} left the table"
     assert after.stop.entry == before.seq
+
+
+def test_only_a_seated_peer_stops_a_game_under_way_and_the_stop_names_both(
+        finished: tuple[list[object], list[Identity]]) -> None:
+    # table.md §7: an abort without evidence stops the game naming its culprit; it comes
+    # from a seat, and only while there is a game to stop.
+    steps, identities = finished
+    step = next(s for s in steps if s.before.phase == TablePhase.PLAYING)  # type: ignore[attr-defined]
+    before: TableState = step.before  # type: ignore[attr-defined]
+    culprit = identities[2].peer
+    body = Abort(culprit, "unresponsive", "did not answer")
+    after, events = check_message(before, resigned(step, identities[1], body))
+    names = before.player_names
+    assert events == [PeerMisbehaved(culprit, names[2], before.seq, "unresponsive",
+                                     "did not answer")]
+    assert after.stop is not None
+    assert after.stop.reason == f"{names[1]} stopped the game: {names[2]} did not answer " \
+        "(unresponsive)"
+    stranger = Identity(seeded(b"grace", "identity 9"))
+    with pytest.raises(Misbehaviour) as caught:
+        check_message(before, resigned(step, stranger, body))
+    assert (caught.value.code, caught.value.peer) == ("not_seated",
+                                                      stranger.peer.fingerprint)
+    with pytest.raises(Misbehaviour) as lobby:
+        check_message(lobby_of_three(), signed(1, Abort(PEERS[2], "unresponsive", "x")))
+    assert lobby.value.code == "unexpected"
+
+
+def test_a_key_announcement_out_of_place_is_refused(
+        finished: tuple[list[object], list[Identity]]) -> None:
+    steps, identities = finished
+    keyed = next(s for s in steps if isinstance(s.entry.message.body, KeySetup))  # type: ignore[attr-defined]
+    body = keyed.entry.message.body  # type: ignore[attr-defined]
+    step = next(s for s in steps if s.before.phase == TablePhase.PLAYING)  # type: ignore[attr-defined]
+    author = [i.peer for i in identities].index(keyed.entry.author)  # type: ignore[attr-defined]
+    with pytest.raises(Misbehaviour) as caught:
+        check_message(step.before, resigned(step, identities[author], body))  # type: ignore[attr-defined]
+    assert (caught.value.code, caught.value.peer) == ("unexpected_key",
+                                                      keyed.entry.author.fingerprint)  # type: ignore[attr-defined]
