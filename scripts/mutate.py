@@ -214,7 +214,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.only and not only:
             continue
         where = STAGE / package
-        outcome = "not run"
+        outcome = "report only" if args.report_only else "not run"
         chosen: list[str] | None = None
         if args.sample and not results(where, package):
             # mutmut names its mutants only once it has made them: make them, run none.
