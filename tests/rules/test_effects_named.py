@@ -62,7 +62,9 @@ def test_a_wild_swap_with_two_cards_left_moves_two_each_way() -> None:
     play = table.play_action(1, "W", colour=0, power="swap", target=0)
     three = Play(1, play.slots, play.cards, 0, False, 0, "swap", mine, table.state.hands[0][:3])
     assert table.refused(three).rule == "wild_powers"
-    table.apply(Play(1, play.slots, play.cards, 0, False, 0, "swap", mine, theirs))
+    events = table.apply(Play(1, play.slots, play.cards, 0, False, 0, "swap", mine, theirs))
+    assert RevealRequested(theirs, 1, "swap") in events
+    assert RevealRequested(mine, 0, "swap") in events
     assert set(table.state.hands[1]) == set(theirs)
     assert set(mine) <= set(table.state.hands[0])
 

@@ -26,8 +26,22 @@ from hypothesis import strategies as st
 from uno_p2p.audit import walk
 from uno_p2p.crypto.channel import ChannelKey
 from uno_p2p.crypto.identity import Identity, PeerId
+from uno_p2p.errors import IllegalAction
+from uno_p2p.rules.actions import (
+    Action,
+    CatchUno,
+    Challenge,
+    ChallengeVerdict,
+    ChooseColour,
+    Draw,
+    ErrorPenalty,
+    Pass,
+    SayUno,
+    TimeOut,
+)
+from uno_p2p.rules.engine import apply as engine_apply
 from uno_p2p.rules.options import preset
-from uno_p2p.table.bodies import Abort, Clock, KeySetup, RevealSecrets
+from uno_p2p.table.bodies import Abort, Clock, KeySetup, Move, RevealSecrets
 from uno_p2p.table.events import OptionsChanged, PeerMisbehaved, PlayerLeft
 from uno_p2p.table.ledger import check_message, initial_state
 from uno_p2p.table.memnet import TableSetup, game_over, seat_table, seeded
@@ -362,3 +376,59 @@ def test_a_key_announcement_out_of_place_is_refused(
         check_message(step.before, resigned(step, identities[author], body))  # type: ignore[attr-defined]
     assert (caught.value.code, caught.value.peer) == ("unexpected_key",
                                                       keyed.entry.author.fingerprint)  # type: ignore[attr-defined]
+
+
+# -- moves at the table level: the ledger against the engine and table.md §5 --------------------
+@st.composite
+def table_move(draw: st.DrawFn, players: int) -> tuple[int, Action]:
+    author = draw(st.integers(0, players - 1))
+    seat = author if draw(st.integers(0, 3)) else draw(st.integers(0, players - 1))
+    kind = draw(st.sampled_from(["draw", "pass", "uno", "catch", "challenge", "verdict",
+                                 "colour", "timeout", "penalty"]))
+    action: Action
+    if kind == "catch":
+        action = CatchUno(seat, draw(st.integers(0, players - 1)))
+    elif kind == "colour":
+        action = ChooseColour(seat, draw(st.integers(0, 3)))
+    else:
+        makers: dict[str, type[Draw | Pass | SayUno | Challenge | ChallengeVerdict | TimeOut
+                                | ErrorPenalty]] = {
+            "draw": Draw, "pass": Pass, "uno": SayUno, "challenge": Challenge,
+            "verdict": ChallengeVerdict, "timeout": TimeOut, "penalty": ErrorPenalty}
+        action = makers[kind](seat)
+    return author, action
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.data())
+def test_random_moves_are_judged_by_the_ledger_as_the_engine_and_the_table_say(
+        finished: tuple[list[object], list[Identity]], data: st.DataObject) -> None:
+    # table.md §5: a move is the mover's own (wrong_seat), never a reveal, seating or error
+    # penalty (not_a_move), a time-out only from the sequencer (not_sequencer); then the
+    # engine decides on the log's public state at the log's time (illegal_move).
+    steps, identities = finished
+    playing = [s for s in steps if s.before.phase == TablePhase.PLAYING]  # type: ignore[attr-defined]
+    step = data.draw(st.sampled_from(playing))
+    before: TableState = step.before  # type: ignore[attr-defined]
+    assert before.engine is not None
+    author, action = data.draw(table_move(len(identities)))
+    mover = identities[author]
+    if isinstance(action, ErrorPenalty):
+        wanted: str | None = "not_a_move"
+    elif isinstance(action, TimeOut) and author != 0:
+        wanted = "not_sequencer"
+    elif not isinstance(action, TimeOut) and getattr(action, "seat", author) != author:
+        wanted = "wrong_seat"
+    else:
+        try:
+            engine_apply(before.engine, action, before.clock_ms)
+            wanted = None
+        except IllegalAction:
+            wanted = "illegal_move"
+    try:
+        check_message(before, resigned(step, mover, Move(action)))
+        got = None
+    except Misbehaviour as error:
+        got, named = error.code, error.peer
+        assert named == mover.peer.fingerprint
+    assert got == wanted, action
