@@ -17,10 +17,14 @@ a disk would really hold:
   invalid entry (a card not held, a bad decryption share), or the log holds
   two countersigned entries at one number as evidence of a fork.
 
-``tests/data/expected.json`` records, for each log, the verdict that its
-construction implies (which peer cheated, at which entry, how); the tests
-check the audit against it. Run ``scripts/make-reference-logs`` after a
-deliberate protocol change.
+``tests/data/expected.json`` holds, for each log, the verdict its
+construction implies (which peer cheated, at which entry, how), written and
+checked by hand against the log's entries: this script never writes it, so
+no run of the code under test can move an expected verdict. It prints what
+each construction implies beside the stored verdict and says when they
+differ; after a deliberate protocol change, look at the new log's entries
+and edit expected.json by hand. Run ``scripts/make-reference-logs`` after
+such a change.
 """
 
 from __future__ import annotations
@@ -637,18 +641,24 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--only", action="append", default=[], help="one log name (repeatable)")
     args = parser.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
-    expected_path = args.out / "expected.json"
-    expected = json.loads(expected_path.read_text()) if expected_path.exists() else {}
+    stored_path = args.out / "expected.json"
+    stored = json.loads(stored_path.read_text()) if stored_path.exists() else {}
+    differ = []
     for name, make in LOGS.items():
         if args.only and name not in args.only:
             continue
         entries, verdict = make()
         path = write(name, entries, args.out)
-        expected[path.name] = {"status": verdict.status, "what": verdict.what,
-                               "code": verdict.code, "entry": verdict.entry,
-                               "peer": verdict.peer}
-        print(f"{path.name}: {len(entries)} entries, {path.stat().st_size} bytes: {verdict.what}")
-    expected_path.write_text(json.dumps(dict(sorted(expected.items())), indent=2) + "\n")
+        implied = {"status": verdict.status, "code": verdict.code, "entry": verdict.entry,
+                   "peer": verdict.peer}
+        held = {key: stored.get(path.name, {}).get(key) for key in implied}
+        mark = "" if held == implied else f"  <- expected.json says {held}"
+        if mark:
+            differ.append(path.name)
+        print(f"{path.name}: {len(entries)} entries, {path.stat().st_size} bytes: "
+              f"{verdict.what}; implies {implied}{mark}")
+    if differ:
+        print(f"check these logs' entries and edit {stored_path} by hand: {', '.join(differ)}")
     return 0
 
 

@@ -19,14 +19,19 @@ from uno_p2p.table.memnet import TableSetup, game_over, seat_table
 
 
 @pytest.mark.slow
-@settings(max_examples=3, deadline=None, derandomize=True,
-          suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=3, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(players=st.integers(2, 4), preset_name=st.sampled_from(sorted(PRESETS)),
-       target=st.sampled_from([30, 60]), seed=st.binary(min_size=4, max_size=8))
+       target=st.sampled_from([30, 60]), seed=st.binary(min_size=4, max_size=8),
+       grace=st.sampled_from([0, 800, 2000]), timer=st.sampled_from([0, 20]),
+       bots=st.sampled_from(["heuristic", "random"]))
 def test_audit_digests_equal_every_peers(players: int, preset_name: str, target: int,
-                                         seed: bytes) -> None:
-    setup = TableSetup(players, preset(preset_name, [f"target={target}"]), seed,
-                       preset=preset_name)
+                                         seed: bytes, grace: int, timer: int,
+                                         bots: str) -> None:
+    # Random games every run (three per run, new ones each time), the clock included:
+    # random bots forget UNO, so the others wait out the grace period (Clock entries).
+    overrides = [f"target={target}", f"catch_grace_ms={grace}", f"turn_timer={timer}"]
+    setup = TableSetup(players, preset(preset_name, overrides), seed, preset=preset_name,
+                       bots=(bots,) * players)
     net = seat_table(setup)
     net.run(until=game_over)
     entries = net.entries()

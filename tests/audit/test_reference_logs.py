@@ -1,10 +1,11 @@
 """Every reference log under tests/data/ gets the verdict its construction implies.
 
-``scripts/make-reference-logs`` plays each game through the in-memory table
-and records in ``expected.json`` who cheated, at which entry and how (from
-how the cheat was made, not from running the audit). Here the audit, given
-nothing but the file, must reach the same verdict and name the same peer
-and entry.
+``scripts/make-reference-logs`` plays each game through the in-memory table;
+``expected.json`` says who cheated, at which entry and how, written by hand
+from how each cheat was made and checked against the log's entries (the
+script never writes it; neither the audit nor any other code computes it).
+Here the audit, given nothing but the file, must reach the same verdict and
+name the same peer and entry.
 """
 
 from __future__ import annotations
@@ -84,17 +85,38 @@ def test_honest_logs_check_every_stage(name: str) -> None:
     assert max(report.scores) >= int(str(dict(report.options)["target"]))
 
 
-def test_the_generator_makes_logs_the_audit_judges_as_it_says(tmp_path: Path) -> None:
-    """scripts/make-reference-logs, run afresh, writes a log and its expected verdict
-    that agree with the audit (so regenerating after a protocol change stays honest)."""
+def test_the_generator_remakes_the_same_logs_and_never_writes_a_verdict(tmp_path: Path) -> None:
+    """scripts/make-reference-logs, run afresh, makes byte for byte the stored logs (so the
+    hand-written verdicts still hold for what it makes), and writes no expected.json."""
     script = Path(__file__).resolve().parents[2] / "scripts" / "make_reference_logs.py"
-    subprocess.run([sys.executable, str(script), "--out", str(tmp_path),
-                    "--only", "cheat-bad-share", "--only", "cheat-forked-sequencer"],
-                   check=True, capture_output=True, timeout=300)
-    expected = json.loads((tmp_path / "expected.json").read_text())
-    assert set(expected) == {"cheat-bad-share.unolog", "cheat-forked-sequencer.unolog"}
-    for name, verdict in expected.items():
-        report = audit_file(tmp_path / name)
+    names = ["cheat-bad-share", "cheat-forked-sequencer"]
+    run = subprocess.run([sys.executable, str(script), "--out", str(tmp_path),
+                          *[arg for name in names for arg in ("--only", name)]],
+                         check=True, capture_output=True, timeout=300, text=True)
+    assert not (tmp_path / "expected.json").exists()
+    assert "edit" in run.stdout  # a fresh directory holds no verdicts: it says so
+    for name in names:
+        made = tmp_path / f"{name}.unolog"
+        assert made.read_bytes() == (DATA / made.name).read_bytes()
+        verdict = EXPECTED[made.name]
+        report = audit_file(made)
         assert report.violation is not None
         assert (report.status.value, report.violation.code, report.violation.entry) == (
             verdict["status"], verdict["code"], verdict["entry"])
+
+
+#: The RULES.md rule each illegal move broke, read by hand from how the cheat was made (an
+#: out-of-turn play breaks "turn"; a lie in a challenge's verdict breaks "challenge").
+RULES_BROKEN = {
+    "cheat-out-of-turn.unolog": "turn",
+    "cheat-challenge-lie.unolog": "challenge",
+    "cheat-bad-share.unolog": None,  # a proof, not a rule
+    "cheat-equivocation.unolog": None,
+}
+
+
+@pytest.mark.parametrize("name", sorted(RULES_BROKEN))
+def test_the_verdict_names_the_rule_that_was_broken(name: str) -> None:
+    report = audit_file(DATA / name)
+    assert report.violation is not None
+    assert report.violation.rule == RULES_BROKEN[name]

@@ -2,8 +2,11 @@
 
 ``build_vectors()`` derives every value from fixed inputs with the real code;
 ``protocol/vectors/deck.json`` stores the expected bytes so that a change of
-encoding is caught and a second implementation can check itself. Regenerate
-(only after a deliberate, documented change of the protocol) with::
+encoding is caught and a second implementation can check itself. The file is
+frozen: no test writes it, and ``--regenerate`` refuses while the code still
+speaks the protocol version the file was made for (its labels start
+``uno-lan/deck/v1/``). Changing these bytes is a new protocol version: change
+``LABEL_PREFIX``, say what changed in docs/protocol/deck.md, then::
 
     python -m tests.crypto.deck_vectors --regenerate
 """
@@ -17,7 +20,7 @@ from typing import Any
 
 from uno_p2p.crypto.cards import card_points
 from uno_p2p.crypto.context import PURPOSE_DEAL, ProofContext
-from uno_p2p.crypto.group import frame
+from uno_p2p.crypto.group import LABEL_PREFIX, frame
 from uno_p2p.crypto.keys import PeerSecrets, joint_key, verify_key_announcement
 from uno_p2p.crypto.shares import make_share
 from uno_p2p.crypto.shuffle import (
@@ -101,6 +104,10 @@ def main() -> None:
     args = parser.parse_args()
     text = json.dumps(build_vectors(), indent=1) + "\n"
     if args.regenerate:
+        stored = json.loads(PATH.read_text(encoding="utf-8"))["frame_card_0"]
+        if LABEL_PREFIX.encode("ascii").hex() in stored:
+            raise SystemExit(f"{PATH} is frozen for {LABEL_PREFIX}: a change of these bytes is a "
+                             "new protocol version (change LABEL_PREFIX and the spec first)")
         PATH.write_text(text, encoding="utf-8")
         print(f"wrote {PATH}")
     else:

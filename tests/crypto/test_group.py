@@ -75,14 +75,59 @@ def test_wrong_shapes_are_invalid_messages(raw: object) -> None:
         Scalar.from_wire(raw, peer="m", item="s")
 
 
-@settings(max_examples=200, deadline=None)
-@given(st.binary(min_size=32, max_size=32))
-def test_any_32_bytes_decode_to_a_subgroup_point_or_raise(raw: bytes) -> None:
+#: Every point of small order (libsodium's list: orders 1, 2, 4, 8), canonical encodings.
+SMALL_ORDER = [
+    IDENTITY.data, ORDER_TWO, ORDER_EIGHT, bytes(32),
+    bytes.fromhex("c7176a703d4dd84fba3c0b760d10670f2a2053fa2c39ccc64ec7fd7792ac037a"),
+    bytes(31) + b"\x80",  # (0, 1) with the sign bit set: x = 0 "negative", non-canonical
+]
+P = 2**255 - 19
+
+
+@st.composite
+def candidate_points(draw: st.DrawFn) -> tuple[bytes, bool]:
+    """32 bytes a peer might send, and whether the group layer must let them in.
+
+    Every kind reaches a different check: subgroup points (in), the same plus a
+    torsion point (off the subgroup), small-order points, non-canonical y (p <= y <
+    2^255), and random bytes (mostly off the curve; decided by the subgroup test).
+    """
+    from nacl.bindings import crypto_core_ed25519_add
+
+    kind = draw(st.sampled_from(["subgroup", "torsion", "small", "non_canonical", "random"]))
+    k = draw(st.integers(1, L - 1))
+    if kind == "subgroup":
+        return base_mul(Scalar(k)).data, True
+    if kind == "torsion":
+        return crypto_core_ed25519_add(base_mul(Scalar(k)).data,
+                                       draw(st.sampled_from(SMALL_ORDER[1:3]))), False
+    if kind == "small":
+        return draw(st.sampled_from(SMALL_ORDER)), False
+    if kind == "non_canonical":
+        y = draw(st.integers(P, 2**255 - 1))
+        sign = draw(st.sampled_from([0, 1 << 255]))
+        return (y | sign).to_bytes(32, "little"), False
+    raw = draw(st.binary(min_size=32, max_size=32))
+    return raw, None  # type: ignore[return-value]
+
+
+@settings(max_examples=150, deadline=None)
+@given(candidate_points())
+def test_only_canonical_subgroup_points_come_in(candidate: tuple[bytes, bool | None]) -> None:
+    raw, good = candidate
+    refused: InvalidPoint | None = None
     try:
         point = Point.from_wire(raw, peer="fuzz", item="p")
-    except InvalidPoint:
+    except InvalidPoint as error:
+        refused = error
+    if refused is not None:
+        assert good is not True, "a valid subgroup point was refused"
+        assert (refused.peer, refused.item) == ("fuzz", "p")
         return
+    assert good is not False, f"{raw.hex()} came in"
+    assert point.data == raw  # canonical: the bytes are the point's own encoding
     assert point * Scalar(L - 1) == IDENTITY - point  # L·P = O, so (L-1)·P = -P
+    assert point != IDENTITY
 
 
 def test_scalars_must_be_canonical() -> None:

@@ -11,7 +11,7 @@ from uno_p2p.crypto.audit import MissingReveal, ShuffleCheatDetected, verify_gam
 from uno_p2p.crypto.cards import CARD_COUNT, card_point
 from uno_p2p.crypto.context import PURPOSE_DEAL, PURPOSE_OPEN
 from uno_p2p.crypto.deck import ClaimMismatch, Deck, DuplicateCard
-from uno_p2p.crypto.group import InvalidPoint, Point, Scalar, base_mul
+from uno_p2p.crypto.group import InvalidPoint, Scalar, base_mul
 from uno_p2p.crypto.keys import (
     CommitmentMismatch,
     PeerSecrets,
@@ -277,7 +277,22 @@ def test_a_missing_reveal_names_the_peer() -> None:
 
 
 def test_the_audit_uses_the_committed_seed_per_deck() -> None:
-    """Seeds differ per (round, deck): replaying last deck's shuffle is a cheat."""
+    """Seeds differ per (round, deck) (deck.md §6.2): a cheater who shuffles deck 1 with the
+    seed of deck 0 (the same permutation again) is proven a cheat at the reveal."""
     assert shuffle_seed(bytes(32), 1, 0) != shuffle_seed(bytes(32), 1, 1)
     assert shuffle_seed(bytes(32), 1, 0) != shuffle_seed(bytes(32), 2, 0)
-    assert isinstance(base_mul(Scalar(1)), Point)
+
+    def last_decks_seed(deck: Deck, secrets: PeerSecrets) -> ShuffleMessage:
+        seed = shuffle_seed(secrets.shuffle_master, deck.round, deck.deck - 1)
+        return ShuffleMessage(apply_shuffle(deck.ciphertexts, seed, deck.joint_key))
+
+    table = Table(3)
+    table.setup_keys()
+    table.new_deck(1, 0, range(CARD_COUNT))
+    table.shuffle()
+    audit(table)  # deck 0 alone is honest
+    table.new_deck(1, 1, range(CARD_COUNT))
+    table.shuffle({CHEATER: last_decks_seed})
+    with pytest.raises(ShuffleCheatDetected) as caught:
+        audit(table)
+    check_named(caught.value, item="shuffle by seat 1")

@@ -122,3 +122,81 @@ def test_the_deal_share_verifies_in_its_context_only(stored: dict[str, Any]) -> 
     assert share.share.data == bindings.crypto_scalarmult_ed25519_noclamp(
         x0.to_bytes(32, "little"), ciphertext.c1.data
     )
+
+
+# -- the proofs' transcripts, re-derived from docs/protocol/deck.md §2-§3 alone --------------
+#: The standard base point G (RFC 8032), as 32 bytes.
+G_BYTES = bytes.fromhex("58" + "66" * 31)
+
+
+def le32(value: int) -> bytes:
+    return value.to_bytes(32, "little")
+
+
+def spec_nonzero_scalar(label: str, *parts: bytes | int) -> int:
+    """``Hs*``: ``Hs``, retried with a counter part 1, 2, ... while it is zero (§1.2)."""
+    value, counter = spec_scalar(label, *parts), 0
+    while value == 0:
+        counter += 1
+        value = spec_scalar(label, *parts, counter)
+    return value
+
+
+def spec_context(table: bytes, round_: int, deck: int, purpose: str, peer: bytes,
+                 position: int | None, recipient: bytes) -> list[bytes | int]:
+    """§2: ``table, u64be(round), u64be(deck), ascii(purpose), peer, u64be(position) or the
+    empty string, recipient``."""
+    return [table, round_, deck, purpose.encode("ascii"), peer,
+            b"" if position is None else position.to_bytes(8, "big"), recipient]
+
+
+def base_times(k: int) -> bytes:
+    return bindings.crypto_scalarmult_ed25519_base_noclamp(le32(k))
+
+
+def times(k: int, point: bytes) -> bytes:
+    return bindings.crypto_scalarmult_ed25519_noclamp(le32(k), point)
+
+
+def test_the_key_proofs_are_the_schnorr_transcript_of_the_spec(stored: dict[str, Any]) -> None:
+    # §3.1 with §2's key context (round 0, deck 0, purpose "key", no position, no recipient)
+    # and §4.2's announcement [X, commitment, proof], the commitment bound as `extra`.
+    table = bytes.fromhex(stored["table"])
+    for peer in stored["peers"]:
+        x = int.from_bytes(bytes.fromhex(peer["key_share"]), "little")
+        ident = bytes.fromhex(peer["peer"])
+        public, commitment, proof = (bytes.fromhex(v) for v in peer["announcement"])
+        assert public == base_times(x)
+        ctx = spec_context(table, 0, 0, "key", ident, None, b"")
+        k = spec_nonzero_scalar("schnorr/nonce", le32(x), *ctx, public, commitment)
+        e = spec_scalar("schnorr/challenge", *ctx, G_BYTES, public, commitment, base_times(k))
+        z = (k + e * x) % L
+        assert proof == le32(e) + le32(z)
+
+
+def test_the_deal_share_proof_is_the_dleq_transcript_of_the_spec(
+        stored: dict[str, Any]) -> None:
+    # §3.2: D = x·B for B the c1 of the ciphertext at the share's position, in §2's context.
+    ctx_fields = stored["deal_share"]["context"]
+    position, share, proof = stored["deal_share"]["wire"]
+    peer0 = stored["peers"][0]
+    x = int.from_bytes(bytes.fromhex(peer0["key_share"]), "little")
+    public = bytes.fromhex(peer0["public_key"])
+    ciphertext = bytes.fromhex(stored["shuffle"]["outputs"][-1][ctx_fields["position"]])
+    base = ciphertext[:32]  # a ciphertext is c1 || c2 (§6.1)
+    shared = bytes.fromhex(share)
+    assert shared == times(x, base)
+    ctx = spec_context(bytes.fromhex(ctx_fields["table"]), ctx_fields["round"],
+                       ctx_fields["deck"], ctx_fields["purpose"],
+                       bytes.fromhex(ctx_fields["peer"]), ctx_fields["position"],
+                       bytes.fromhex(ctx_fields["recipient"]))
+    assert position == ctx_fields["position"]
+    k = spec_nonzero_scalar("dleq/nonce", le32(x), *ctx, base, shared, b"")
+    e = spec_scalar("dleq/challenge", *ctx, G_BYTES, public, base, shared, base_times(k),
+                    times(k, base))
+    z = (k + e * x) % L
+    assert bytes.fromhex(proof) == le32(e) + le32(z)
+    # And the verifier's side of §3.2: A = z·G - e·X, C = z·B - e·D hash back to e.
+    a = bindings.crypto_core_ed25519_sub(base_times(z), times(e, public))
+    c = bindings.crypto_core_ed25519_sub(times(z, base), times(e, shared))
+    assert spec_scalar("dleq/challenge", *ctx, G_BYTES, public, base, shared, a, c) == e

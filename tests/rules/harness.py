@@ -1,10 +1,11 @@
 """A scripted table for rule tests: decks are chosen by the test, every view is kept.
 
-``Table`` plays like the omniscient driver but takes its deck orders from the
-test (``round_deck`` lays out hands, starter and draw pile), keeps each seat's
-own view fed exactly as the table protocol would, answers public reveals
-automatically, and lets a test apply an action to chosen views only (to play
-a card some viewers cannot check, e.g. a bluffed Wild Draw Four).
+``Table`` is the real omniscient ``Driver`` (which keeps each seat's own view
+fed exactly as the table protocol would) taking its deck orders from the
+test (``round_deck`` lays out hands, starter and draw pile); it answers
+public reveals automatically, checks refusals in every view, and lets a test
+apply an action to chosen views only (to play a card some viewers cannot
+check, e.g. a bluffed Wild Draw Four).
 """
 
 from __future__ import annotations
@@ -15,10 +16,8 @@ from dataclasses import replace
 
 from uno_p2p.errors import IllegalAction
 from uno_p2p.rules import (
-    EVERYONE,
     OMNISCIENT,
     Action,
-    CardsDrawn,
     ClaimViolated,
     Draw,
     Event,
@@ -26,17 +25,15 @@ from uno_p2p.rules import (
     Phase,
     Play,
     Reveal,
-    RevealRequested,
     ShuffleRequested,
     Slot,
     State,
     apply,
     faces_of,
     learn,
-    new_game,
-    public_digest,
 )
 from uno_p2p.rules.cards import CARD_COUNT, card_ids, parse_card_name
+from uno_p2p.rules.simulate import Driver
 
 DeckOrder = list[int] | Callable[[list[int]], list[int]]
 
@@ -104,61 +101,74 @@ def top(*names: str) -> Callable[[list[int]], list[int]]:
     return order
 
 
+class _ScriptedDriver(Driver):
+    """The real omniscient ``Driver`` (it feeds every seat's view as a table would), with
+    the deck orders taken from the test instead of from a seed."""
+
+    def __init__(self, table: Table, options: Options, names: list[str]) -> None:
+        self.table = table
+        super().__init__(options, len(names), b"scripted", "random", mirror=True, names=names,
+                         on_events=table.events.extend)
+
+    def _shuffle(self, event: ShuffleRequested) -> None:
+        faces = [self.state.known[s] for s in event.sources] if event.sources \
+            else list(range(CARD_COUNT))
+        decks = self.table.decks
+        spec = decks.pop(0) if decks else list(faces)
+        order = spec(faces) if callable(spec) else list(spec)
+        assert sorted(order) == sorted(faces), "a deck must hold the cards it shuffles"
+        faces_now = [(Slot(event.shuffle, p), c) for p, c in enumerate(order)]
+        self.table.all_faces.update(faces_now)
+        self.state, _ = learn(self.state, faces_now)
+
+
 class Table:
     """An omniscient game plus every seat's view, decks supplied by the test."""
 
     def __init__(self, options: Options | None = None, players: int = 3, *, dealer: int = 0,
-                 decks: Iterable[DeckOrder] = (), now_ms: int = 0,
+                 decks: Iterable[DeckOrder] = (),
                  selection: list[int] | None = None) -> None:
         self.options = options or Options()
         names = [f"P{i}" for i in range(players)]
         first = selection if selection is not None else selection_deck(players, dealer)
         self.decks: list[DeckOrder] = [first, *decks]
         self.events: list[Event] = []
-        self.violations: list[ClaimViolated] = []
         #: Every face of every shuffle so far (the engine forgets old rounds' faces).
         self.all_faces: dict[Slot, int] = {}
-        self.state, events = new_game(self.options, names, now_ms=now_ms)
-        self.views = [new_game(self.options, names, viewer=s, now_ms=now_ms)[0]
-                      for s in range(players)]
-        self._handle(events)
+        self.driver = _ScriptedDriver(self, self.options, names)
         self.settle()
 
-    # -- feeding --------------------------------------------------------------------------
-    def _handle(self, events: list[Event]) -> None:
-        self.events.extend(events)
-        for event in events:
-            if isinstance(event, ShuffleRequested):
-                faces = [self.state.known[s] for s in event.sources] if event.sources \
-                    else list(range(CARD_COUNT))
-                spec = self.decks.pop(0) if self.decks else list(faces)
-                order = spec(faces) if callable(spec) else list(spec)
-                assert sorted(order) == sorted(faces), "a deck must hold the cards it shuffles"
-                faces_now = [(Slot(event.shuffle, p), c) for p, c in enumerate(order)]
-                self.all_faces.update(faces_now)
-                self.state, _ = learn(self.state, faces_now)
-            elif isinstance(event, CardsDrawn | RevealRequested):
-                seat = event.seat if isinstance(event, CardsDrawn) else event.to
-                if seat != EVERYONE:
-                    self.views[seat], found = learn(self.views[seat],
-                                                    faces_of(self.state, event.slots))
-                    self.violations.extend(e for e in found if isinstance(e, ClaimViolated))
-            if isinstance(event, ClaimViolated):
-                self.violations.append(event)
+    @property
+    def state(self) -> State:
+        return self.driver.state
 
+    @state.setter
+    def state(self, state: State) -> None:
+        self.driver.state = state
+
+    @property
+    def views(self) -> list[State]:
+        return self.driver.views
+
+    @views.setter
+    def views(self, views: list[State]) -> None:
+        self.driver.views = views
+
+    @property
+    def violations(self) -> list[ClaimViolated]:
+        return self.driver.violations
+
+    # -- feeding --------------------------------------------------------------------------
     def settle(self) -> None:
         """Answer public reveals (and nothing else) until the game waits for a player."""
         while self.state.awaiting:
             self.apply(Reveal(tuple(faces_of(self.state, self.state.awaiting))))
 
     def apply(self, action: Action, now_ms: int = 0) -> list[Event]:
-        """Apply to the omniscient state and every view; all must agree."""
-        self.state, events = apply(self.state, action, now_ms)
-        self.views = [apply(v, action, now_ms)[0] for v in self.views]
+        """Apply to the omniscient state and every view (the Driver checks they agree)."""
         start = len(self.events)
-        self._handle(events)
-        digest = public_digest(self.state)
-        assert all(public_digest(v) == digest for v in self.views), "views disagree"
+        self.driver.now_ms = now_ms
+        self.driver.apply(action)
         self.settle()
         return self.events[start:]
 
@@ -194,15 +204,29 @@ class Table:
     def draw(self, seat: int, now_ms: int = 0) -> list[Event]:
         return self.apply(Draw(seat), now_ms)
 
-    def refused(self, action: Action, now_ms: int = 0) -> IllegalAction:
-        """Apply ``action``, expecting every view to refuse it; returns the error."""
-        before = self.state
+    def refused(self, action: Action, now_ms: int = 0,
+                checked_by: Iterable[int] | None = None) -> IllegalAction:
+        """Apply ``action``, expecting the omniscient engine and every seat's view to refuse
+        it (``checked_by``: only these views, when the others cannot know it is wrong, e.g.
+        a false claim about a hidden card); nothing changes. Returns the omniscient error.
+        """
+        before, views = self.state, list(self.views)
         try:
             apply(self.state, action, now_ms)
         except IllegalAction as error:
-            assert self.state is before
-            return error
-        raise AssertionError(f"{action} was accepted")
+            found = error
+        else:
+            raise AssertionError(f"{action} was accepted")
+        seats = range(len(self.views)) if checked_by is None else checked_by
+        for seat in seats:
+            try:
+                apply(self.views[seat], action, now_ms)
+            except IllegalAction:
+                continue
+            raise AssertionError(f"seat {seat}'s view accepted {action}")
+        assert self.state is before
+        assert self.views == views
+        return found
 
     def trim(self, seat: int, keep: int) -> None:
         """Put all but the first ``keep`` cards of ``seat``'s hand under the draw pile.

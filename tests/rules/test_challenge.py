@@ -28,7 +28,7 @@ def test_wild_draw_four_refused_when_viewer_knows_the_colour_is_held() -> None:
     # to match." The player's own view (and the omniscient one) decide at once.
     table = started(Options(), 3, hands=[[], ["W+4", "R9"]], starter="R5")
     play = table.play_action(1, "W+4", colour=1)
-    assert table.refused(play).rule == "wild_draw_four"
+    assert table.refused(play, checked_by=(1,)).rule == "wild_draw_four"
     assert all(a.cards != (card("W+4"),) for a in legal_actions(table.views[1], 1)
                if isinstance(a, Play))
 

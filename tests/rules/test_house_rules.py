@@ -225,9 +225,11 @@ def test_draw_until_playable_claims() -> None:
     table = started(Options(draw_until_playable=True), 3, starter="R5",
                     pile=["Y3", "R9"], hands=[[], ["B1"]])
     table.draw(1)
-    assert table.refused(Pass(1)).rule == "draw_until_playable"      # Y3: must go on
+    # Y3 drawn: must go on.
+    assert table.refused(Pass(1), checked_by=(1,)).rule == "draw_until_playable"
     table.draw(1)
-    assert table.refused(Draw(1)).rule == "draw_until_playable"      # R9 plays
+    # R9 drawn: it plays.
+    assert table.refused(Draw(1), checked_by=(1,)).rule == "draw_until_playable"
     assert {type(a) for a in legal_actions(table.views[1], 1)} == {Play, Pass}
     table.apply(Pass(1))
     assert table.state.claims[-1].kind == "playable"
@@ -237,7 +239,7 @@ def test_forced_play() -> None:
     # RULES.md forced_play: "a player who draws a playable card must play it"
     table = started(Options(forced_play=True), 3, starter="R5", pile=["R9"])
     table.draw(1)
-    assert table.refused(Pass(1)).rule == "forced_play"
+    assert table.refused(Pass(1), checked_by=(1,)).rule == "forced_play"
     assert Pass(1) not in legal_actions(table.views[1], 1)
     # another viewer cannot see the drawn card: the pass becomes a claim, caught at round end
     view0 = table.views[0]

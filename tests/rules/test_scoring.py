@@ -142,7 +142,7 @@ def test_false_claim_is_caught_by_the_round_end_reveal() -> None:
                     pile=["R9", "G2"], exact=True)
     table.play(1, "R3", say_uno=True)
     table.draw(2)                                        # R9: playable, so it must be played
-    assert table.refused(Pass(2)).rule == "forced_play"
+    assert table.refused(Pass(2), checked_by=(2,)).rule == "forced_play"
     others = (0, 1)
     table.apply_views(Pass(2), others)                   # the lie, accepted where unseen
     table.apply_views(Draw(0), others)

@@ -9,6 +9,7 @@ the start.
 from __future__ import annotations
 
 import contextlib
+import copy
 
 import pytest
 from hypothesis import given, settings
@@ -30,7 +31,7 @@ from uno_p2p.table.bodies import (
     Shares,
     ShuffleDeck,
 )
-from uno_p2p.table.events import PlayerLeft
+from uno_p2p.table.events import PeerMisbehaved, PlayerLeft
 from uno_p2p.table.memnet import Network, TableSetup, seat_table, seeded
 from uno_p2p.table.peer import TablePeer
 from uno_p2p.table.state import TablePhase
@@ -89,11 +90,33 @@ def test_arbitrary_bytes_decode_or_raise_invalid_message(kind: int, data: bytes)
 @settings(max_examples=100, deadline=None)
 @given(data=st.binary(max_size=400))
 def test_a_peer_given_garbage_names_it_and_never_crashes(data: bytes) -> None:
-    peer = _host()
-    peer.receive(data)
-    peer.receive(b"E" + data)
-    peer.receive(b"M" + data)
-    assert peer.state.phase == TablePhase.LOBBY
+    net = _lobby(1)
+    joiner = next(p for p in net.peers.values() if not p.is_host)
+    host = net.host
+    joiner.events()
+    seq = joiner.state.seq
+    # Only the sequencer sends entries (table.md §3.1): a garbage entry names the host.
+    joiner.receive(b"E" + data, sender=host.peer_id)
+    faults = [e for e in joiner.events() if isinstance(e, PeerMisbehaved)]
+    assert len(faults) == 1
+    assert faults[0].peer == host.peer_id
+    assert faults[0].code in ("invalid_frame", *CHAIN_CODES)
+    assert joiner.state.seq == seq
+    # A garbage message to the host names nobody (its author is not known) and logs nothing.
+    host.events()
+    host_seq = host.state.seq
+    host.receive(b"M" + data, sender=joiner.peer_id)
+    host_faults = [e for e in host.events() if isinstance(e, PeerMisbehaved)]
+    assert all(f.peer is None and f.code == "invalid_frame" for f in host_faults)
+    assert host.state.seq == host_seq
+    host.receive(data)
+    assert host.state.phase == TablePhase.LOBBY
+
+
+#: Codes an entry that decodes may still earn from the chain (wire.md §4.1).
+CHAIN_CODES = ("bad_signature", "bad_countersignature", "wrong_table", "bad_prev_hash",
+               "bad_seq", "not_sequencer", "head_mismatch", "counter_gap", "equivocation",
+               "replayed_message")
 
 
 def _host(seed: bytes = b"lobby") -> TablePeer:
@@ -123,7 +146,7 @@ def test_the_lobby_shows_everyone_the_same_seats_and_options() -> None:
     assert dict(lobby.options)["target"] == 500
 
 
-def test_the_table_refuses_a_fourth_player_and_a_taken_name() -> None:
+def test_the_table_refuses_a_fourth_player() -> None:
     net = _lobby(2)
     host = net.host
     extra = net.add(TablePeer.join(Identity(seeded(b"x", "id")), seeded(b"x", "e"),
@@ -131,6 +154,26 @@ def test_the_table_refuses_a_fourth_player_and_a_taken_name() -> None:
     net.run()
     assert extra.peer_id not in host.state.lobby.joined  # type: ignore[union-attr]
     assert extra.state.seq == 0
+
+
+@pytest.mark.parametrize("name", ["P1", "Ann"])
+def test_the_table_refuses_a_taken_name_while_a_seat_is_free(name: str) -> None:
+    # docs/protocol/table.md (lobby): names are distinct; the table has room (3 seats, 2 taken).
+    net = _lobby(1)
+    host = net.host
+    before = host.state.seq
+    extra = net.add(TablePeer.join(Identity(seeded(b"x", "id")), seeded(b"x", "e"),
+                                   table_id=host.table_id, host=host.peer_id, name=name))
+    net.run()
+    lobby = host.state.lobby
+    assert lobby is not None
+    assert extra.peer_id not in lobby.joined
+    assert sorted(lobby.names.values()) == ["Ann", "P1"]
+    assert host.state.seq == before  # nothing logged for it
+    fresh = net.add(TablePeer.join(Identity(seeded(b"y", "id")), seeded(b"y", "e"),
+                                   table_id=host.table_id, host=host.peer_id, name="P2"))
+    net.run()
+    assert fresh.peer_id in lobby.joined or fresh.peer_id in host.state.lobby.joined  # type: ignore[union-attr]
 
 
 def test_the_host_kicks_before_the_start_and_starts_with_the_rest() -> None:
@@ -172,25 +215,30 @@ def test_a_joiner_cannot_start_the_game() -> None:
 @settings(max_examples=60, deadline=None)
 @given(data=st.data())
 def test_a_damaged_message_in_play_is_refused_and_the_game_goes_on(data: st.DataObject) -> None:
-    net = _playing()
-    host = net.host
+    host = copy.deepcopy(_playing().host)  # each example judges its own copy of the game
     logged = [e.message for e in host.ledger.chain.entries if e.author != host.peer_id]
     message = data.draw(st.sampled_from(logged))
     raw = bytearray(message.encode())
     index = data.draw(st.integers(min_value=0, max_value=len(raw) - 1))
     raw[index] ^= data.draw(st.integers(min_value=1, max_value=255))
     before = host.state.seq
+    entries = host.ledger.chain.entries
+    host.data_to_send()
     host.receive(b"M" + bytes(raw), sender=message.author)
-    assert host.state.seq in (before, before + 1)  # logged (an Abort) or dropped, no crash
+    # The author's signature covers every byte: a damaged message is nobody's, so it is
+    # dropped (never logged, never an Abort) and the game goes on as it was.
+    assert host.state.seq == before
+    assert host.ledger.chain.entries == entries
     assert host.stopped is None
+    assert host.state.phase == TablePhase.PLAYING
+    assert not any(out.data[:1] == b"E" for out in host.data_to_send())
 
 
 _GAME: list[Network] = []
 
 
 def _playing() -> Network:
-    """One 3-peer game under way, shared by the examples (an Abort one of them causes
-    leaves the next ones judging a stopped game: still no crash)."""
+    """One 3-peer game under way, made once; the test copies its host per example."""
     if not _GAME:
         net = seat_table(TableSetup(3, preset("official", ["target=60"]), b"damage"))
         net.run(until=lambda n: n.host.state.seq > 30)

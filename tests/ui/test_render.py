@@ -208,11 +208,19 @@ def test_news_scrolls_back() -> None:
     assert plain_text(render.news(lines, 20, 30)).splitlines() == lines  # short news: all shown
 
 
-def test_playable_slots_come_from_legal_plays(game: LocalTable) -> None:
-    legal = game.legal_actions()
-    slots = render.playable_slots(legal)
-    assert slots == {s for a in legal if isinstance(a, Play) for s in a.slots}
-    assert render.playable_slots([Draw(game.seat)]) == frozenset()
+def test_playable_slots_come_from_legal_plays() -> None:
+    # The cards to highlight are those some legal play puts down: single cards, both cards
+    # of a double, a Wild whatever colour it names; a draw highlights nothing.
+    legal = [
+        Play(0, (Slot(1, 3),), (5,)),
+        Play(0, (Slot(1, 4), Slot(1, 9)), (30, 31)),
+        Play(0, (Slot(1, 7),), (100,), colour=2),
+        Play(0, (Slot(1, 7),), (100,), colour=3),
+        Draw(0),
+    ]
+    assert render.playable_slots(legal) == {Slot(1, 3), Slot(1, 4), Slot(1, 9), Slot(1, 7)}
+    assert render.playable_slots([Draw(0)]) == frozenset()
+    assert render.playable_slots([]) == frozenset()
 
 
 def test_key_help_keeps_the_actions_when_narrow() -> None:

@@ -4,7 +4,12 @@ A second implementation checks itself against that file. This test rebuilds
 every vector from the seeds and compares, and also re-derives hashes and
 signatures by hand with ``hashlib`` and ``cryptography`` (not our code path),
 so the file and the spec in docs/protocol/wire.md say the same thing.
-Regenerate (only after a deliberate protocol change) with::
+
+The file is frozen: no test writes it, and ``--write`` refuses while the code
+still speaks the protocol version the file was made for (the genesis hash,
+which hashes the ``uno-lan/v1/`` label, is unchanged). Changing these bytes
+is a new protocol version: change the labels in ``uno_p2p.wire.envelope``,
+say what changed in docs/protocol/wire.md, then::
 
     python -m tests.wire.test_wire_vectors --write
 """
@@ -166,6 +171,9 @@ def test_the_non_canonical_vectors_are_refused(label: str) -> None:
 if __name__ == "__main__":
     if sys.argv[1:] != ["--write"]:
         sys.exit("usage: python -m tests.wire.test_wire_vectors --write")
-    VECTORS.parent.mkdir(parents=True, exist_ok=True)
+    frozen = load()
+    if genesis_hash(bytes.fromhex(frozen["table_id"])).hex() == frozen["genesis_hash"]:
+        sys.exit(f"{VECTORS} is frozen for this protocol version: a change of these bytes is a "
+                 "new protocol version (change the uno-lan/v1/ labels and the spec first)")
     VECTORS.write_text(json.dumps(build(), indent=2) + "\n", encoding="utf-8")
     print(f"wrote {VECTORS}")

@@ -111,7 +111,18 @@ class Sequencer:
         outcome = Outcome()
         self._clock(outcome, now_ms, None)
         message = self._sign_with(make)
-        self._log(outcome, message, now_ms, self._check(message))
+        try:
+            checked = self._check(message)
+        except Misbehaviour as error:
+            if not self._grace(error, now_ms):
+                raise
+            # The host's own move at the end of the UNO grace period: its clock has passed
+            # the deadline, the log's not yet (a step under CLOCK_STEP_MS). Log the time,
+            # then the move, as for a peer's (table.md §6).
+            self._log(outcome, self._sign(Clock(now_ms)), now_ms)
+            message = self._sign_with(make)
+            checked = self._check(message)
+        self._log(outcome, message, now_ms, checked)
         return outcome
 
     def _check(self, message: Message) -> tuple[TableState, list[TableEvent]]:

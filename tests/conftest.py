@@ -1,0 +1,36 @@
+"""Settings shared by the whole suite.
+
+Under ``scripts/mutate`` (``UNO_MUTATION=1``) hypothesis runs derandomised and
+without its example database, so that a mutant's verdict does not depend on
+the run, and each property test runs at most ``UNO_MUTATION_EXAMPLES``
+examples (default 20), so that a surviving mutant, which runs every test that
+reaches it, costs seconds and not minutes. The scores are therefore a lower
+bound of what the full suite kills (docs/testing.md).
+"""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+from hypothesis import settings
+
+MUTATION = bool(os.environ.get("UNO_MUTATION"))
+
+if MUTATION:
+    settings.register_profile("mutation", derandomize=True, database=None, deadline=None,
+                              print_blob=False)
+    settings.load_profile("mutation")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    if not MUTATION:
+        return
+    cap = int(os.environ.get("UNO_MUTATION_EXAMPLES", "20"))
+    for item in items:
+        test = getattr(item, "obj", None)
+        # hypothesis reads the settings from this attribute when the test runs.
+        own = getattr(test, "_hypothesis_internal_use_settings", None)
+        if own is not None and own.max_examples > cap:
+            test._hypothesis_internal_use_settings = settings(  # type: ignore[union-attr]
+                own, max_examples=cap, derandomize=True, database=None)
