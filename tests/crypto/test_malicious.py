@@ -24,6 +24,7 @@ from uno_p2p.crypto.shuffle import (
     Ciphertext,
     ShuffleMessage,
     ShuffleRejected,
+    apply_shuffle,
     shuffle_seed,
 )
 from uno_p2p.errors import CryptoError, InvalidMessage, ProofRejected
@@ -282,9 +283,11 @@ def test_the_audit_uses_the_committed_seed_per_deck() -> None:
     assert shuffle_seed(bytes(32), 1, 0) != shuffle_seed(bytes(32), 1, 1)
     assert shuffle_seed(bytes(32), 1, 0) != shuffle_seed(bytes(32), 2, 0)
 
-    def last_decks_seed(deck: Deck, secrets: PeerSecrets) -> ShuffleMessage:
+    def last_decks_seed(deck: Deck, secrets: PeerSecrets) -> Made:
+        # Deck 0's permutation again, proven as such; peers that skip the proof
+        # (trusting) let it in, and the reveal's re-execution must still name it.
         seed = shuffle_seed(secrets.shuffle_master, deck.round, deck.deck - 1)
-        return ShuffleMessage(apply_shuffle(deck.ciphertexts, seed, deck.joint_key))
+        return ShuffleMessage(apply_shuffle(deck.ciphertexts, seed, deck.joint_key)), b""
 
     table = Table(3)
     table.setup_keys()
@@ -292,7 +295,7 @@ def test_the_audit_uses_the_committed_seed_per_deck() -> None:
     table.shuffle()
     audit(table)  # deck 0 alone is honest
     table.new_deck(1, 1, range(CARD_COUNT))
-    table.shuffle({CHEATER: last_decks_seed})
+    table.shuffle({CHEATER: last_decks_seed}, trusting=True)
     with pytest.raises(ShuffleCheatDetected) as caught:
         audit(table)
     check_named(caught.value, item="shuffle by seat 1")
