@@ -203,15 +203,12 @@ def _uno_actions(state: State, seat: int) -> list[Action]:
 
 
 def _verdicts(state: State, seat: int) -> list[Action]:
-    _, challenged, colour = state.challenge
-    known = state.known
-    hand = state.hands[challenged]
-    if any(s not in known for s in hand):
+    """The true verdict, once the challenged hand is shown to this viewer (none before)."""
+    hand = state.hands[state.challenge[1]]
+    if any(s not in state.known for s in hand):
         return []  # the hand has not been shown to this viewer yet
-    evidence = [(s, known[s]) for s in hand if CARD_COLOUR[known[s]] == colour]
-    candidates = [ChallengeVerdict(seat, (e,)) for e in evidence] or [ChallengeVerdict(seat)]
     actions: list[Action] = []
-    for verdict in candidates:
+    for verdict in (ChallengeVerdict(seat, True), ChallengeVerdict(seat, False)):
         try:
             validate_verdict(state, verdict)
         except IllegalAction:

@@ -29,7 +29,7 @@ from uno_p2p.errors import (
     LocalProtocolError,
     RemoteProtocolError,
 )
-from uno_p2p.rules.actions import Action, ChallengeVerdict, Play
+from uno_p2p.rules.actions import Action, Play
 from uno_p2p.rules.bots import BOTS, Bot
 from uno_p2p.rules.codec import Slot
 from uno_p2p.rules.engine import apply as engine_apply
@@ -316,12 +316,9 @@ class TablePeer:
         state, seat = self.state, self.state.my_seat
         if seat is None:
             raise LocalProtocolError("this peer has no seat")
-        if isinstance(action, Play):
-            slots: list[Slot] = list(action.slots)
-        elif isinstance(action, ChallengeVerdict):
-            slots = [slot for slot, _ in action.evidence]
-        else:
+        if not isinstance(action, Play):
             return ()
+        slots: list[Slot] = list(action.slots)
         items = []
         for slot in slots:
             for holder in state.missing_shares(slot):
