@@ -195,8 +195,14 @@ def _with_target(state: State, probe: Play) -> Play:
 
 def _uno_actions(state: State, seat: int) -> list[Action]:
     actions: list[Action] = []
-    if len(state.hands[seat]) == 1 and not state.uno_said[seat]:
+    hand = state.hands[seat]
+    if len(hand) == 1 and not state.uno_said[seat]:
         actions.append(SayUno(seat))
+    elif len(hand) == 2 and state.options.jump_in and not state.uno_said[seat]:
+        # RULES.md jump_in: UNO said "first" before going out with a pair.
+        pair = [state.known.get(s) for s in hand]
+        if None not in pair and same_face(*pair):  # type: ignore[arg-type]
+            actions.append(SayUno(seat))
     if state.exposed >= 0 and state.exposed != seat:
         actions.append(CatchUno(seat, state.exposed))
     return actions
