@@ -23,6 +23,7 @@ from uno_p2p.rules import (
     faces_of,
     learn,
     legal_actions,
+    public_digest,
 )
 
 from .harness import Table, card, started
@@ -117,13 +118,19 @@ def test_a_caught_bluff_and_an_unchallenged_one_are_no_violation_at_the_round_en
 
 
 def _lying_view(table: Table, verdict: ChallengeVerdict) -> State:
-    """Seat 0's view after a lying verdict it cannot check (the challenger's own engine,
-    the challenged one's and the omniscient one all refuse it)."""
-    for view in (table.state, table.views[1], table.views[2]):
+    """Seat 0's view after a lying verdict it cannot check. The challenger's own engine
+    and the omniscient one refuse it; the challenged player's view accepts it but sees
+    the lie at once (refusing would stop that honest peer alone)."""
+    for view in (table.state, table.views[2]):
         with pytest.raises(IllegalAction) as refused:
             apply(view, verdict)
         assert refused.value.rule == "challenge"
-    view0, _ = apply(table.views[0], verdict)
+    view1, events = apply(table.views[1], verdict)
+    assert [(e.seat, e.rule) for e in events if isinstance(e, ClaimViolated)] == \
+        [(2, "challenge")]
+    view0, events = apply(table.views[0], verdict)
+    assert not any(isinstance(e, ClaimViolated) for e in events)
+    assert public_digest(view0) == public_digest(view1)
     return view0
 
 

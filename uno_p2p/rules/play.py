@@ -13,9 +13,15 @@ from uno_p2p.errors import IllegalAction
 from uno_p2p.rules.actions import Challenge, ChallengeVerdict, Draw, Pass, Play
 from uno_p2p.rules.cards import CARD_COLOUR, CARD_RANK, Rank, long_name, same_face
 from uno_p2p.rules.codec import Slot
-from uno_p2p.rules.events import CardsPlayed, ChallengeResolved, RevealRequested, UnoSaid
-from uno_p2p.rules.rounds import end_round
-from uno_p2p.rules.state import Claim, Phase, State, playable
+from uno_p2p.rules.events import (
+    CardsPlayed,
+    ChallengeResolved,
+    ClaimViolated,
+    RevealRequested,
+    UnoSaid,
+)
+from uno_p2p.rules.rounds import describe_claim, end_round
+from uno_p2p.rules.state import OMNISCIENT, Claim, Phase, State, playable
 from uno_p2p.rules.uno import check_grace, false_uno_allowed
 from uno_p2p.rules.work import Work
 
@@ -466,6 +472,12 @@ def apply_verdict(work: Work, action: ChallengeVerdict) -> None:
     challenger, challenged, _ = work.challenge
     claim = validate_verdict(work, action)
     work.claims = (*work.claims, claim)
+    if claim.verdict(work.known) is False:
+        # Only the challenged player's own view gets here (``validate_verdict``): it sees
+        # the lie at once and says so; everyone else learns it at the round end.
+        message = f"{work.players[claim.seat]} broke challenge: " + \
+            describe_claim(claim.kind, claim.rule)
+        work.events.append(ClaimViolated(claim.seat, claim.rule, message))
     work.set_phase(Phase.PLAYING)
     penalty = work.pending
     work.events.append(ChallengeResolved(challenger, challenged, action.guilty))
@@ -483,14 +495,21 @@ def apply_verdict(work: Work, action: ChallengeVerdict) -> None:
 def validate_verdict(work: Work | State, action: ChallengeVerdict) -> Claim:
     """Checks of a verdict; returns it as a claim (``verdict_claim``).
 
+    The challenger's own engine refuses a false verdict (an honest client never
+    sends one), and so does an omniscient one (the audit with every face). The
+    challenged player's view also sees the lie but accepts it, reporting a
+    ``ClaimViolated`` (``apply_verdict``): refusing it would stop that honest
+    peer alone, while the round end shows the lie to everyone.
+
     Raises:
-        IllegalAction: not the challenger, or a verdict this viewer can see is false.
+        IllegalAction: not the challenger, or a false verdict in the challenger's
+            own (or an omniscient) view.
     """
     challenger, challenged, _ = work.challenge
     if action.seat != challenger:
         raise _refuse(f"only {work.players[challenger]} gives the verdict", "challenge")
     claim = verdict_claim(work, action)
-    if claim.verdict(work.known) is False:
+    if work.viewer in (challenger, OMNISCIENT) and claim.verdict(work.known) is False:
         name = work.players[challenged]
         truth = "not guilty: the hand held no card" if action.guilty else \
             "guilty: the hand held a card"
