@@ -94,5 +94,6 @@ def test_bot_games_make_bluffs_challenges_and_catches_at_plausible_rates() -> No
     summary = stats.summary()
     assert 0.03 <= summary["bluff_rate"] <= 0.35, summary          # type: ignore[operator]
     assert 0.1 <= summary["challenge_rate"] <= 0.6, summary        # type: ignore[operator]
-    assert stats.caught >= 1 and stats.challenged > stats.caught, summary
-    assert stats.bluffs_challenged == stats.caught  # honest verdicts: a challenged bluff is caught
+    assert stats.caught >= 1, summary
+    assert stats.challenged > stats.caught, summary
+    assert stats.bluffs_challenged == stats.caught  # honest verdicts: every challenged bluff
