@@ -16,7 +16,8 @@ The public API, the contract other layers build on:
 - Events ask the table for work (``ShuffleRequested``, ``RevealRequested``,
   ``CardsDrawn``, ``ReseatRequested``) or report facts (``CardsPlayed``,
   ``RoundOver``, ``GameOver``, ``ClaimViolated``...).
-- Bots (``RandomBot``, ``HeuristicBot``) act on a seat's view only; the
+- Bots (``RandomBot``, ``HeuristicBot``, the searching ``SearchBot``) act on a
+  seat's view only; the
   omniscient ``Driver``/``play_game`` plays whole games from a seed.
 
 How a table drives the engine (docs/protocol.md): apply each accepted log
@@ -94,6 +95,7 @@ from uno_p2p.rules.events import (
 from uno_p2p.rules.legal import legal_actions
 from uno_p2p.rules.options import PRESETS, Options, parse_assignment, preset
 from uno_p2p.rules.prng import Stream
+from uno_p2p.rules.search import SearchBot  # registers BOTS["search"]
 from uno_p2p.rules.simulate import Driver, GameResult, play_game
 from uno_p2p.rules.state import OMNISCIENT, TRANSITIONS, Claim, Phase, State, playable
 
@@ -138,6 +140,7 @@ __all__ = [
     "RevealRequested",
     "RoundOver",
     "SayUno",
+    "SearchBot",
     "ShuffleRequested",
     "Slot",
     "State",

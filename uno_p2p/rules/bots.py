@@ -8,7 +8,7 @@ out-of-turn chance go by). Randomness comes from a seeded ``Stream``.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Protocol
 
 from uno_p2p.rules.actions import (
@@ -103,6 +103,10 @@ class HeuristicBot:
         return min(passes, key=lambda a: isinstance(a, Draw)) if passes else actions[0]
 
     def _best_play(self, view: State, seat: int, plays: list[Play]) -> Play:
+        return max(plays, key=self.play_score(view, seat))
+
+    def play_score(self, view: State, seat: int) -> Callable[[Play], tuple[int, ...]]:
+        """The heuristic's ranking of plays (higher first), for this seat's view."""
         colours = _colour_counts(view, seat)
         best_colour = max(range(4), key=lambda c: (colours[c], -c))
         next_seat = view.next_seat(seat)
@@ -124,7 +128,7 @@ class HeuristicBot:
                 -target_cards,                            # 7-swap with the smallest hand
                 int(play.power == "peek"),
             )
-        return max(plays, key=score)
+        return score
 
     def _pick_colour(self, view: State, seat: int, picks: list[ChooseColour]) -> ChooseColour:
         colours = _colour_counts(view, seat)
