@@ -97,3 +97,33 @@ def test_bot_games_make_bluffs_challenges_and_catches_at_plausible_rates() -> No
     assert stats.caught >= 1, summary
     assert stats.challenged > stats.caught, summary
     assert stats.bluffs_challenged == stats.caught  # honest verdicts: every challenged bluff
+
+
+def test_the_searching_bot_imagines_worlds_from_its_own_view_only() -> None:
+    # Two games that differ only in seat 1's hidden hand give seat 0 the same view, hence
+    # the same imagined worlds: the search never peeks.
+    from uno_p2p.rules.prng import Stream
+    from uno_p2p.rules.search import determinise
+
+    one = started(Options(), 3, hands=[["R7", "Y3"], ["G9", "B1"]], starter="R5")
+    two = started(Options(), 3, hands=[["R7", "Y3"], ["B9", "G1"]], starter="R5")
+    worlds = [determinise(t.views[0], Stream(b"same dice")) for t in (one, two)]
+    assert worlds[0] is not None
+    assert worlds[1] is not None
+    assert worlds[0].known == worlds[1].known
+    world, view = worlds[0], one.views[0]
+    assert all(world.known[s] == c for s, c in view.known.items())        # what it knows
+    in_play = [*world.draw_pile, *(s for h in world.hands for s in h),
+               *(s for s, _ in world.discard)]
+    assert sorted(world.known[s] for s in in_play) == list(range(108))   # one whole deck
+
+
+def test_the_searching_bot_plays_legal_moves_through_a_game() -> None:
+    from uno_p2p.rules.search import SearchBot
+    from uno_p2p.rules.simulate import Driver
+
+    bots = [SearchBot("s", worlds=2, depth=12), HeuristicBot("h")]
+    result = Driver(preset("official", ["target=60"]), 2, "search game", bots,
+                    mirror=True).run()
+    assert result.state.winner >= 0
+    assert result.violations == []

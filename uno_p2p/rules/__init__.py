@@ -17,8 +17,8 @@ The public API, the contract other layers build on:
   ``CardsDrawn``, ``ReseatRequested``) or report facts (``CardsPlayed``,
   ``RoundOver``, ``GameOver``, ``ClaimViolated``...).
 - Bots (``RandomBot``, ``HeuristicBot``, the searching ``SearchBot``) act on a
-  seat's view only; the
-  omniscient ``Driver``/``play_game`` plays whole games from a seed.
+  seat's view only; the omniscient ``Driver``/``play_game`` plays whole games
+  from a seed.
 
 How a table drives the engine (docs/protocol.md): apply each accepted log
 entry's action with the entry's time as ``now_ms``; answer each event:
