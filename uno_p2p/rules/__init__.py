@@ -28,7 +28,9 @@ position 0 drawn first); ``CardsDrawn(seat)`` and private ``RevealRequested``
 public ``RevealRequested`` (``to == EVERYONE``) -> a ``Reveal`` action with
 the proven faces (the game waits for it: ``State.awaiting``);
 ``ReseatRequested`` -> a ``Reseat`` action with a jointly drawn seating.
-``TimeOut`` is valid when ``now_ms >= State.turn_started_ms + turn_timer*1000``.
+``TimeOut(State.current)`` is valid in every phase where a player owes a
+decision (``state.TIMED_PHASES``: a turn, a challenge verdict, a starter
+Wild's colour) once ``now_ms >= State.turn_started_ms + turn_timer*1000``.
 """
 
 from __future__ import annotations
