@@ -33,6 +33,8 @@ def wilson(wins: int, games: int, z: float = 1.96) -> tuple[float, float]:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--games", type=int, default=300)
+    parser.add_argument("--first", type=int, default=0,
+                        help="number of the first game (to continue a run with new deals)")
     parser.add_argument("--players", type=int, default=2, help="one searcher, the rest heuristic")
     parser.add_argument("--preset", default="official")
     parser.add_argument("--target", type=int, default=200)
@@ -46,7 +48,7 @@ def main() -> int:
     options = preset(args.preset, [f"target={args.target}"])
     start = time.process_time()
     wins = games = 0
-    for i in range(args.games):
+    for i in range(args.first, args.first + args.games):
         if time.process_time() - start > args.budget:
             break
         searcher = i % args.players
