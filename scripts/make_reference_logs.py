@@ -36,6 +36,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from uno_p2p.audit.core import revealed_knowledge
+from uno_p2p.audit.walk import walk
 from uno_p2p.crypto.cards import card_point
 from uno_p2p.crypto.group import Scalar, base_mul
 from uno_p2p.crypto.identity import Identity
@@ -168,8 +170,10 @@ def countersigned(game: Game, entries: Sequence[Entry], index: int,
 
 # -- honest games -------------------------------------------------------------------------------
 def honest(players: int, preset_name: str, overrides: Sequence[str],
-           label: str, ms_per_frame: int = 0) -> tuple[Sequence[Entry], Expected]:
-    game = play(players, preset_name, overrides, label, ms_per_frame=ms_per_frame)
+           label: str, ms_per_frame: int = 0,
+           custom: dict[int, type[TablePeer]] | None = None) -> tuple[Sequence[Entry], Expected]:
+    game = play(players, preset_name, overrides, label, ms_per_frame=ms_per_frame,
+                custom=custom)
     state = game.net.host.state
     engine = state.engine
     assert engine is not None, label  # noqa: S101
@@ -177,6 +181,76 @@ def honest(players: int, preset_name: str, overrides: Sequence[str],
     winner = state.player_names[engine.winner]
     return game.entries, Expected("ok", f"honest {players}-player game ({preset_name}), "
                                   f"won by {winner}", peer=winner)
+
+
+class BluffsOften(HeuristicBot):
+    """Plays a Wild Draw Four whenever it may, holding the colour to match or not."""
+
+    def choose(self, view: State, seat: int, actions: Sequence[Action],
+               must_act: bool) -> Action | None:
+        fours = [a for a in actions if isinstance(a, Play) and a.cards[-1] >= WILD_DRAW_FOUR
+                 and len(a.cards) == 1 and not a.say_uno]
+        if must_act and fours and view.pending == 0:
+            return fours[0]
+        return super().choose(view, seat, actions, must_act)
+
+
+class TakesPenalties(HeuristicBot):
+    """Never challenges: takes every Wild Draw Four's penalty."""
+
+    def choose(self, view: State, seat: int, actions: Sequence[Action],
+               must_act: bool) -> Action | None:
+        return super().choose(view, seat, [a for a in actions if not isinstance(a, Challenge)],
+                              must_act)
+
+
+class NeverChallenging(TablePeer):
+    def _bot(self) -> Bot | None:
+        return TakesPenalties(b"takes" + self.state.seq.to_bytes(8, "big"))
+
+
+def unchallenged_bluffs(entries: Sequence[Entry]) -> list[int]:
+    """Entries of Wild Draw Fours played holding the colour and not challenged, judged
+    with the faces the end-of-game reveal proves."""
+    knowledge = revealed_knowledge(entries)
+    assert knowledge is not None  # noqa: S101
+    found: list[int] = []
+    pending: int | None = None
+    for step in walk(entries, knowledge):
+        body, game = step.entry.body, step.before.engine
+        if not isinstance(body, Move) or game is None:
+            continue
+        action = body.action
+        if isinstance(action, Challenge):
+            pending = None
+        elif pending is not None:
+            found.append(pending)
+            pending = None
+        if isinstance(action, Play) and action.cards[-1] >= WILD_DRAW_FOUR:
+            rest = [s for s in game.hands[action.seat] if s not in action.slots]
+            if any(CARD_COLOUR[knowledge.faces[s]] == game.colour for s in rest):
+                pending = step.entry.seq
+    return found
+
+
+class OftenBluffing(TablePeer):
+    def _bot(self) -> Bot | None:
+        return BluffsOften(b"bluffs" + self.state.seq.to_bytes(8, "big"))
+
+
+def bluffs() -> tuple[Sequence[Entry], Expected]:
+    """RULES.md "may bluff": Ann bluffs whenever she can; Bob never challenges (a bluff on
+    him stands), Cy challenges every Wild Draw Four (a bluff on her is caught). All legal:
+    the audit must call the game valid."""
+    entries, expected = honest(3, "official", ["target=60"], "bluffs-3p",
+                               custom={0: OftenBluffing, 1: NeverChallenging,
+                                       2: Challenger})
+    verdicts = [e.body.action for e in entries if isinstance(e.body, Move)
+                and isinstance(e.body.action, ChallengeVerdict)]
+    assert any(v.guilty for v in verdicts), "no bluff was caught"  # noqa: S101
+    assert unchallenged_bluffs(entries), "every bluff was challenged"  # noqa: S101
+    return entries, replace(expected, what="honest 3-player game with Wild Draw Four bluffs, "
+                            "caught and not, " + expected.what.split(", ", 1)[1])
 
 
 def left_early() -> tuple[Sequence[Entry], Expected]:
@@ -247,7 +321,7 @@ def wrong_face() -> tuple[Sequence[Entry], Expected]:
 
 
 class LiarBot(HeuristicBot):
-    """Challenges every Wild Draw Four, then claims guilty with a made-up card."""
+    """Challenges every Wild Draw Four; calls it guilty when the hand it saw is innocent."""
 
     def choose(self, view: State, seat: int, actions: Sequence[Action],
                must_act: bool) -> Action | None:
@@ -255,37 +329,58 @@ class LiarBot(HeuristicBot):
             return Challenge(seat)
         if any(isinstance(a, ChallengeVerdict) for a in actions):
             _, challenged, colour = view.challenge
-            for slot in view.hands[challenged]:
-                face = view.known.get(slot)
-                if face is not None and CARD_COLOUR[face] != colour:
-                    fake = next(c for c in range(CARD_COUNT) if CARD_COLOUR[c] == colour)
-                    return ChallengeVerdict(seat, ((slot, fake),))
-            if not any(slot in view.known for slot in view.hands[challenged]):
-                return None  # the challenged hand is not shown yet: wait for it
+            hand = view.hands[challenged]
+            if all(slot in view.known for slot in hand) and \
+                    not any(CARD_COLOUR[view.known[slot]] == colour for slot in hand):
+                return ChallengeVerdict(seat, True)
         return super().choose(view, seat, actions, must_act)
 
 
 class Liar(TablePeer):
-    """Bob with the lying bot, sending his moves without his own engine's check."""
+    """Bob with the lying bot, sending his verdicts past his own engine (and letting his
+    own ledger take them: he forgets the hand he saw for that entry)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.lies: list[int] = []
 
     def _bot(self) -> Bot | None:
         return LiarBot(b"liar" + self.state.seq.to_bytes(8, "big"))
 
     def act(self, action: Action) -> None:
-        if not isinstance(action, ChallengeVerdict):
+        if not isinstance(action, ChallengeVerdict) or not action.guilty:
             super().act(action)
             return
-        self._submit(Move(action, self._proofs(action)))
+        game = self.state.engine
+        assert game is not None  # noqa: S101
+        hand = game.hands[game.challenge[1]]
+        if not any(CARD_COLOUR[game.known[s]] == game.challenge[2] for s in hand):
+            self.lies.append(self.counter)  # the counter this message will carry
+        self._submit(Move(action, ()))
+
+    def _accept(self, entry: Entry) -> None:
+        state, game = self.ledger.state, self.ledger.state.engine
+        if entry.author == self.peer_id and isinstance(entry.body, Move) and game is not None \
+                and isinstance(entry.body.action, ChallengeVerdict):
+            hand = set(game.hands[game.challenge[1]])
+            blind = replace(game, known={s: c for s, c in game.known.items() if s not in hand})
+            self.ledger.state = replace(state, engine=blind)
+        super()._accept(entry)
 
 
 def challenge_lie() -> tuple[Sequence[Entry], Expected]:
-    game = play(2, "official", ["target=500"], "challenge-lie", custom={1: Liar})
+    """RULES.md: the challenged hand is "shown to the challenger alone"; Bob says guilty
+    though Ann held no card of the colour. Ann sees it at once, everyone at the round's
+    reveal, and the audit names Bob at his verdict."""
+    game = play(2, "official", ["target=100"], "challenge-lie-3", custom={1: Liar})
     entries = game.entries
-    # Ann (the host) is the one challenged, but the sequencer judges with public
-    # knowledge only (table.md §7): the rules let the claim through, and opening the
-    # evidence card with the forwarded share shows another face: wrong_face, by Bob.
-    return entries, Expected("violation", "Bob claims a Wild Draw Four was guilty with a card "
-                             "Ann does not hold", "wrong_face", abort_entry(entries), NAMES[1])
+    bob = game.peer(1)
+    assert isinstance(bob, Liar), "Bob is the liar"  # noqa: S101
+    assert bob.lies, "Bob never lied"  # noqa: S101
+    return entries, Expected("violation", "Bob calls a Wild Draw Four guilty though Ann held "
+                             "no card of the colour to match", "illegal_move",
+                             entry_of(entries, game.identity(1).peer.key, bob.lies[0]),
+                             NAMES[1])
 
 
 class BluffBot(HeuristicBot):
@@ -340,13 +435,17 @@ class Bluffer(TablePeer):
 
 
 def wild_draw_four() -> tuple[Sequence[Entry], Expected]:
-    """Only the reveal shows Cy held the colour: the audit names her at the play itself."""
-    game = play(3, "official", ["target=60"], "bluff", custom={2: Bluffer})
+    """Under ``wd4_strict`` (no bluffing) Cy's client plays a Wild Draw Four while she holds
+    the colour; only the reveal shows it: the audit names her at the play itself. (Under
+    the default rules the same play is a legal bluff: see ``honest-3p-bluffs``.)"""
+    game = play(3, "official", ["target=60", "wd4_strict=true"], "bluff",
+                custom={2: Bluffer})
     entries = game.entries
     cy = game.identity(2).peer
     index = next(e.seq for e in entries if e.author == cy and isinstance(e.body, Move)
                  and isinstance(e.body.action, Play) and e.body.action.cards[0] >= WILD_DRAW_FOUR)
-    return entries, Expected("violation", "Cy plays a Wild Draw Four holding the colour",
+    return entries, Expected("violation", "Cy plays a Wild Draw Four holding the colour "
+                             "under wd4_strict",
                              "illegal_move", index, NAMES[2])
 
 
@@ -606,6 +705,7 @@ LOGS: dict[str, Callable[[], tuple[Sequence[Entry], Expected]]] = {
     "honest-2p-official": lambda: honest(2, "official", ["target=60"], "honest-2p"),
     "honest-3p-house": lambda: honest(3, "house", ["target=60"], "honest-3p"),
     "honest-4p-party": lambda: honest(4, "party", ["target=50"], "honest-4p"),
+    "honest-3p-bluffs": bluffs,
     "honest-3p-seeds": lambda: honest(3, "seeds", ["target=60", "turn_timer=30"], "seeds-3p",
                                       ms_per_frame=40),
     "stopped-leave": left_early,

@@ -4,6 +4,11 @@ Every game must end with a valid winner (a seat that reached the target, or
 the fewest points under ``losses``) and no claim violation; the script prints
 a summary per preset and exits 1 on the first game that does not. Bounded by
 ``--games`` per preset and ``--budget`` CPU seconds in all.
+
+It also counts the Wild Draw Four bluffs (RULES.md "may bluff"): how many
+Wild Draw Fours were played, how many while holding the colour to match (read
+from the omniscient state, which the bots never see), how many were
+challenged, and how many challenges caught a bluff.
 """
 
 from __future__ import annotations
@@ -13,7 +18,8 @@ import json
 import time
 from collections import Counter
 
-from uno_p2p.rules import PRESETS, Phase, play_game, preset
+from uno_p2p.rules import PRESETS, Phase, preset
+from uno_p2p.rules.simulate import WildDrawFourStats
 
 
 def valid_winner(result_state: object) -> bool:
@@ -40,11 +46,12 @@ def main() -> int:
         options = preset(name, [f"target={args.target}"])
         wins: Counter[int] = Counter()
         games = rounds = actions = 0
+        bluffs = WildDrawFourStats()
         for i in range(args.games):
             if time.process_time() - start > args.budget:
                 break
             players = counts[i % len(counts)]
-            result = play_game(options, players, f"{name}-{i}", args.bots)
+            result = bluffs.play(options, players, f"{name}-{i}", args.bots)
             if not valid_winner(result.state) or result.violations:
                 print(f"game {name}-{i} ({players} players) ended badly: {result.state.phase}")
                 return 1
@@ -53,7 +60,8 @@ def main() -> int:
             actions += result.actions
             wins[result.winner] += 1
         summary[name] = {"games": games, "rounds": rounds, "actions": actions,
-                         "wins_by_seat": dict(sorted(wins.items()))}
+                         "wins_by_seat": dict(sorted(wins.items())),
+                         "wild_draw_four": bluffs.summary()}
     cpu = time.process_time() - start
     if args.json:
         print(json.dumps({"cpu_s": round(cpu, 2), "presets": summary}))
@@ -62,6 +70,16 @@ def main() -> int:
     for name, row in summary.items():
         print(f"{name:<10} games {row['games']:>6}  rounds {row['rounds']:>7}  "
               f"actions {row['actions']:>9}  wins by seat {row['wins_by_seat']}")
+    print("Wild Draw Four: played, challengeable, bluffs (rate), challenged (rate), "
+          "bluffs challenged, caught (of bluffs), challenge success")
+    for name, row in summary.items():
+        w = row["wild_draw_four"]
+        assert isinstance(w, dict)  # noqa: S101
+        print(f"{name:<10} {w['wild_draw_fours']:>6} {w['challengeable']:>6} "
+              f"{w['bluffs']:>5} ({w['bluff_rate']:.1%}) {w['challenged']:>5} "
+              f"({w['challenge_rate']:.1%}) {w['bluffs_challenged']:>5} "
+              f"{w['caught']:>5} ({w['bluffs_caught_rate']:.1%}) "
+              f"{w['challenge_success_rate']:.1%}")
     return 0
 
 

@@ -31,6 +31,8 @@ def test_there_is_a_log_for_every_adversary_and_several_honest_games() -> None:
                   "wild-draw-four", "bad-private-reveal", "false-accusation"):
         assert f"cheat-{cheat}.unolog" in names
     assert sum(name.startswith("honest-") for name in names) >= 4
+    # RULES.md "may bluff": a game with bluffs, caught and unchallenged, is valid
+    assert EXPECTED["honest-3p-bluffs.unolog"]["status"] == "ok"
     assert all((DATA / name).is_file() for name in names)
 
 

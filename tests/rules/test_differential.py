@@ -95,12 +95,8 @@ def random_action(draw: st.DrawFn, state: State) -> Action:
     if kind == "catch":
         return CatchUno(seat, draw(st.integers(0, n - 1)))
     if kind == "verdict":
-        challenged = state.challenge[1] if state.challenge[1] >= 0 else draw(st.integers(0, n - 1))
-        evidence: tuple[tuple[Slot, int], ...] = ()
-        if draw(st.booleans()) and state.hands[challenged]:
-            slot = draw(st.sampled_from(state.hands[challenged]))
-            evidence = ((slot, draw(face_for(state, slot))),)
-        return ChallengeVerdict(seat, evidence)
+        # RULES.md: the verdict shows no card; its truth turns on the challenged hand.
+        return ChallengeVerdict(seat, draw(st.booleans()))
     if kind == "colour":
         return ChooseColour(seat, draw(st.integers(0, 3)))
     makers: dict[str, type[Draw | Pass | SayUno | Challenge]] = {

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from uno_p2p.rules import (
+    CardsDrawn,
     Draw,
     ErrorPenalty,
     Options,
@@ -11,6 +12,7 @@ from uno_p2p.rules import (
     Play,
     RevealRequested,
     TimeOut,
+    apply,
     legal_actions,
 )
 
@@ -267,3 +269,53 @@ def test_seven_zero() -> None:
     table.apply(zero)
     hands[0] -= set(zero.slots)
     assert [set(table.state.hands[s]) for s in range(3)] == [hands[2], hands[0], hands[1]]
+
+
+def test_going_out_on_a_deflecting_skip_still_makes_the_next_player_draw() -> None:
+    # RULES.md "End of a round": "so does the player a penalty was passed on to by a last
+    # Skip or Reverse under deflect_draw_two".
+    table = started(Options(deflect_draw_two=True), 4,
+                    hands=[[], ["R+2", "B1"], ["R-skip"], []], starter="R5", exact=True)
+    table.play(1, "R+2")
+    events = table.play(2, "R-skip")
+    drawn = [e for e in events if isinstance(e, CardsDrawn) and e.reason == "penalty"]
+    assert [(e.seat, len(e.slots)) for e in drawn] == [(3, 2)]
+    reverse = started(Options(deflect_draw_two=True), 4,
+                      hands=[[], ["R+2", "B1"], ["R-rev"], []], starter="R5", exact=True)
+    reverse.play(1, "R+2")
+    events = reverse.play(2, "R-rev")
+    drawn = [e for e in events if isinstance(e, CardsDrawn) and e.reason == "penalty"]
+    assert [(e.seat, len(e.slots)) for e in drawn] == [(1, 2)]   # "sends it back"
+
+
+def test_forced_play_a_drawn_wild_draw_four_must_be_played() -> None:
+    # RULES.md forced_play: "a player who draws a playable card must play it"; a Wild Draw
+    # Four may always be played (the bluff), unless wd4_strict forbids it to its holder.
+    table = started(Options(forced_play=True), 3, starter="R5", pile=["W+4"],
+                    hands=[[], ["R9"]])
+    table.draw(1)
+    assert table.refused(Pass(1)).rule == "forced_play"
+    strict = started(Options(forced_play=True, wd4_strict=True), 3, starter="R5",
+                     pile=["W+4"], hands=[[], ["R9"]])
+    strict.draw(1)
+    strict.apply(Pass(1))                       # holds red: may not play it, so may keep it
+    free = started(Options(forced_play=True, wd4_strict=True), 3, starter="R5",
+                   pile=["W+4"], hands=[[], ["B9"]], exact=True)
+    free.draw(1)
+    assert free.refused(Pass(1)).rule == "forced_play"
+
+
+def test_draw_until_playable_stops_only_at_a_card_its_holder_may_play() -> None:
+    # RULES.md draw_until_playable: "keep drawing until a playable card comes".
+    table = started(Options(draw_until_playable=True), 3, starter="R5", pile=["W+4"],
+                    hands=[[], ["R9"]])
+    table.draw(1)
+    assert table.refused(Draw(1)).rule == "draw_until_playable"  # a W+4 may be played
+    strict = started(Options(draw_until_playable=True, wd4_strict=True), 3, starter="R5",
+                     pile=["W+4", "B3", "Y5"], hands=[[], ["R9"]])
+    strict.draw(1)
+    assert strict.refused(Pass(1)).rule == "draw_until_playable"  # it holds red: draw on
+    strict.draw(1)
+    assert strict.state.claims[-1].kind == "unplayable"
+    view0, _ = apply(strict.views[0], Pass(1))
+    assert view0.claims[-1].verdict(strict.state.known) is False  # B3: should draw on

@@ -82,3 +82,23 @@ def test_grace_period_before_next_player_may_act() -> None:
     assert table.refused(Draw(2), now_ms=11_000).rule == "catch_grace_ms"
     table.apply(Draw(2), now_ms=11_500)
     assert table.state.exposed == -1
+
+
+def test_jump_in_pair_uno_may_be_said_just_before_going_out() -> None:
+    # RULES.md jump_in: "A player going out by it must still say UNO first when two identical
+    # cards are their last two"; saying UNO "is an action of its own".
+    options = Options(jump_in=True)
+    table = started(options, 3, hands=[[], ["R3", "R3"]], starter="R5", exact=True)
+    assert table.refused(table.play_action(1, "R3", "R3")).rule == "jump_in"
+    assert SayUno(1) in legal_actions(table.views[1], 1)
+    table.apply(SayUno(1))
+    table.play(1, "R3", "R3")
+    assert table.state.round == 2 or table.hand_size(1) == 0
+    # said early over two different cards: the holder's engine refuses it
+    odd = started(options, 3, hands=[[], ["R3", "B3"]], starter="R5", exact=True)
+    assert odd.refused(SayUno(1)).rule == "jump_in"
+    # an early UNO counts only for going out with the pair: after one card it is forgotten
+    pair = started(options, 3, hands=[[], ["R3", "R3"]], starter="R5", exact=True)
+    pair.apply(SayUno(1))
+    pair.play(1, "R3")
+    assert CatchUno(0, 1) in legal_actions(pair.views[0], 0)

@@ -40,7 +40,7 @@ ACTIONS = st.one_of(
               st.integers(-1, 3), st.booleans()),
     st.builds(Draw, seats),
     st.builds(CatchUno, seats, seats),
-    st.builds(ChallengeVerdict, seats, st.lists(faces, max_size=1).map(tuple)),
+    st.builds(ChallengeVerdict, seats, st.booleans()),
     st.builds(lambda fs: Reveal(tuple({s: (s, c) for s, c in fs}.values())),
               st.lists(faces, max_size=20)),
     st.builds(Reseat, st.permutations(range(5)).map(tuple)),

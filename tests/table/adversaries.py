@@ -180,7 +180,11 @@ class StacksWithoutProof(StacksTheDeck):
 
 
 class LyingChallenger(Cheater):
-    """Always challenges a Wild Draw Four, then calls it guilty with a made-up card."""
+    """Always challenges a Wild Draw Four, then gives the verdict the hand disproves.
+
+    RULES.md: the hand is "shown to the challenger alone", so only the
+    challenged player sees the lie at once; everyone learns it at the round end.
+    """
 
     def _bot_move(self) -> bool:
         game, me = self.state.engine, self.state.my_seat
@@ -198,16 +202,21 @@ class LyingChallenger(Cheater):
             hand = game.hands[challenged]
             if any(s not in game.known for s in hand):
                 return False
-            lie = [s for s in hand if CARD_COLOUR[game.known[s]] != colour]
-            if not lie:
-                return super()._bot_move()
-            slot = lie[0]
-            claimed = next(c for c in range(100) if CARD_COLOUR[c] == colour)
+            guilty = any(CARD_COLOUR[game.known[s]] == colour for s in hand)
             self.cheated = True
-            item = self.received[slot, challenged]
-            self._submit(Move(ChallengeVerdict(me, ((slot, claimed),)), (item,)))
+            self._submit(Move(ChallengeVerdict(me, not guilty), ()))
             return True
         return super()._bot_move()
+
+    def _accept(self, entry: Entry) -> None:
+        """Its own client lets the lie through: it forgets the hand it saw for that entry."""
+        state, game = self.ledger.state, self.ledger.state.engine
+        if entry.author == self.peer_id and isinstance(entry.body, Move) and game is not None \
+                and isinstance(entry.body.action, ChallengeVerdict):
+            hand = set(game.hands[game.challenge[1]])
+            blind = replace(game, known={s: c for s, c in game.known.items() if s not in hand})
+            self.ledger.state = replace(state, engine=blind)
+        super()._accept(entry)
 
 
 class EvilHost(TablePeer):

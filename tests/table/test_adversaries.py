@@ -137,13 +137,34 @@ def test_a_stacked_deck_is_refused_on_arrival_and_no_card_of_it_opens(
         assert not any(slot.shuffle == stacked.shuffle for slot in peer.state.opened)
 
 
-def test_a_lying_challenger_is_caught_by_the_public_opening_of_its_evidence() -> None:
+def test_a_lying_challenger_is_caught_at_the_round_end_and_by_the_audit() -> None:
+    # RULES.md: "The challenged hand is shown to the challenger alone"; everyone else learns
+    # only the verdict, and a false one is still caught: by the challenged player at once,
+    # by everyone when the round's hands are revealed, and by the audit at the verdict.
+    from uno_p2p.audit.core import audit_entries
+    from uno_p2p.rules.actions import ChallengeVerdict
+
     for attempt in range(12):
         net = seat({1: adv.LyingChallenger}, players=2, seed=b"liar %d" % attempt,
                    options=["target=200", "turn_timer=60"])
-        if getattr(net.peers[cheater_id(net, 1).key], "cheated", False):
-            assert_stopped_by_abort(net, 1, {"wrong_face", "illegal_move"})
-            return
+        if not getattr(net.peers[cheater_id(net, 1).key], "cheated", False):
+            continue
+        liar = cheater_id(net, 1)
+        for peer in honest(net, 1):
+            found = named(net, peer, "challenge")
+            assert found
+            assert found[0].peer == liar
+            assert peer.stopped is None
+        entries = net.entries()
+        verdict = next(e.seq for e in entries if isinstance(e.body, Move)
+                       and isinstance(e.body.action, ChallengeVerdict))
+        finding = audit_entries(entries).violation
+        assert finding is not None
+        assert (finding.code, finding.entry, finding.rule) == ("illegal_move", verdict,
+                                                               "challenge")
+        assert finding.peer is not None
+        assert finding.peer.key == liar.key
+        return
     pytest.fail("no Wild Draw Four was challenged in twelve games")
 
 

@@ -341,9 +341,22 @@ def test_forced_play_says_why_the_drawn_card_cannot_be_kept() -> None:
     assert game.news[-1] == "You played Red 0."
 
 
-def test_wild_draw_four_while_holding_the_colour_is_refused_in_the_second_person() -> None:
+def test_a_wild_draw_four_bluff_is_allowed_with_a_warning() -> None:
+    # RULES.md: a player "may bluff ... the software lets a player make it (a warning is
+    # fine)".
     game = stacked(["W+4", "R7"])
     controller = held(game)
+    press(controller, "1", "enter")
+    assert mode(controller) == Mode.COLOUR
+    assert controller.status.startswith("A bluff: you hold Red.")
+    press(controller, "y")
+    assert game.news[-1] == "You played Wild Draw Four, naming Yellow."
+    assert "W+4" not in hand_names(game)
+
+
+def test_wild_draw_four_while_holding_the_colour_is_refused_under_wd4_strict() -> None:
+    game = stacked(["W+4", "R7"], options=preset("official", ["wd4_strict=true"]))
+    controller = Controller(game)
     press(controller, "1", "enter")
     assert controller.status == ("You hold a card of the colour to match and may not play "
                                  "a Wild Draw Four.")

@@ -17,7 +17,8 @@ The stages, in order; the first that fails gives the verdict:
    from its committed seed (``uno_p2p.crypto.audit``), so the card at every
    position is known; then every card opened during play is checked against
    it, every hidden claim the engine recorded (a Wild Draw Four while holding
-   the colour, a false "not guilty", a kept playable card) is judged by the
+   the colour under ``wd4_strict``, a false challenge verdict, a kept playable card) is
+   judged by the
    engine's own ``Claim.verdict`` at the entry that made it, and every sealed
    private reveal is opened with its recipient's revealed channel seed and
    checked as the recipient checked it (this needs only the seeds).
@@ -320,17 +321,19 @@ class _Audit:
     def _check_claims(self, public: _Public, knowledge: Knowledge) -> Finding | None:
         """Every hidden claim the engine recorded, judged by the engine's own ``verdict``
         with every face known, at the entry that made it (a Wild Draw Four while
-        holding the colour, a kept playable card, a false "not guilty")."""
+        holding the colour under ``wd4_strict``, a kept playable card, a false challenge
+        verdict). A bluff allowed by the rules makes no claim, so a bluff, challenged or
+        not, is never a violation; a verdict is the challenger's claim."""
         state = public.state
         if state is None or not knowledge.decks:
             return None
         for seq, claim in public.claims:
             if claim.verdict(knowledge.faces) is False:
                 name = state.player_names[claim.seat]
+                what = describe_claim(claim.kind, claim.rule)
                 return Finding("reveal", "illegal_move", seq,
                                self.seat_player(state, claim.seat),
-                               f"{name} broke {claim.rule}: {describe_claim(claim.kind)}",
-                               claim.rule)
+                               f"{name} broke {claim.rule}: {what}", claim.rule)
         self.verified.append(f"all {len(public.claims)} hidden claims and every hand scored")
         return None
 

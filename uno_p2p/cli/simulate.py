@@ -40,7 +40,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
                         help="override one rule option (repeatable)")
     parser.add_argument("--seed", default="", help="make the game reproducible")
-    parser.add_argument("--bots", default="heuristic", choices=("heuristic", "random"),
+    parser.add_argument("--bots", default="heuristic", choices=("heuristic", "random", "search"),
                         help="how the bots play (default heuristic)")
     parser.add_argument("--log", type=Path, help="write the game log to this .unolog file")
     parser.add_argument("--json", action="store_true", help="print one JSON object")

@@ -16,8 +16,9 @@ The public API, the contract other layers build on:
 - Events ask the table for work (``ShuffleRequested``, ``RevealRequested``,
   ``CardsDrawn``, ``ReseatRequested``) or report facts (``CardsPlayed``,
   ``RoundOver``, ``GameOver``, ``ClaimViolated``...).
-- Bots (``RandomBot``, ``HeuristicBot``) act on a seat's view only; the
-  omniscient ``Driver``/``play_game`` plays whole games from a seed.
+- Bots (``RandomBot``, ``HeuristicBot``, the searching ``SearchBot``) act on a
+  seat's view only; the omniscient ``Driver``/``play_game`` plays whole games
+  from a seed.
 
 How a table drives the engine (docs/protocol.md): apply each accepted log
 entry's action with the entry's time as ``now_ms``; answer each event:
@@ -27,7 +28,9 @@ position 0 drawn first); ``CardsDrawn(seat)`` and private ``RevealRequested``
 public ``RevealRequested`` (``to == EVERYONE``) -> a ``Reveal`` action with
 the proven faces (the game waits for it: ``State.awaiting``);
 ``ReseatRequested`` -> a ``Reseat`` action with a jointly drawn seating.
-``TimeOut`` is valid when ``now_ms >= State.turn_started_ms + turn_timer*1000``.
+``TimeOut(State.current)`` is valid in every phase where a player owes a
+decision (``state.TIMED_PHASES``: a turn, a challenge verdict, a starter
+Wild's colour) once ``now_ms >= State.turn_started_ms + turn_timer*1000``.
 """
 
 from __future__ import annotations
@@ -94,6 +97,7 @@ from uno_p2p.rules.events import (
 from uno_p2p.rules.legal import legal_actions
 from uno_p2p.rules.options import PRESETS, Options, parse_assignment, preset
 from uno_p2p.rules.prng import Stream
+from uno_p2p.rules.search import SearchBot  # registers BOTS["search"]
 from uno_p2p.rules.simulate import Driver, GameResult, play_game
 from uno_p2p.rules.state import OMNISCIENT, TRANSITIONS, Claim, Phase, State, playable
 
@@ -138,6 +142,7 @@ __all__ = [
     "RevealRequested",
     "RoundOver",
     "SayUno",
+    "SearchBot",
     "ShuffleRequested",
     "Slot",
     "State",

@@ -159,24 +159,21 @@ class Challenge(_Wire):
 class ChallengeVerdict(_Wire):
     """The challenger's verdict after seeing the challenged hand.
 
-    Guilty is proven by ``evidence``: one card of the challenged hand, of the
-    colour that was to match, revealed publicly. No evidence means not guilty,
-    a claim checked when the hand is next revealed.
+    RULES.md: "The challenged hand is shown to the challenger alone", so the
+    verdict shows no card: everyone else learns only ``guilty``, a claim that
+    the hand's revealed cards check at the end of the round (and the audit
+    from the deck).
     """
 
     TAG: ClassVar[str] = "verdict"
-    WIRE: ClassVar[tuple[tuple[str, str], ...]] = (("seat", "seat"), ("evidence", "faces"))
+    WIRE: ClassVar[tuple[tuple[str, str], ...]] = (("seat", "seat"), ("guilty", "bool"))
     seat: int
-    evidence: tuple[tuple[Slot, int], ...] = ()
+    guilty: bool = False
 
     def __post_init__(self) -> None:
         _check_seat(self.seat)
-        if len(self.evidence) > 1:
-            raise ValueError("a guilty verdict shows exactly one card")
-
-    @property
-    def guilty(self) -> bool:
-        return bool(self.evidence)
+        if type(self.guilty) is not bool:
+            raise ValueError("a verdict is guilty or not guilty")
 
 
 @dataclass(frozen=True, slots=True)

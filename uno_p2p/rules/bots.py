@@ -8,7 +8,7 @@ out-of-turn chance go by). Randomness comes from a seeded ``Stream``.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Protocol
 
 from uno_p2p.rules.actions import (
@@ -60,7 +60,17 @@ class RandomBot:
 
 class HeuristicBot:
     """Plays to win: sheds high points, keeps wilds for later, says UNO, catches,
-    stacks and jumps in when allowed, and challenges when the odds favour it."""
+    stacks and jumps in when allowed, bluffs a Wild Draw Four now and then, and
+    challenges one with judgement (RULES.md "may bluff", "Challenge").
+
+    Everything it weighs comes from its own view: its hand, the cards it has
+    seen played or shown to it, and the hand sizes everyone sees.
+    """
+
+    #: How often it bluffs when it could (1 in N), calm and when the next player is
+    #: about to go out (a bluff's 4 cards matter most then).
+    BLUFF_CALM = 12
+    BLUFF_URGENT = 2
 
     def __init__(self, seed: bytes | int | str) -> None:
         self.rng = Stream(seed)
@@ -81,14 +91,22 @@ class HeuristicBot:
         verdicts = [a for a in actions if isinstance(a, ChallengeVerdict)]
         if verdicts:
             return verdicts[0]
-        if any(isinstance(a, Challenge) for a in actions) and self._should_challenge(view):
+        if any(isinstance(a, Challenge) for a in actions) and self._should_challenge(view, seat):
             return next(a for a in actions if isinstance(a, Challenge))
+        bluffs = [p for p in plays if is_bluff(view, p)]
+        if bluffs:
+            bluff = self._should_bluff(view, seat, len(plays) > len(bluffs))
+            plays = bluffs if bluff else [p for p in plays if p not in bluffs]
         if plays:
             return self._best_play(view, seat, plays)
         passes = [a for a in actions if isinstance(a, Pass | Draw)]
         return min(passes, key=lambda a: isinstance(a, Draw)) if passes else actions[0]
 
     def _best_play(self, view: State, seat: int, plays: list[Play]) -> Play:
+        return max(plays, key=self.play_score(view, seat))
+
+    def play_score(self, view: State, seat: int) -> Callable[[Play], tuple[int, ...]]:
+        """The heuristic's ranking of plays (higher first), for this seat's view."""
         colours = _colour_counts(view, seat)
         best_colour = max(range(4), key=lambda c: (colours[c], -c))
         next_seat = view.next_seat(seat)
@@ -110,25 +128,75 @@ class HeuristicBot:
                 -target_cards,                            # 7-swap with the smallest hand
                 int(play.power == "peek"),
             )
-        return max(plays, key=score)
+        return score
 
     def _pick_colour(self, view: State, seat: int, picks: list[ChooseColour]) -> ChooseColour:
         colours = _colour_counts(view, seat)
         return max(picks, key=lambda a: (colours[a.colour], -a.colour))
 
-    def _should_challenge(self, view: State) -> bool:
-        """Challenge when the W+4 player more likely than not held the colour to match.
+    def _should_bluff(self, view: State, seat: int, has_other_play: bool) -> bool:
+        """Bluff now and then, more when the next player is about to go out.
 
-        The chance a hand of k unseen cards has none of the colour is estimated
-        from the unseen cards: (1 - share)^k; challenge when that is below 1/3.
+        A bluff risks 4 cards against a challenge; it pays when the next player
+        is close to winning, or when the bot wants to change the colour.
         """
-        _, challenged, colour = view.challenge
-        hand_size = len(view.hands[challenged])
-        seen = Counter(CARD_COLOUR[c] for c in view.known.values())
-        unseen_colour = max(0, 25 - seen[colour])
-        unseen = max(1, 108 - len(view.known))
-        share = unseen_colour / unseen
-        return (1 - share) ** hand_size < 1 / 3
+        if not has_other_play:
+            return True  # cannot happen while holding the colour, but never stall on it
+        urgent = len(view.hands[view.next_seat(seat)]) <= 2
+        return self.rng.chance(1, self.BLUFF_URGENT if urgent else self.BLUFF_CALM)
+
+    def _should_challenge(self, view: State, seat: int) -> bool:
+        """Challenge when the Wild Draw Four is likely enough to be a bluff.
+
+        ``guilt_chance`` weighs what this seat has seen; a won challenge is worth
+        8 cards (4 not drawn, 4 drawn by the bluffer), a lost one costs 2, so a
+        chance of 1 in 5 already pays. Like a person, the bot's threshold varies
+        from one challenge to the next (1/5 to 2/5).
+        """
+        chance = guilt_chance(view, seat)
+        threshold = 0.2 + self.rng.below(21) / 100
+        return chance >= threshold
+
+
+def is_bluff(view: State, play: Play) -> bool:
+    """A Wild Draw Four played while the rest of the hand (as this view knows it) holds
+    the colour to match (RULES.md: allowed unless ``wd4_strict``)."""
+    if CARD_RANK[play.cards[-1]] != Rank.WILD_DRAW_FOUR or view.pending \
+            or view.options.no_challenge:
+        return False
+    rest = (view.known.get(s) for s in view.hands[play.seat] if s not in play.slots)
+    return any(f is not None and CARD_COLOUR[f] == view.colour for f in rest)
+
+
+def guilt_chance(view: State, seat: int, bluff_rate: float = 0.12) -> float:
+    """How likely the Wild Draw Four on ``seat`` is a bluff, from ``seat``'s view alone.
+
+    The cards of the challenged hand this seat has seen decide it when one has
+    the colour; the others are drawn from the cards it has not seen (108 minus
+    its hand, the discard pile and whatever it was shown), which gives the
+    chance the hand holds the colour (hypergeometric). Bayes then weighs that by
+    how often players bluff when they could (``bluff_rate``; more when this seat
+    is about to go out), against an honest Wild Draw Four.
+    """
+    _, challenged, colour = view.challenge
+    if challenged < 0 or colour < 0:
+        return 0.0
+    hand = view.hands[challenged]
+    faces = [view.known.get(s) for s in hand]
+    if any(f is not None and CARD_COLOUR[f] == colour for f in faces):
+        return 1.0
+    hidden = sum(f is None for f in faces)
+    seen = Counter(CARD_COLOUR[c] for c in view.known.values())
+    unseen = max(1, 108 - len(view.known))
+    unseen_colour = max(0, 25 - seen[colour])
+    none = 1.0
+    for i in range(hidden):
+        none *= max(0, unseen - unseen_colour - i) / max(1, unseen - i)
+    holds = 1.0 - none
+    if len(view.hands[seat]) <= 2:
+        bluff_rate = min(1.0, bluff_rate * 2)  # stopping a player about to go out
+    guilty = holds * bluff_rate
+    return guilty / (guilty + (1.0 - holds)) if guilty + (1.0 - holds) > 0 else 0.0
 
 
 def _colour_counts(view: State, seat: int) -> Counter[int]:

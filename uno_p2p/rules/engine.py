@@ -34,7 +34,14 @@ from uno_p2p.rules.actions import (
 from uno_p2p.rules.codec import MAX_TEXT, Slot
 from uno_p2p.rules.events import ClaimViolated, Event, ShuffleRequested
 from uno_p2p.rules.options import Options
-from uno_p2p.rules.state import FIELD_INDEX, OMNISCIENT, Phase, State, state_values
+from uno_p2p.rules.state import (
+    FIELD_INDEX,
+    OMNISCIENT,
+    TIMED_PHASES,
+    Phase,
+    State,
+    state_values,
+)
 from uno_p2p.rules.work import Work
 
 _PLAY = frozenset({Phase.PLAYING})
@@ -50,7 +57,7 @@ HANDLERS: dict[type[Any], tuple[frozenset[Phase], Callable[[Work, Any], None]]] 
     ChallengeVerdict: (frozenset({Phase.CHALLENGE}), play.apply_verdict),
     SayUno: (_IN_ROUND, uno.apply_say_uno),
     CatchUno: (_IN_ROUND, uno.apply_catch),
-    TimeOut: (_PLAY, uno.apply_timeout),
+    TimeOut: (TIMED_PHASES, uno.apply_timeout),
     ErrorPenalty: (_IN_ROUND, uno.apply_error_penalty),
     ChooseColour: (frozenset({Phase.STARTER_COLOUR}), rounds.choose_starter_colour),
     Reveal: (_REVEAL, rounds.apply_reveal),
@@ -134,7 +141,7 @@ def learn(state: State, faces: Iterable[tuple[Slot, int]]) -> tuple[State, list[
     for claim in state.claims:
         if claim.verdict(state.known) is None and claim.verdict(known) is False:
             message = f"{state.players[claim.seat]} broke {claim.rule}: " + \
-                rounds.describe_claim(claim.kind)
+                rounds.describe_claim(claim.kind, claim.rule)
             events.append(ClaimViolated(claim.seat, claim.rule, message))
     return _replace(state, known=known), events
 
@@ -148,7 +155,7 @@ def view_for(state: State, seat: int) -> State:
     """Project an omniscient state to what ``seat`` may know.
 
     The seat keeps the faces of its own hand, the public ones (played, revealed
-    at dealer selection, in a guilty verdict or at round end) and the ones
+    at dealer selection or at round end) and the ones
     privately shown to it (a peek, a challenge, cards it gave away).
     """
     if state.viewer != OMNISCIENT:

@@ -195,23 +195,26 @@ def _with_target(state: State, probe: Play) -> Play:
 
 def _uno_actions(state: State, seat: int) -> list[Action]:
     actions: list[Action] = []
-    if len(state.hands[seat]) == 1 and not state.uno_said[seat]:
+    hand = state.hands[seat]
+    if len(hand) == 1 and not state.uno_said[seat]:
         actions.append(SayUno(seat))
+    elif len(hand) == 2 and state.options.jump_in and not state.uno_said[seat]:
+        # RULES.md jump_in: UNO said "first" before going out with a pair.
+        pair = [state.known.get(s) for s in hand]
+        if None not in pair and same_face(*pair):  # type: ignore[arg-type]
+            actions.append(SayUno(seat))
     if state.exposed >= 0 and state.exposed != seat:
         actions.append(CatchUno(seat, state.exposed))
     return actions
 
 
 def _verdicts(state: State, seat: int) -> list[Action]:
-    _, challenged, colour = state.challenge
-    known = state.known
-    hand = state.hands[challenged]
-    if any(s not in known for s in hand):
+    """The true verdict, once the challenged hand is shown to this viewer (none before)."""
+    hand = state.hands[state.challenge[1]]
+    if any(s not in state.known for s in hand):
         return []  # the hand has not been shown to this viewer yet
-    evidence = [(s, known[s]) for s in hand if CARD_COLOUR[known[s]] == colour]
-    candidates = [ChallengeVerdict(seat, (e,)) for e in evidence] or [ChallengeVerdict(seat)]
     actions: list[Action] = []
-    for verdict in candidates:
+    for verdict in (ChallengeVerdict(seat, True), ChallengeVerdict(seat, False)):
         try:
             validate_verdict(state, verdict)
         except IllegalAction:

@@ -34,6 +34,13 @@ INT_BOUNDS: dict[str, tuple[int, int]] = {
 }
 MIN_PLAYERS = 2
 MAX_PLAYERS = 10
+#: RULES.md turn_timer: "Always on in network play with a generous default, so that an
+#: absent player cannot stall a table". A minute per decision is generous for a human
+#: at a table of friends, and short enough that a vanished player costs little.
+NETWORK_TURN_TIMER = 60
+#: RULES.md "Not software rules": "pause a second or two before playing" maps to a short
+#: grace period for catching a missed UNO; in network play it is 1.5 s unless set.
+NETWORK_CATCH_GRACE_MS = 1500
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,6 +77,7 @@ class Options:
     seven_zero: bool = False
     forced_play: bool = False
     no_challenge: bool = False
+    wd4_strict: bool = False
     catch_grace_ms: int = 0
 
     NAMES: ClassVar[tuple[str, ...]]
@@ -181,6 +189,21 @@ def preset(name: str, overrides: Sequence[str] = ()) -> Options:
     if name not in PRESETS:
         raise ConfigError(f"unknown preset '{name}'{_suggest(name, tuple(PRESETS))}")
     return Options.from_mapping(PRESETS[name]).with_overrides(overrides)
+
+
+def network_options(options: Options) -> Options:
+    """The options a network table opens with: ``options`` with a turn timer and an UNO
+    grace period filled in when the host left them at 0 (RULES.md ``turn_timer``:
+    "Always on in network play"; "a short grace period", ``catch_grace_ms``).
+
+    A host who set either keeps its value; a local game against bots needs neither.
+    """
+    changes: dict[str, int] = {}
+    if not options.turn_timer:
+        changes["turn_timer"] = NETWORK_TURN_TIMER
+    if not options.catch_grace_ms:
+        changes["catch_grace_ms"] = NETWORK_CATCH_GRACE_MS
+    return replace(options, **changes) if changes else options  # type: ignore[arg-type]
 
 
 def parse_assignment(text: str) -> tuple[str, object]:

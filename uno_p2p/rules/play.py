@@ -13,9 +13,15 @@ from uno_p2p.errors import IllegalAction
 from uno_p2p.rules.actions import Challenge, ChallengeVerdict, Draw, Pass, Play
 from uno_p2p.rules.cards import CARD_COLOUR, CARD_RANK, Rank, long_name, same_face
 from uno_p2p.rules.codec import Slot
-from uno_p2p.rules.events import CardsPlayed, ChallengeResolved, RevealRequested, UnoSaid
-from uno_p2p.rules.rounds import end_round
-from uno_p2p.rules.state import Claim, Phase, State, playable
+from uno_p2p.rules.events import (
+    CardsPlayed,
+    ChallengeResolved,
+    ClaimViolated,
+    RevealRequested,
+    UnoSaid,
+)
+from uno_p2p.rules.rounds import describe_claim, end_round
+from uno_p2p.rules.state import OMNISCIENT, Claim, Phase, State, playable
 from uno_p2p.rules.uno import check_grace, false_uno_allowed
 from uno_p2p.rules.work import Work
 
@@ -113,8 +119,10 @@ def check_finish(work: Work | State, action: Play, remaining: int) -> None:
             for c in cards):
         raise _refuse(f"{name} must go out with a 1-9, a Draw Two or a Wild Draw Four",
                       "number_or_draw_finish")
-    if len(cards) == 2 and same_face(*cards) and not action.say_uno:
-        # RULES.md jump_in: "must still say UNO first when two identical cards are their last two"
+    if len(cards) == 2 and same_face(*cards) and not action.say_uno \
+            and not work.uno_said[action.seat]:
+        # RULES.md jump_in: "must still say UNO first when two identical cards are their last
+        # two": with the play, or as its own action just before (``uno.apply_say_uno``).
         raise _refuse(f"{name} must say UNO before going out with two identical cards", "jump_in")
 
 
@@ -144,14 +152,25 @@ def check_extras(work: Work | State, action: Play, remaining: tuple[Slot, ...]) 
         raise _refuse("only a Wild swap moves cards between hands", "wild_powers")
 
 
+def wd4_restricted(work: Work | State) -> bool:
+    """Whether a Wild Draw Four needs its holder to lack the colour to match.
+
+    RULES.md: by default a player "may bluff" (the challenge is the only check);
+    ``wd4_strict`` makes the software refuse the bluff; ``no_challenge`` lets a
+    Wild Draw Four be "played at any time".
+    """
+    return work.options.wd4_strict and not work.options.no_challenge
+
+
 def check_wild_draw_four(work: Work | State, action: Play,
                          remaining: tuple[Slot, ...]) -> Claim | None:
-    """RULES.md: W+4 "only when the player holds no card of the colour to match".
+    """RULES.md ``wd4_strict``: "the software refuses the bluff".
 
     Decided now when this viewer knows a card of that colour in the hand; else
-    recorded as a claim for the challenge or the round-end reveal.
+    recorded as a claim for the challenge or the round-end reveal. Without
+    ``wd4_strict`` the bluff is part of the game: no check, no claim.
     """
-    if CARD_RANK[action.cards[-1]] != W4 or work.options.no_challenge:
+    if CARD_RANK[action.cards[-1]] != W4 or not wd4_restricted(work):
         return None
     claim = Claim(action.seat, "no_colour", "wild_draw_four", remaining, work.colour, -1)
     if claim.verdict(work.known) is False:
@@ -207,6 +226,10 @@ def _carry_out(work: Work, action: Play, remaining: tuple[Slot, ...], claim: Cla
         work.claims = (*work.claims, claim)
     top = cards[-1]
     work.colour = action.colour if top >= 100 else CARD_COLOUR[top]
+    if remaining:
+        # An UNO said early (jump_in, two identical cards) counts only for going out with
+        # them; RULES.md "UNO": otherwise it goes "with the play or follow[s] it".
+        work.uno_said[seat] = False
     if action.say_uno and not false_uno:
         work.uno_said[seat] = True
         work.events.append(UnoSaid(seat))
@@ -223,11 +246,19 @@ def _carry_out(work: Work, action: Play, remaining: tuple[Slot, ...], claim: Cla
 
 
 def _finish(work: Work, seat: int, top: int, count: int) -> None:
-    """RULES.md: "If their last card was a Draw Two or W+4, the next player still draws"."""
+    """RULES.md "End of a round": "If their last card was a Draw Two or Wild Draw Four,
+    the next player still draws; so does the player a penalty was passed on to by a
+    last Skip or Reverse under deflect_draw_two"."""
     rank = CARD_RANK[top]
     if rank in (D2, W4):
         total = work.pending + (2 * count if rank == D2 else 4)
         work.give_cards(work.next_seat(seat), total, "penalty")
+    elif work.pending and rank in (Rank.SKIP, Rank.REVERSE):
+        # As ``_card_effect``: a Skip passes the penalty to the player after; a Reverse
+        # (one card flips the direction, two leave it) sends it back.
+        if rank == Rank.REVERSE and count == 1:
+            work.direction = -work.direction
+        work.give_cards(work.next_seat(seat), work.pending, "penalty")
     end_round(work, seat)
 
 
@@ -304,10 +335,14 @@ def _pile_has_cards(work: Work | State) -> bool:
 
 
 def _drawn_claim(work: Work | State, seat: int, kind: str, rule: str) -> Claim:
-    assert work.drawn is not None  # noqa: S101 - callers check
-    claim = Claim(seat, kind, rule, (work.drawn,), work.colour, work.discard[-1][1])
+    """A claim about the card just drawn; under ``wd4_strict`` it lists the rest of the
+    hand too, which decides whether a drawn Wild Draw Four may be played (``Claim``)."""
+    drawn = work.drawn
+    assert drawn is not None  # noqa: S101 - callers check
+    rest = tuple(s for s in work.hands[seat] if s != drawn) if wd4_restricted(work) else ()
+    claim = Claim(seat, kind, rule, (drawn, *rest), work.colour, work.discard[-1][1])
     if claim.verdict(work.known) is False:
-        face = long_name(work.known[work.drawn])
+        face = long_name(work.known[drawn])
         verb = "must play" if kind == "unplayable" else "may not stop at"
         raise _refuse(f"{work.players[seat]} {verb} the {face} just drawn ({rule})", rule)
     return claim
@@ -411,27 +446,43 @@ def apply_challenge(work: Work, action: Challenge) -> None:
     challenged, colour = work.challenge[1], work.challenge[2]
     work.challenge = (seat, challenged, colour)
     work.set_phase(Phase.CHALLENGE)
+    # The verdict is a decision of its own: turn_timer covers it from now (RULES.md).
+    work.turn_started_ms = work.now_ms
     hand = work.hands[challenged]
     # "The challenged hand is shown to the challenger alone."
     work.events.append(RevealRequested(hand, seat, "challenge"))
     work.show_privately(seat, hand)
 
 
+def verdict_claim(work: Work | State, action: ChallengeVerdict) -> Claim:
+    """The challenger's verdict as a claim about the challenged hand.
+
+    RULES.md: the hand is "shown to the challenger alone", so everyone else
+    learns only the verdict; it is checked when the hand's cards are revealed
+    (at the end of the round, or from the deck in the audit) and a false one
+    names the challenger.
+    """
+    _, challenged, colour = work.challenge
+    kind = "has_colour" if action.guilty else "no_colour"
+    return Claim(action.seat, kind, "challenge", work.hands[challenged], colour, -1)
+
+
 def apply_verdict(work: Work, action: ChallengeVerdict) -> None:
-    """Guilty needs one revealed card of the colour to match; not guilty is a claim."""
-    challenger, challenged, colour = work.challenge
-    validate_verdict(work, action)
-    hand = work.hands[challenged]
-    for slot, card in action.evidence:
-        work.make_public(slot, card)
+    """Guilty or not guilty, as the challenger saw the hand; the verdict is a claim."""
+    challenger, challenged, _ = work.challenge
+    claim = validate_verdict(work, action)
+    work.claims = (*work.claims, claim)
+    if claim.verdict(work.known) is False:
+        # Only the challenged player's own view gets here (``validate_verdict``): it sees
+        # the lie at once and says so; everyone else learns it at the round end.
+        message = f"{work.players[claim.seat]} broke challenge: " + \
+            describe_claim(claim.kind, claim.rule)
+        work.events.append(ClaimViolated(claim.seat, claim.rule, message))
     work.set_phase(Phase.PLAYING)
     penalty = work.pending
     work.events.append(ChallengeResolved(challenger, challenged, action.guilty))
     if action.guilty:
         # "the challenged player draws 4 instead, and the challenger plays normally"
-        work.claims = tuple(c for c in work.claims
-                            if not (c.seat == challenged and c.kind == "no_colour"
-                                    and c.colour == colour and set(c.slots) <= set(hand)))
         work.give_cards(challenged, penalty, "challenge")
         work.pending, work.pending_rank = 0, -1
         work.challenge = (-1, -1, -1)
@@ -441,25 +492,26 @@ def apply_verdict(work: Work, action: ChallengeVerdict) -> None:
     _take_penalty(work, challenger, penalty + 2, "challenge")
 
 
-def validate_verdict(work: Work | State, action: ChallengeVerdict) -> None:
-    """Raises:
-        IllegalAction: not the challenger, bad evidence, or a verdict this viewer
-            can see is false.
+def validate_verdict(work: Work | State, action: ChallengeVerdict) -> Claim:
+    """Checks of a verdict; returns it as a claim (``verdict_claim``).
+
+    The challenger's own engine refuses a false verdict (an honest client never
+    sends one), and so does an omniscient one (the audit with every face). The
+    challenged player's view also sees the lie but accepts it, reporting a
+    ``ClaimViolated`` (``apply_verdict``): refusing it would stop that honest
+    peer alone, while the round end shows the lie to everyone.
+
+    Raises:
+        IllegalAction: not the challenger, or a false verdict in the challenger's
+            own (or an omniscient) view.
     """
-    challenger, challenged, colour = work.challenge
+    challenger, challenged, _ = work.challenge
     if action.seat != challenger:
         raise _refuse(f"only {work.players[challenger]} gives the verdict", "challenge")
-    hand = work.hands[challenged]
-    name = work.players[challenged]
-    for slot, card in action.evidence:
-        if slot not in hand or CARD_COLOUR[card] != colour:
-            raise _refuse(f"the evidence is not a card of the colour to match in {name}'s hand",
-                          "challenge")
-        known = work.known.get(slot)
-        if known is not None and known != card:
-            raise _refuse(f"the evidence claims {long_name(card)} but it is {long_name(known)}",
-                          "challenge")
-    claim = Claim(challenged, "no_colour", "wild_draw_four", hand, colour, -1)
-    if not action.guilty and claim.verdict(work.known) is False:
-        raise _refuse(f"{name} held a card of the colour to match: the verdict is guilty",
-                      "challenge")
+    claim = verdict_claim(work, action)
+    if work.viewer in (challenger, OMNISCIENT) and claim.verdict(work.known) is False:
+        name = work.players[challenged]
+        truth = "not guilty: the hand held no card" if action.guilty else \
+            "guilty: the hand held a card"
+        raise _refuse(f"{name} is {truth} of the colour to match", "challenge")
+    return claim

@@ -148,7 +148,10 @@ def choose_starter_colour(work: Work, action: ChooseColour) -> None:
             f"{work.players[work.current]} does", rule="starter_wild_colour")
     work.colour = action.colour
     work.set_phase(Phase.PLAYING)
-    work.set_turn(work.next_seat(work.dealer))
+    # The first player plays. After a time-out (``uno.apply_timeout``) the naming passed
+    # on, and whoever named it plays; the dealer naming it (``dealer``) never plays first.
+    chooser = action.seat
+    work.set_turn(work.next_seat(chooser) if chooser == work.dealer else chooser)
 
 
 # -- public reveals -------------------------------------------------------------------------
@@ -233,13 +236,21 @@ def check_claims_publicly(work: Work) -> None:
     for claim in work.claims:
         if claim.verdict(work.known) is False:
             message = (f"{work.players[claim.seat]} broke {claim.rule}: "
-                       + describe_claim(claim.kind))
+                       + describe_claim(claim.kind, claim.rule))
             work.violations = (*work.violations, (claim.seat, claim.rule))
             work.events.append(ClaimViolated(claim.seat, claim.rule, message))
     work.claims = ()
 
 
-def describe_claim(kind: str) -> str:
+def describe_claim(kind: str, rule: str = "") -> str:
+    """What a false claim of ``kind`` (for ``rule``) means, in a sentence's second half."""
+    if rule == "challenge":
+        return {
+            "has_colour": "they called a Wild Draw Four guilty, but the hand held no card "
+                          "of the colour to match",
+            "no_colour": "they called a Wild Draw Four not guilty, but the hand held the "
+                         "colour to match",
+        }[kind]
     return {
         "unplayable": "they kept a drawn card that could have been played",
         "playable": "they stopped drawing before a playable card came",

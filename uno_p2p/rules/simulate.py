@@ -18,12 +18,14 @@ from dataclasses import dataclass, field
 from uno_p2p.errors import LocalProtocolError
 from uno_p2p.rules.actions import Action, Reseat, Reveal
 from uno_p2p.rules.bots import BOTS, Bot, HeuristicBot, RandomBot
-from uno_p2p.rules.cards import CARD_COUNT
+from uno_p2p.rules.cards import CARD_COLOUR, CARD_COUNT, CARD_RANK, Rank
 from uno_p2p.rules.codec import Slot
 from uno_p2p.rules.engine import apply, faces_of, learn, new_game, public_digest, view_for
 from uno_p2p.rules.events import (
     EVERYONE,
     CardsDrawn,
+    CardsPlayed,
+    ChallengeResolved,
     ClaimViolated,
     Event,
     RevealRequested,
@@ -220,10 +222,74 @@ class Driver:
                           self.history)
 
 
+@dataclass(slots=True)
+class WildDrawFourStats:
+    """Wild Draw Four bluffs and challenges over many omniscient games (RULES.md "may
+    bluff"): whether a play was a bluff is read from the omniscient state, which no bot
+    sees. ``play`` runs one game and counts; ``summary`` gives counts and rates."""
+
+    played: int = 0
+    challengeable: int = 0
+    bluffs: int = 0
+    challenged: int = 0
+    bluffs_challenged: int = 0
+    caught: int = 0
+    #: Per challengeable Wild Draw Four awaiting its answer: (challenged seat, bluff?).
+    open: list[tuple[int, bool]] = field(default_factory=list)
+
+    def watch(self, driver: Driver, events: list[Event]) -> None:
+        """Count the Wild Draw Fours and verdicts among one batch of engine events."""
+        state = driver.state
+        for event in events:
+            if isinstance(event, CardsPlayed) and \
+                    CARD_RANK[event.cards[-1]] == Rank.WILD_DRAW_FOUR:
+                self.played += 1
+                _, seat, colour = state.challenge
+                if seat != event.seat or state.options.no_challenge:
+                    continue  # went out with it, or nobody may challenge
+                self.challengeable += 1
+                bluff = any(CARD_COLOUR[state.known[s]] == colour for s in state.hands[seat])
+                self.bluffs += bluff
+                self.open = [(seat, bluff)]
+            elif isinstance(event, ChallengeResolved):
+                bluff = any(b for s, b in self.open if s == event.challenged)
+                self.challenged += 1
+                self.bluffs_challenged += bluff
+                self.caught += event.guilty
+                self.open = []
+
+    def play(self, options: Options, players: int, seed: bytes | int | str,
+             bots: Sequence[Bot] | str = "heuristic") -> GameResult:
+        """Play one game (see ``Driver``), counting its Wild Draw Fours."""
+        holder: list[Driver] = []
+
+        def watch(events: list[Event]) -> None:
+            if holder:
+                self.watch(holder[0], events)
+
+        driver = Driver(options, players, seed, bots, on_events=watch)
+        holder.append(driver)
+        return driver.run()
+
+    def summary(self) -> dict[str, object]:
+        """Counts and rates (bluffs per challengeable Wild Draw Four, and so on)."""
+        def rate(a: int, b: int) -> float:
+            return round(a / b, 3) if b else 0.0
+        return {
+            "wild_draw_fours": self.played, "challengeable": self.challengeable,
+            "bluffs": self.bluffs, "challenged": self.challenged,
+            "bluffs_challenged": self.bluffs_challenged, "caught": self.caught,
+            "bluff_rate": rate(self.bluffs, self.challengeable),
+            "challenge_rate": rate(self.challenged, self.challengeable),
+            "bluffs_caught_rate": rate(self.caught, self.bluffs),
+            "challenge_success_rate": rate(self.caught, self.challenged),
+        }
+
+
 def play_game(options: Options, players: int, seed: bytes | int | str,
               bots: Sequence[Bot] | str = "random", **kwargs: bool | int) -> GameResult:
     """Play a whole game (to ``target``) among bots from ``seed``; see ``Driver``."""
     return Driver(options, players, seed, bots, **kwargs).run()  # type: ignore[arg-type]
 
 
-__all__ = ["Driver", "GameResult", "play_game"]
+__all__ = ["Driver", "GameResult", "WildDrawFourStats", "play_game"]

@@ -50,6 +50,13 @@ TRANSITIONS: dict[Phase, frozenset[Phase]] = {
     Phase.GAME_OVER: frozenset(),
 }
 
+#: Phases in which a player owes a decision, all covered by ``turn_timer`` (RULES.md:
+#: "Every decision a player owes ... is covered by turn_timer, so no table can stall"):
+#: a turn (a play with its colour, 7-swap target or Wild power), a challenge verdict, a
+#: starter Wild's colour. ``State.current`` owes it. A reseat is drawn by the table from
+#: the log (no player decides it), so it cannot stall.
+TIMED_PHASES = frozenset({Phase.PLAYING, Phase.CHALLENGE, Phase.STARTER_COLOUR})
+
 
 def check_transition(old: Phase, new: Phase) -> None:
     """Refuse a phase change the table does not list.
@@ -66,9 +73,14 @@ class Claim:
     """A statement about hidden cards, checked once their faces are known.
 
     ``kind`` is ``"unplayable"`` (the card at ``slots[0]`` could not be played
-    on ``colour``/``top``), ``"playable"`` (it could), or ``"no_colour"`` (no
-    card at ``slots`` has colour ``colour``: a Wild Draw Four's condition).
-    ``rule`` is the RULES.md name the claim upholds.
+    on ``colour``/``top``), ``"playable"`` (it could), ``"no_colour"`` (no card
+    at ``slots`` has colour ``colour``: a Wild Draw Four's condition, or a "not
+    guilty" verdict) or ``"has_colour"`` (some card at ``slots`` has it: a
+    "guilty" verdict). ``rule`` is the RULES.md name the claim upholds.
+
+    A drawn Wild Draw Four is playable (RULES.md: a player "may bluff") unless
+    ``wd4_strict`` applies; then the claim lists the rest of the hand after the
+    drawn card, and the card is playable only if none of it has the colour.
     """
 
     seat: int
@@ -81,19 +93,27 @@ class Claim:
     def verdict(self, known: Mapping[Slot, int]) -> bool | None:
         """True if the claim holds, False if it is false, None while faces are unknown."""
         faces = [known.get(slot) for slot in self.slots]
-        if self.kind == "no_colour":
-            if any(f is not None and CARD_COLOUR[f] == self.colour for f in faces):
-                return False
-            return None if None in faces else True
+        if self.kind in ("no_colour", "has_colour"):
+            held = _holds_colour(faces, self.colour)
+            return held if held is None or self.kind == "has_colour" else not held
         face = faces[0]
         if face is None:
             return None
         if face >= 104:
-            # A drawn Wild Draw Four may be unplayable (its holder may hold the colour to
-            # match), which only the whole hand shows: it stops draw_until_playable and
-            # never obliges under forced_play.
-            return True
+            # RULES.md: the bluff is part of the game, so a Wild Draw Four may always be
+            # played; under wd4_strict only when the rest of the hand lacks the colour.
+            held = _holds_colour(faces[1:], self.colour) if len(faces) > 1 else False
+            if held is None:
+                return None
+            return (not held) == (self.kind == "playable")
         return playable(face, self.colour, self.top) == (self.kind == "playable")
+
+
+def _holds_colour(faces: list[int | None], colour: int) -> bool | None:
+    """Whether some face has ``colour`` (None while an unknown face could decide it)."""
+    if any(f is not None and CARD_COLOUR[f] == colour for f in faces):
+        return True
+    return None if None in faces else False
 
 
 def playable(card: int, colour: int, top: int) -> bool:

@@ -19,7 +19,7 @@ from uno_p2p.crypto.shares import make_share
 from uno_p2p.crypto.shuffle import shuffle_context
 from uno_p2p.crypto.shuffle_proof import make_proven_shuffle
 from uno_p2p.errors import LocalProtocolError
-from uno_p2p.rules.actions import Action, ChallengeVerdict, Play
+from uno_p2p.rules.actions import Action, Play
 from uno_p2p.rules.codec import Slot
 from uno_p2p.table.bodies import (
     MAX_SHARES,
@@ -146,12 +146,9 @@ def move_proofs(ts: TableState, secrets: PeerSecrets, seat: int, action: Action,
     Raises:
         LocalProtocolError: a share this peer was never given (it cannot prove the card).
     """
-    if isinstance(action, Play):
-        slots: list[Slot] = list(action.slots)
-    elif isinstance(action, ChallengeVerdict):
-        slots = [slot for slot, _ in action.evidence]
-    else:
-        return ()
+    if not isinstance(action, Play):
+        return ()  # a challenge verdict shows no card (RULES.md: the challenger alone sees)
+    slots: list[Slot] = list(action.slots)
     items = []
     for slot in slots:
         for holder in ts.missing_shares(slot):

@@ -26,7 +26,6 @@ from uno_p2p.crypto.shuffle_proof import verify_proven_shuffle
 from uno_p2p.errors import CryptoError, IllegalAction, InvalidMessage
 from uno_p2p.rules.actions import (
     Action,
-    ChallengeVerdict,
     ErrorPenalty,
     Play,
     Reseat,
@@ -504,10 +503,9 @@ def _check_mover(ts: TableState, entry: Entry | None, seq: int, author: PeerId, 
 
 def _move_shares(ts: TableState, entry: Entry | None, seq: int, author: PeerId, seat: int,
                  body: Move) -> tuple[ShareItem, ...]:
-    """The shares a move may carry: its own open shares of the cards it plays, or the
-    challenged player's private shares of a guilty verdict's evidence."""
+    """The shares a move may carry: its own open shares of the cards it plays (a
+    challenge verdict shows no card: the hand is the challenger's alone, table.md §5.1)."""
     action = body.action
-    state = ts.game
     for item in body.shares:
         slot = Slot(item.shuffle, item.position)
         if isinstance(action, Play):
@@ -516,9 +514,6 @@ def _move_shares(ts: TableState, entry: Entry | None, seq: int, author: PeerId, 
             own = item.purpose == "open" and item.prover == seat
             passed = item.purpose == "private" and item.recipient == seat != item.prover
             ok = (own or passed) and slot in action.slots
-        elif isinstance(action, ChallengeVerdict):
-            ok = item.purpose == "private" and item.prover == state.challenge[1] and \
-                item.recipient == seat and slot in dict(action.evidence)
         else:
             ok = False
         if not ok or item.prover in ts.shares.get(slot, {}):
@@ -530,8 +525,6 @@ def _move_shares(ts: TableState, entry: Entry | None, seq: int, author: PeerId, 
 def _shown_faces(action: Action) -> list[tuple[Slot, int]]:
     if isinstance(action, Play):
         return list(zip(action.slots, action.cards, strict=True))
-    if isinstance(action, ChallengeVerdict):
-        return list(action.evidence)
     return []
 
 

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from uno_p2p.crypto.identity import Identity
 from uno_p2p.errors import IllegalAction, RemoteProtocolError
 from uno_p2p.rules.actions import TimeOut
-from uno_p2p.rules.state import Phase
+from uno_p2p.rules.state import TIMED_PHASES
 from uno_p2p.table.bodies import Abort, Clock, Move
 from uno_p2p.table.duties import waiting_for
 from uno_p2p.table.events import TableEvent
@@ -208,7 +208,7 @@ class Sequencer:
     def _turn_deadline(self) -> int | None:
         state = self.ledger.state
         game = state.engine
-        if state.phase != TablePhase.PLAYING or game is None or game.phase != Phase.PLAYING \
+        if state.phase != TablePhase.PLAYING or game is None or game.phase not in TIMED_PHASES \
                 or waiting_for(state):
             return None  # the game waits for a peer's work, not for the player
         limit = game.options.turn_timer * 1000

@@ -35,6 +35,7 @@ from uno_p2p.rules import (
     long_name,
     points,
 )
+from uno_p2p.rules.cards import COLOUR_NAMES, Rank, colour_of, rank_of
 from uno_p2p.ui import overlays
 from uno_p2p.ui.modes import COLOUR_KEYS, Mode
 from uno_p2p.ui.render import Block, Seats, card_order, play_order
@@ -357,7 +358,9 @@ class Controller:
         plays = [p for p in self.candidates if isinstance(p, Play)]
         if len({p.colour for p in plays}) > 1:
             self.mode = Mode.COLOUR
-        elif len({p.power for p in plays}) > 1:
+            self.status = self._bluff_warning(plays[0])
+            return
+        if len({p.power for p in plays}) > 1:
             self.mode = Mode.POWER
         elif len({p.target for p in plays}) > 1:
             self.mode = Mode.TARGET
@@ -371,6 +374,17 @@ class Controller:
                 self.marked.clear()
             return
         self.status = ""
+
+    def _bluff_warning(self, play: Play) -> str:
+        """RULES.md: the bluff is allowed ("a warning is fine"): say what it risks."""
+        view = self.table.view()
+        if rank_of(play.cards[-1]) != Rank.WILD_DRAW_FOUR or view.colour < 0:
+            return ""
+        rest = [view.known.get(s) for s in view.hands[self.seats.me] if s not in play.slots]
+        if not any(f is not None and colour_of(f) == view.colour for f in rest):
+            return ""
+        return (f"A bluff: you hold {COLOUR_NAMES[view.colour]}. If challenged you draw 4 "
+                "instead. Name a colour to play it, Esc to think again.")
 
     def _swap_give(self, play: Play) -> Play:
         """Give the costliest cards in a Wild swap, keeping black cards (wild_powers)."""
