@@ -160,13 +160,23 @@ class TablePeer:
             peer._after(entry, events)
         if peer.sequencer is not None:
             peer.sequencer.counter = peer.counter
+            peer._drive()
         else:
-            # Send nothing until the sequencer's reply: a message sent before the crash
-            # may still be logged, and a new one under its number would equivocate.
-            peer._syncing = True
-            peer._out.append(Outgoing(None, frame(FRAME_SYNC, sync_request(peer.state.seq))))
-        peer._drive()
+            peer.resync()
         return peer
+
+    def resync(self) -> None:
+        """After a lost link: ask the sequencer for the entries after ours (table.md §9).
+
+        Send nothing until its reply: a message sent before the link broke may
+        still be logged, and a new one under its number would equivocate.
+        """
+        if self.sequencer is not None:
+            return
+        self._syncing = True
+        self._early.clear()
+        self._out.append(Outgoing(None, frame(FRAME_SYNC, sync_request(self.state.seq))))
+        self._drive()
 
 
     def _resend(self, target: PeerId, seen: int) -> None:
