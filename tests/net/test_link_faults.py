@@ -1,0 +1,167 @@
+"""Faults on real loopback sockets, in one process: each named, the table goes on.
+
+A host node listens on 127.0.0.1; attackers send garbage, an oversized
+length, a dribbled frame (slowloris) or a forged record, before and after a
+real handshake. Each loses its link and the host names it (its address
+before authentication, its key after); an honest joiner still sits down.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import secrets
+from collections.abc import AsyncIterator
+
+import pytest
+
+from uno_p2p.crypto.identity import Identity
+from uno_p2p.net.handshake import MAX_RECORD, HandshakeFailed
+from uno_p2p.net.link import Link, LinkLost, Timings, connect
+from uno_p2p.net.node import HostNode, JoinNode
+from uno_p2p.net.seats import LogSaver
+from uno_p2p.rules.options import preset
+from uno_p2p.table.events import PlayerJoined, TableEvent
+from uno_p2p.table.peer import TablePeer
+
+FAST = Timings(handshake_s=1.0, heartbeat_s=0.2, idle_s=1.0, body_s=0.5, min_rate=1 << 20)
+HOST = Identity(hashlib.sha256(b"faults host").digest())
+
+
+class Table:
+    """A host node in a lobby, with what it said."""
+
+    def __init__(self, code: str | None = None) -> None:
+        self.notes: list[str] = []
+        self.events: list[TableEvent] = []
+        peer = TablePeer.host(HOST, secrets.token_bytes(32), table_id=secrets.token_bytes(16),
+                              name="Ann", options=preset("official"))
+        self.node = HostNode(peer, None, on_event=self.events.append,
+                             on_note=self.notes.append, code=code, timings=FAST)
+        self.port = 0
+
+    async def noted(self, *words: str, within: float = 5.0) -> str:
+        for _ in range(int(within / 0.05)):
+            for note in self.notes:
+                if all(w in note for w in words):
+                    return note
+            await asyncio.sleep(0.05)
+        raise AssertionError(f"no note with {words}: {self.notes}")
+
+
+@pytest.fixture
+async def table() -> AsyncIterator[Table]:
+    t = Table()
+    t.port = await t.node.listen("127.0.0.1", 0)
+    yield t
+    await t.node.shutdown("test over")
+
+
+async def honest_joiner(table: Table, name: str = "Bob",
+                        code: str | None = None) -> list[TableEvent]:
+    """A real joiner sits down; returns its events once the host logged its join."""
+    events: list[TableEvent] = []
+    identity = Identity(secrets.token_bytes(32))
+
+    def make_peer(link: Link) -> tuple[TablePeer, LogSaver | None]:
+        return TablePeer.join(identity, secrets.token_bytes(32), table_id=link.table_id,
+                              host=link.peer, name=name), None
+
+    node = JoinNode(identity, ("127.0.0.1", table.port), make_peer=make_peer,
+                    on_event=events.append, on_note=lambda _: None, code=code, timings=FAST)
+    task = asyncio.create_task(node.run())
+    try:
+        for _ in range(100):
+            if any(isinstance(e, PlayerJoined) and e.name == name for e in table.events):
+                return events
+            if task.done():
+                task.result()
+            await asyncio.sleep(0.05)
+        raise AssertionError("the honest joiner did not sit down")
+    finally:
+        task.cancel()
+
+
+async def raw(table: Table, data: bytes) -> None:
+    _, writer = await asyncio.open_connection("127.0.0.1", table.port)
+    writer.write(data)
+    await writer.drain()
+    await asyncio.sleep(0.1)
+    writer.close()
+
+
+async def test_garbage_before_the_handshake_is_refused_by_address(table: Table) -> None:
+    await raw(table, b"\x00\x00\x00\x05hello")
+    note = await table.noted("refused", "bad_handshake", "127.0.0.1")
+    assert "127.0.0.1" in note
+    await honest_joiner(table)
+
+
+async def test_an_http_request_is_an_oversized_frame(table: Table) -> None:
+    await raw(table, b"GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+    await table.noted("refused", "oversized_frame")
+    await honest_joiner(table)
+
+
+async def _authenticated(table: Table) -> tuple[Link, str]:
+    me = Identity(secrets.token_bytes(32))
+    link = await connect(("127.0.0.1", table.port), me, timings=FAST)
+    return link, me.peer.fingerprint
+
+
+async def test_an_oversized_record_cuts_the_link_and_names_the_peer(table: Table) -> None:
+    link, fingerprint = await _authenticated(table)
+    link._writer.write((MAX_RECORD + 1).to_bytes(4, "big"))
+    note = await table.noted("oversized_frame", fingerprint)
+    assert "lost its link" in note
+    link.abort()
+    await honest_joiner(table)
+
+
+async def test_slowloris_cuts_the_link_and_names_the_peer(table: Table) -> None:
+    link, fingerprint = await _authenticated(table)
+    link._writer.write((1000).to_bytes(4, "big"))
+    for _ in range(20):  # 1 byte every 0.1 s: 1000 bytes would take 100 s
+        link._writer.write(b"x")
+        await asyncio.sleep(0.1)
+        if any("slow_frame" in n for n in table.notes):
+            break
+    await table.noted("slow_frame", fingerprint)
+    link.abort()
+    await honest_joiner(table)
+
+
+async def test_a_forged_record_cuts_the_link(table: Table) -> None:
+    link, fingerprint = await _authenticated(table)
+    link._writer.write((40).to_bytes(4, "big") + secrets.token_bytes(40))
+    await table.noted("bad_record", fingerprint)
+    link.abort()
+
+
+async def test_a_silent_peer_times_out(table: Table) -> None:
+    link, fingerprint = await _authenticated(table)
+    link._heartbeat_task.cancel()
+    await table.noted("idle", fingerprint, within=4.0)
+    link.abort()
+
+
+async def test_a_private_table_needs_the_code() -> None:
+    table = Table(code="tulip-42")
+    table.port = await table.node.listen("127.0.0.1", 0)
+    try:
+        me = Identity(secrets.token_bytes(32))
+        with pytest.raises(HandshakeFailed) as caught:
+            await connect(("127.0.0.1", table.port), me, code="tulip-41", timings=FAST)
+        assert caught.value.code == "wrong_join_code"
+        with pytest.raises(HandshakeFailed) as refused:
+            await connect(("127.0.0.1", table.port), me, timings=FAST)
+        assert refused.value.code == "join_code_needed"
+        await honest_joiner(table, code="tulip-42")
+    finally:
+        await table.node.shutdown("test over")
+
+
+async def test_nothing_listening_is_a_plain_fault() -> None:
+    with pytest.raises(LinkLost) as caught:
+        await connect(("127.0.0.1", 1), Identity(secrets.token_bytes(32)), timings=FAST)
+    assert caught.value.code == "unreachable"
