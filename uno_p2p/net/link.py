@@ -74,7 +74,7 @@ async def _read_exactly(reader: asyncio.StreamReader, size: int, seconds: float,
     try:
         return await asyncio.wait_for(reader.readexactly(size), seconds)
     except TimeoutError as error:
-        raise LinkLost(f"{what} did not arrive within {timeout:.1f} s", code=code) from error
+        raise LinkLost(f"{what} within {timeout:.1f} s", code=code) from error
     except asyncio.IncompleteReadError as error:
         raise LinkLost("the connection was closed", code="closed") from error
     except OSError as error:
@@ -90,13 +90,14 @@ async def read_frame(reader: asyncio.StreamReader, limit: int, timings: Timings,
         LinkLost: ``oversized_frame``, ``idle`` (nothing for ``idle_s``),
             ``slow_frame`` (the body dribbles) or ``closed``.
     """
-    head = await _read_exactly(reader, LENGTH_BYTES, idle_s, "idle", "nothing")
+    head = await _read_exactly(reader, LENGTH_BYTES, idle_s, "idle", "no frame arrived")
     size = int.from_bytes(head, "big")
     if size > limit:
         raise LinkLost(f"a frame of {size} bytes is over the {limit}-byte limit",
                        code="oversized_frame")
     timeout = timings.body_s + size / timings.min_rate
-    return await _read_exactly(reader, size, timeout, "slow_frame", f"a {size}-byte frame")
+    return await _read_exactly(reader, size, timeout, "slow_frame",
+                              f"a {size}-byte frame did not arrive")
 
 
 def _framed(data: bytes) -> bytes:

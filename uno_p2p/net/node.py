@@ -34,6 +34,7 @@ from uno_p2p.net.link import (
     connect,
 )
 from uno_p2p.net.seats import LogSaver
+from uno_p2p.net.stats import NodeStats
 from uno_p2p.rules.actions import Action
 from uno_p2p.table.events import GameEnded, RoundEnded, TableEvent
 from uno_p2p.table.peer import TablePeer
@@ -67,6 +68,8 @@ class Driver:
         self.clock = clock
         self.finished = asyncio.Event()
         self._timer: asyncio.TimerHandle | None = None
+        self.stats = NodeStats.from_env()
+        self.all_links: list[Link] = []
 
     @property
     def peer(self) -> TablePeer:
@@ -92,6 +95,8 @@ class Driver:
                 self.saver.log.sync()
             self.on_event(event)
         self._schedule()
+        if self.stats is not None:
+            self.stats.observe(peer)
         if peer.state.phase == TablePhase.ENDED or peer.stopped is not None:
             self.finished.set()
 
@@ -125,10 +130,16 @@ class Driver:
         self.pump()
 
     def close_log(self) -> None:
+        """Stop the timer, close the log, write the stats (if measured)."""
         if self._timer is not None:
             self._timer.cancel()
         if self.saver is not None:
             self.saver.close()
+        if self.stats is not None and self._peer is not None:
+            self.stats.bytes_sent = sum(link.sent_bytes for link in self.all_links)
+            self.stats.bytes_received = sum(link.received_bytes for link in self.all_links)
+            self.stats.write(self._peer)
+            self.stats = None
 
 
 class HostNode(Driver):
@@ -225,6 +236,7 @@ class HostNode(Driver):
         if old is not None:
             old.abort()
         self.links[key] = link
+        self.all_links.append(link)
         self._back(key)
         try:
             while True:
@@ -361,6 +373,7 @@ class JoinNode(Driver):
                 await asyncio.sleep(0.5)
                 continue
             first, lost_since = False, None
+            self.all_links.append(self.link)
             self._seat(self.link)
             self.pump()
             error = await self._serve(self.link)
