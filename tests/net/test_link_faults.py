@@ -39,6 +39,12 @@ class Table:
         self.node = HostNode(peer, None, on_event=self.events.append,
                              on_note=self.notes.append, code=code, timings=FAST)
         self.port = 0
+        self.background: asyncio.Task[None] | None = None
+
+    async def close(self) -> None:
+        if self.background is not None:
+            self.background.cancel()
+        await self.node.shutdown("test over")
 
     async def noted(self, *words: str, within: float = 5.0) -> str:
         for _ in range(int(within / 0.05)):
@@ -165,3 +171,40 @@ async def test_nothing_listening_is_a_plain_fault() -> None:
     with pytest.raises(LinkLost) as caught:
         await connect(("127.0.0.1", 1), Identity(secrets.token_bytes(32)), timings=FAST)
     assert caught.value.code == "unreachable"
+
+
+async def test_a_stranger_is_turned_away_once_the_game_has_started() -> None:
+    """A late ``join`` would be refused as cheating and stop the game: the link layer
+    keeps strangers away from the sequencer during a game (net.md §6)."""
+    table = Table()
+    table.node.autostart = 2
+    table.node.peer.bot_kind = "heuristic"
+    table.port = await table.node.listen("127.0.0.1", 0)
+    try:
+        await honest_joiner_playing(table)
+        for _ in range(200):
+            if table.node.peer.state.phase.value == "playing":
+                break
+            await asyncio.sleep(0.05)
+        stranger = await connect(("127.0.0.1", table.port), Identity(secrets.token_bytes(32)),
+                                 timings=FAST)
+        with pytest.raises(LinkLost) as caught:
+            await stranger.receive()
+        assert caught.value.code == "bye"
+        assert "game has started" in str(caught.value)
+        await table.noted("turned away")
+        assert table.node.peer.stopped is None
+    finally:
+        await table.close()
+
+
+async def honest_joiner_playing(table: Table) -> None:
+    identity = Identity(secrets.token_bytes(32))
+
+    def make_peer(link: Link) -> tuple[TablePeer, LogSaver | None]:
+        return TablePeer.join(identity, secrets.token_bytes(32), table_id=link.table_id,
+                              host=link.peer, name="Bob"), None
+
+    node = JoinNode(identity, ("127.0.0.1", table.port), make_peer=make_peer,
+                    on_event=lambda _: None, on_note=lambda _: None, timings=FAST)
+    table.background = asyncio.create_task(node.run())

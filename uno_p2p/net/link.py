@@ -183,8 +183,14 @@ class Link:
             self._closing = True
             self._queue.put_nowait(None)
         self._heartbeat_task.cancel()
-        with contextlib.suppress(TimeoutError, asyncio.CancelledError):
+        try:
             await asyncio.wait_for(asyncio.shield(self._writer_task), flush_s)
+        except TimeoutError:
+            pass
+        except asyncio.CancelledError:
+            current = asyncio.current_task()
+            if current is not None and current.cancelling():
+                raise  # our caller is being cancelled, not the writer
         self._writer_task.cancel()
         self._writer.close()
         with contextlib.suppress(OSError, ConnectionError, TimeoutError, RuntimeError):

@@ -230,8 +230,23 @@ class HostNode(Driver):
             self._pending -= 1
         await self._serve(link)
 
+    def _admitted(self, key: bytes) -> bool:
+        """Once the game has started only its players may talk to the sequencer: a
+        stranger's ``join`` would be refused as cheating and stop the game (table.md §7.2)."""
+        state = self.peer.state
+        lobby = state.lobby
+        if state.phase == TablePhase.LOBBY:
+            return True
+        return state.seat_of(key) is not None or (
+            lobby is not None and any(p.key == key for p in lobby.joined))
+
     async def _serve(self, link: Link) -> None:
         key = link.peer.key
+        if not self._admitted(key):
+            self.on_note(f"{link.peer.fingerprint} at {link.address} was turned away: "
+                         "the game has started")
+            await link.close("the game has started; this table takes no new players")
+            return
         old = self.links.get(key)
         if old is not None:
             old.abort()
@@ -377,6 +392,10 @@ class JoinNode(Driver):
             self._seat(self.link)
             self.pump()
             error = await self._serve(self.link)
+            if error is not None and error.code == "bye" and not self.finished.is_set():
+                self.on_note(f"the host closed the link: {error}")
+                self._lost()
+                return
             if error is not None and not self.finished.is_set():
                 lost_since = time.monotonic()
                 self.on_note(f"lost the link to the host ({error.code}): {error}; "
