@@ -7,6 +7,8 @@ Every node writes what it measured (``UNO_LAN_STATS``, ``uno_p2p.net.stats``):
 
 - ``ready_s``: from starting the host process to the first playable turn
   (the lobby fills, keys, the joint shuffles, the deal, the starter);
+  ``seated_s`` is the part until every process is up, linked and seated (the
+  start entry), ``setup_s`` the rest (the protocol's own work);
 - ``move_p50_ms`` / ``move_p99_ms``: for every move entry, from the moment
   its author sent it (the host: logged it) until the last peer accepted it,
   i.e. verified signature, chain, rules and proofs;
@@ -111,6 +113,8 @@ def figures(nodes: list[dict[str, Any]], entries: tuple[Entry, ...],
     return {
         "peers": len(nodes),
         "ready_s": round((host["ready_ms"] - started_ms) / 1000, 3),
+        "seated_s": round((host["start_ms"] - started_ms) / 1000, 3),
+        "setup_s": round((host["ready_ms"] - host["start_ms"]) / 1000, 3),
         "moves": moves,
         "move_p50_ms": round(statistics.median(latencies), 2),
         "move_p99_ms": round(latencies[min(len(latencies) - 1,
@@ -136,12 +140,13 @@ def main() -> int:
         print(json.dumps(result, sort_keys=True))
         return 0
     print(f"loopback round trip: {result['loopback_rtt_ms']} ms (the floor)")
-    print(f"{'peers':>5} {'ready s':>8} {'moves':>6} {'p50 ms':>8} {'p99 ms':>8} "
-          f"{'bytes/move':>11} {'host CPU ms/move':>17}")
+    print(f"{'peers':>5} {'ready s':>8} {'seated s':>9} {'setup s':>8} {'moves':>6} "
+          f"{'p50 ms':>8} {'p99 ms':>8} {'bytes/move':>11} {'host CPU ms/move':>17}")
     for key, row in result.items():
         if key == "loopback_rtt_ms":
             continue
-        print(f"{row['peers']:>5} {row['ready_s']:>8} {row['moves']:>6} {row['move_p50_ms']:>8} "
+        print(f"{row['peers']:>5} {row['ready_s']:>8} {row['seated_s']:>9} "
+              f"{row['setup_s']:>8} {row['moves']:>6} {row['move_p50_ms']:>8} "
               f"{row['move_p99_ms']:>8} {row['bytes_per_move']:>11} "
               f"{row['host_cpu_ms_per_move']:>17}")
     return 0

@@ -34,6 +34,7 @@ class NodeStats:
     directory: Path
     started_ms: float = field(default_factory=_now_ms)
     ready_ms: float | None = None
+    start_ms: float | None = None
     accepted: dict[int, float] = field(default_factory=dict)
     sent: dict[int, float] = field(default_factory=dict)
     bytes_sent: int = 0
@@ -52,6 +53,8 @@ class NodeStats:
         if peer.outstanding is not None and peer.outstanding not in self.sent:
             self.sent[peer.outstanding] = now
         state = peer.state
+        if self.start_ms is None and state.seats:
+            self.start_ms = now
         if self.ready_ms is None and state.engine is not None and \
                 state.engine.phase == Phase.PLAYING and not waiting_for(state):
             self.ready_ms = now
@@ -62,6 +65,7 @@ class NodeStats:
         data = {
             "name": peer.name, "key": peer.peer_id.key.hex(), "host": peer.is_host,
             "started_ms": self.started_ms, "ready_ms": self.ready_ms,
+            "start_ms": self.start_ms,
             "accepted": self.accepted, "sent": self.sent,
             "bytes_sent": self.bytes_sent, "bytes_received": self.bytes_received,
             "cpu_s": time.process_time(),
