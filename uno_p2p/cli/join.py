@@ -24,6 +24,7 @@ from uno_p2p.cli.lan import (
     Console,
     check_name,
     discovery_for,
+    find_table,
     finish,
     parse_address,
     run_with_input,
@@ -31,7 +32,6 @@ from uno_p2p.cli.lan import (
 )
 from uno_p2p.crypto.identity import Identity
 from uno_p2p.errors import ConfigError
-from uno_p2p.net.adverts import Discovery
 from uno_p2p.net.link import Link
 from uno_p2p.net.node import JoinNode
 from uno_p2p.net.seats import LogSaver, Seat, latest_seat, player_identity, seat_path
@@ -81,21 +81,31 @@ def run_seat(args: argparse.Namespace, bot: str | None, default_player: str) -> 
     if args.resume:
         return asyncio.run(_resume(args, latest_seat(args.player)))
     player = check_name(args.player or default_player)
-    address = _address(args, discovery_for(args))
     identity = Identity(secrets.token_bytes(32)) if bot else player_identity(player)
-    return asyncio.run(_join(args, player, identity, address, bot))
+    return asyncio.run(_join(args, player, identity, bot))
 
 
-def _address(args: argparse.Namespace, discovery: Discovery | None) -> tuple[str, int]:
+async def _where(args: argparse.Namespace) -> tuple[tuple[str, int], str | None]:
+    """The host's address, and its key fingerprint when an advert gave it.
+
+    Raises:
+        ConfigError: no ``--address`` and no discovery, or no such table.
+    """
     if args.address:
-        return parse_address(args.address)
+        return parse_address(args.address), None
+    discovery = discovery_for(args)
     if discovery is None:
         raise ConfigError("mDNS discovery is not available here: give --address HOST:PORT")
-    raise ConfigError("finding a table by name is not wired in yet: give --address HOST:PORT")
+    try:
+        advert = await find_table(discovery, args.table)
+    finally:
+        await discovery.close()
+    return (advert.addresses[0], advert.port), advert.host_fingerprint
 
 
 async def _join(args: argparse.Namespace, player: str, identity: Identity,
-                address: tuple[str, int], bot: str | None) -> int:
+                bot: str | None) -> int:
+    address, fingerprint = await _where(args)
     console = Console(bot is None)
     made: list[Seat] = []
 
@@ -112,7 +122,8 @@ async def _join(args: argparse.Namespace, player: str, identity: Identity,
         return peer, LogSaver.create(seat.log_path)
 
     node = JoinNode(identity, address, make_peer=make_peer, on_event=console.event,
-                    on_note=console.note, code=args.join_code, give_up_s=args.give_up)
+                    on_note=console.note, code=args.join_code, give_up_s=args.give_up,
+                    expect_fingerprint=fingerprint)
     return await _play(node, console, lambda: made[0] if made else None)
 
 

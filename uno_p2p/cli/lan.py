@@ -14,12 +14,12 @@ import argparse
 import asyncio
 import contextlib
 import sys
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 
 from uno_p2p.audit import audit_file
 from uno_p2p.errors import ConfigError, IllegalAction, LocalProtocolError, UnoError
-from uno_p2p.net.adverts import Discovery
+from uno_p2p.net.adverts import Discovery, TableAdvert
 from uno_p2p.net.node import Driver
 from uno_p2p.rules.actions import (
     Action,
@@ -48,6 +48,8 @@ from uno_p2p.table.events import (
     YourTurn,
 )
 
+#: How long ``join TABLE`` browses before giving up.
+FIND_SECONDS = 5.0
 #: Lines longer than this are cut (a peer's name or reason is untrusted text).
 MAX_LINE = 300
 
@@ -58,6 +60,37 @@ def discovery_for(args: argparse.Namespace) -> Discovery | None:
     The python-zeroconf implementation plugs in here (issue 11's discovery part).
     """
     return None
+
+
+async def find_table(discovery: Discovery, name: str | None,
+                     seconds: float = FIND_SECONDS) -> TableAdvert:
+    """The table called ``name`` (any table when None, if there is exactly one).
+
+    Raises:
+        ConfigError: none found within ``seconds``, or several and no name given.
+    """
+    seen: Sequence[TableAdvert] = ()
+
+    async def look() -> TableAdvert | None:
+        nonlocal seen
+        async for tables in discovery.browse():
+            seen = [t for t in tables if t.addresses and t.phase == "lobby"]
+            named = [t for t in seen if name in (None, t.table_name, t.instance)]
+            if len(named) == 1 or (named and name is not None):
+                return named[0]
+        return None
+
+    try:
+        found = await asyncio.wait_for(look(), seconds)
+    except TimeoutError:
+        found = None
+    if found is not None:
+        return found
+    if name is None and len(seen) > 1:
+        listed = ", ".join(sorted(t.table_name for t in seen))
+        raise ConfigError(f"several tables are open ({listed}): name one")
+    raise ConfigError(f"no open table{' called ' + repr(name) if name else ''} was found "
+                      f"on the network in {seconds:.0f} s (try --address HOST:PORT)")
 
 
 def parse_address(text: str) -> tuple[str, int]:
@@ -215,11 +248,11 @@ def finish(log: Path | None, console: Console, stopped: str = "") -> bool:
     return report.status.value == "ok" and result is not None and result.winner >= 0
 
 
-async def run_with_input(console: Console, main: Callable[[], object]) -> None:
+async def run_with_input(console: Console, main: Callable[[], Awaitable[None]]) -> None:
     """Run ``main()`` (a coroutine) with the console reading stdin beside it."""
     reader = asyncio.create_task(console.read_stdin()) if console.human else None
     try:
-        await main()  # type: ignore[misc]
+        await main()
     finally:
         if reader is not None:
             reader.cancel()

@@ -332,14 +332,16 @@ class JoinNode(Driver):
                  make_peer: Callable[[Link], tuple[TablePeer, LogSaver | None]] | None,
                  peer: TablePeer | None = None, saver: LogSaver | None = None,
                  on_event: EventSink, on_note: NoteSink, code: str | None = None,
-                 expect_host: PeerId | None = None, timings: Timings = DEFAULT_TIMINGS,
-                 give_up_s: float = 30.0, clock: Callable[[], int] = wall_ms) -> None:
+                 expect_host: PeerId | None = None, expect_fingerprint: str | None = None,
+                 timings: Timings = DEFAULT_TIMINGS, give_up_s: float = 30.0,
+                 clock: Callable[[], int] = wall_ms) -> None:
         super().__init__(peer, saver, on_event, on_note, clock)
         self.identity = identity
         self.address = address
         self.make_peer = make_peer
         self.code = code
         self.expect_host = expect_host
+        self.expect_fingerprint = expect_fingerprint
         self.timings = timings
         self.give_up_s = give_up_s
         self.link: Link | None = None
@@ -351,8 +353,14 @@ class JoinNode(Driver):
             self.link.send(out.data)
 
     async def _connect(self) -> Link:
-        return await connect(self.address, self.identity, code=self.code,
+        link = await connect(self.address, self.identity, code=self.code,
                              expect_host=self.expect_host, timings=self.timings)
+        wanted = self.expect_fingerprint
+        if wanted is not None and link.peer.fingerprint != wanted:
+            link.abort()
+            raise HandshakeFailed(f"the host at {link.address} is {link.peer.fingerprint}, not "
+                                  f"the announced {wanted}", code="wrong_host")
+        return link
 
     def _seat(self, link: Link) -> None:
         """First link: sit down (a fresh join), or ask for what we missed."""
