@@ -74,7 +74,7 @@ class BoardDiscovery:
 
 @pytest.fixture
 async def hosted() -> AsyncIterator[tuple[Board, HostNode, list[TableEvent]]]:
-    board, events = Board(), []
+    board, events = Board(), list[TableEvent]()
     peer = TablePeer.host(Identity(secrets.token_bytes(32)), secrets.token_bytes(32),
                           table_id=secrets.token_bytes(16), name="Ann",
                           options=preset("official"), preset="official")
