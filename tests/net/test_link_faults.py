@@ -208,3 +208,20 @@ async def honest_joiner_playing(table: Table) -> None:
     node = JoinNode(identity, ("127.0.0.1", table.port), make_peer=make_peer,
                     on_event=lambda _: None, on_note=lambda _: None, timings=FAST)
     table.background = asyncio.create_task(node.run())
+
+
+async def test_guessing_join_codes_is_throttled() -> None:
+    """SPAKE2 gives one guess per handshake; after 5 wrong codes a minute the host
+    takes no handshake for a while (net.md §4), so guesses cannot be run fast."""
+    table = Table(code="tulip-42")
+    table.port = await table.node.listen("127.0.0.1", 0)
+    me = Identity(secrets.token_bytes(32))
+    try:
+        for guess in range(5):
+            with pytest.raises(HandshakeFailed):
+                await connect(("127.0.0.1", table.port), me, code=f"guess-{guess}",
+                              timings=FAST)
+        with pytest.raises(LinkLost):
+            await connect(("127.0.0.1", table.port), me, code="tulip-42", timings=FAST)
+    finally:
+        await table.node.shutdown("test over")

@@ -121,6 +121,7 @@ class Link:
         self._receive = RecordCipher(established.receive_key)
         self._queue: asyncio.Queue[bytes | None] = asyncio.Queue()
         self._closing = False
+        self.overflowed = False
         self._writer_task = asyncio.create_task(self._write_loop())
         self._heartbeat_task = asyncio.create_task(self._heartbeat_loop())
 
@@ -130,6 +131,7 @@ class Link:
         if self._closing:
             return
         if self._queue.qsize() >= self.timings.max_queued:
+            self.overflowed = True
             self._closing = True
             self._queue.put_nowait(None)
             self._writer.close()
@@ -158,8 +160,15 @@ class Link:
                 ``oversized_frame``, ``slow_frame``, ``idle``, ``closed``, ``bye``).
         """
         while True:
-            record = await read_frame(self._reader, MAX_RECORD, self.timings,
-                                      self.timings.idle_s)
+            try:
+                record = await read_frame(self._reader, MAX_RECORD, self.timings,
+                                          self.timings.idle_s)
+            except LinkLost as error:
+                if self.overflowed:
+                    raise LinkLost(f"{self.name} stopped reading ({self.timings.max_queued} "
+                                   "records queued)", code="not_reading",
+                                   peer=self.name) from error
+                raise
             self.received_bytes += len(record) + LENGTH_BYTES
             if len(record) < TAG_BYTES:
                 raise LinkLost("a record too short to hold its tag", code="bad_record",

@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
+from collections import deque
 from collections.abc import Callable
 
 from uno_p2p.crypto.identity import Identity, PeerId
@@ -44,6 +45,9 @@ from uno_p2p.wire.codec import WireValue, pack, unpack
 
 #: Handshakes in progress at once; more connections are closed at once.
 MAX_PENDING = 16
+#: Wrong join codes allowed per window before the host takes no handshake for a while.
+CODE_GUESSES = 5
+CODE_WINDOW_S = 60.0
 LIVE = (TablePhase.KEYS, TablePhase.PLAYING, TablePhase.REVEALING)
 
 EventSink = Callable[[TableEvent], None]
@@ -162,7 +166,7 @@ class HostNode(Driver):
         self._pending = 0
         self._announcement: Announcement | None = None
         self._advertised: TableAdvert | None = None
-        self._tasks: set[asyncio.Task[None]] = set()
+        self._code_failures: deque[float] = deque()
 
     async def listen(self, host: str = "0.0.0.0", port: int = 0) -> int:  # noqa: S104
         """Open the table's port (0: any free one) and announce it; returns the port.
@@ -215,7 +219,7 @@ class HostNode(Driver):
                              writer: asyncio.StreamWriter) -> None:
         peername = writer.get_extra_info("peername")
         where = f"{peername[0]}:{peername[1]}" if isinstance(peername, tuple) else "?"
-        if self._pending >= MAX_PENDING or self.finished.is_set():
+        if self._pending >= MAX_PENDING or self.finished.is_set() or self._locked():
             writer.close()
             return
         self._pending += 1
@@ -224,6 +228,8 @@ class HostNode(Driver):
                                 code=self.code, timings=self.timings)
         except (HandshakeFailed, LinkLost) as error:
             self.on_note(f"a connection from {where} was refused ({error.code}): {error}")
+            if error.code == "wrong_join_code":
+                self._code_failures.append(time.monotonic())
             writer.close()
             return
         finally:
@@ -239,6 +245,15 @@ class HostNode(Driver):
             return True
         return state.seat_of(key) is not None or (
             lobby is not None and any(p.key == key for p in lobby.joined))
+
+    def _locked(self) -> bool:
+        """After ``CODE_GUESSES`` wrong join codes in ``CODE_WINDOW_S``, take no handshake
+        until the window clears: SPAKE2 allows one guess per handshake (net.md §4), and
+        this caps the guesses an attacker gets per minute."""
+        now = time.monotonic()
+        while self._code_failures and now - self._code_failures[0] > CODE_WINDOW_S:
+            self._code_failures.popleft()
+        return len(self._code_failures) >= CODE_GUESSES
 
     async def _serve(self, link: Link) -> None:
         key = link.peer.key
