@@ -272,7 +272,15 @@ async def accept(reader: asyncio.StreamReader, writer: asyncio.StreamWriter,
         hello = await read_frame(reader, MAX_HANDSHAKE_BYTES, timings, timings.handshake_s)
         try:
             writer.write(_framed(shake.answer(hello)))
-            last = await read_frame(reader, MAX_HANDSHAKE_BYTES, timings, timings.handshake_s)
+            try:
+                last = await read_frame(reader, MAX_HANDSHAKE_BYTES, timings,
+                                        timings.handshake_s)
+            except LinkLost as error:
+                if code is None:
+                    raise
+                # A joiner that cannot open message 2 leaves here: a guess was spent.
+                raise HandshakeFailed("the joiner left after message 2: a wrong join code?",
+                                      code="wrong_join_code") from error
             return shake.finish(last)
         except HandshakeFailed as error:
             writer.write(_framed(refusal(error.code, str(error))))

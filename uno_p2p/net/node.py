@@ -217,6 +217,14 @@ class HostNode(Driver):
     # -- links ----------------------------------------------------------------------------
     async def _on_connection(self, reader: asyncio.StreamReader,
                              writer: asyncio.StreamWriter) -> None:
+        try:
+            await self._connection(reader, writer)
+        except asyncio.CancelledError:
+            # The table is closing: this connection's task ends here, quietly.
+            writer.close()
+
+    async def _connection(self, reader: asyncio.StreamReader,
+                          writer: asyncio.StreamWriter) -> None:
         peername = writer.get_extra_info("peername")
         where = f"{peername[0]}:{peername[1]}" if isinstance(peername, tuple) else "?"
         if self._pending >= MAX_PENDING or self.finished.is_set() or self._locked():
