@@ -229,3 +229,17 @@ async def test_guessing_join_codes_is_throttled() -> None:
             await connect(("127.0.0.1", table.port), me, code="tulip-42", timings=FAST)
     finally:
         await table.node.shutdown("test over")
+
+
+@pytest.mark.parametrize(("plaintext", "code"), [
+    (b"Mnot a message", "invalid_frame"),
+    (b"E\x90", "unexpected_frame"),
+    (b"zz", "unexpected_frame"),
+])
+async def test_a_well_encrypted_bad_frame_cuts_the_link(table: Table, plaintext: bytes,
+                                                      code: str) -> None:
+    link, fingerprint = await _authenticated(table)
+    link.send(plaintext)
+    await table.noted(code, fingerprint)
+    link.abort()
+    await honest_joiner(table)

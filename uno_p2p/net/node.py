@@ -37,7 +37,8 @@ from uno_p2p.net.link import (
 from uno_p2p.net.seats import LogSaver
 from uno_p2p.net.stats import NodeStats
 from uno_p2p.rules.actions import Action
-from uno_p2p.table.events import GameEnded, RoundEnded, TableEvent
+from uno_p2p.table.events import GameEnded, PeerMisbehaved, RoundEnded, TableEvent
+from uno_p2p.table.frames import FRAME_MESSAGE, FRAME_SYNC
 from uno_p2p.table.peer import TablePeer
 from uno_p2p.table.sending import Outgoing
 from uno_p2p.table.state import TablePhase
@@ -48,6 +49,8 @@ MAX_PENDING = 16
 #: Wrong join codes allowed per window before the host takes no handshake for a while.
 CODE_GUESSES = 5
 CODE_WINDOW_S = 60.0
+#: What a joiner may send the host (table.md §3.1); anything else cuts its link.
+JOINER_FRAMES = (FRAME_MESSAGE, FRAME_SYNC)
 LIVE = (TablePhase.KEYS, TablePhase.PLAYING, TablePhase.REVEALING)
 
 EventSink = Callable[[TableEvent], None]
@@ -97,6 +100,7 @@ class Driver:
         while (event := peer.next_event()) is not None:
             if self.saver is not None and isinstance(event, RoundEnded | GameEnded):
                 self.saver.log.sync()
+            self._saw(event)
             self.on_event(event)
         self._schedule()
         if self.stats is not None:
@@ -106,6 +110,9 @@ class Driver:
 
     def _before_send(self) -> None:
         """A hook for the host's lobby (autostart)."""
+
+    def _saw(self, event: TableEvent) -> None:
+        """A hook: the host cuts a link whose frame did not decode."""
 
     def route(self, out: Outgoing) -> None:
         raise NotImplementedError
@@ -167,6 +174,8 @@ class HostNode(Driver):
         self._announcement: Announcement | None = None
         self._advertised: TableAdvert | None = None
         self._code_failures: deque[float] = deque()
+        self._sender: bytes | None = None
+        self._bad_frame = ""
 
     async def listen(self, host: str = "0.0.0.0", port: int = 0) -> int:  # noqa: S104
         """Open the table's port (0: any free one) and announce it; returns the port.
@@ -278,11 +287,7 @@ class HostNode(Driver):
         self._back(key)
         try:
             while True:
-                data = await link.receive()
-                if data[:1] == PRESENCE:
-                    continue  # only the host tells who is missing
-                self.peer.receive(data, self.clock(), link.peer)
-                self.pump()
+                self._deliver(key, await link.receive())
                 await self._announce()
         except LinkLost as error:
             if not self.finished.is_set():
@@ -293,6 +298,26 @@ class HostNode(Driver):
             if self.links.get(key) is link:
                 del self.links[key]
                 self._gone(key)
+
+    def _deliver(self, key: bytes, data: bytes) -> None:
+        """One frame from a joiner to the sequencer.
+
+        Raises:
+            LinkLost: a frame a joiner never sends, or one that does not decode.
+        """
+        if data[:1] not in JOINER_FRAMES:
+            raise LinkLost(f"a frame of unknown kind {data[:1]!r}", code="unexpected_frame")
+        self._sender, self._bad_frame = key, ""
+        self.peer.receive(data, self.clock(), PeerId(key))
+        self.pump()
+        self._sender = None
+        if self._bad_frame:
+            raise LinkLost(self._bad_frame, code="invalid_frame")
+
+    def _saw(self, event: TableEvent) -> None:
+        if isinstance(event, PeerMisbehaved) and event.code == "invalid_frame" and \
+                event.peer is None and self._sender is not None:
+            self._bad_frame = event.reason
 
     def _seated(self, key: bytes) -> bool:
         state = self.peer.state
