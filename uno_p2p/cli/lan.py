@@ -236,6 +236,8 @@ def finish(log: Path | None, console: Console, stopped: str = "") -> bool:
             f"{result.scores[result.winner]} points.")
     elif result is not None:
         say(f"Game over, no winner: {result.stopped or 'stopped early'}.")
+    else:
+        say("The table closed before the game ended.")
     if log is None:
         return False
     say(f"Log: {log}")
