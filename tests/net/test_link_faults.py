@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import random
 import secrets
 from collections.abc import AsyncIterator
 
@@ -242,4 +243,20 @@ async def test_a_well_encrypted_bad_frame_cuts_the_link(table: Table, plaintext:
     link.send(plaintext)
     await table.noted(code, fingerprint)
     link.abort()
+    await honest_joiner(table)
+
+
+async def test_random_bytes_are_always_a_named_refusal(table: Table) -> None:
+    """Whatever a stranger sends, the host answers with a refusal note, never a traceback."""
+    rng = random.Random(11)
+    blobs = [rng.randbytes(rng.randrange(1, 300)) for _ in range(25)]
+    blobs += [len(b).to_bytes(4, "big") + b for b in blobs[:10]]  # well framed, still junk
+    for blob in blobs:
+        await raw(table, blob)
+    for _ in range(100):
+        if len([n for n in table.notes if "refused" in n]) >= len(blobs):
+            break
+        await asyncio.sleep(0.05)
+    refusals = [n for n in table.notes if "refused" in n]
+    assert len(refusals) == len(blobs), table.notes
     await honest_joiner(table)
