@@ -13,9 +13,12 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import os
+import stat
 import sys
 from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
+from typing import TextIO
 
 from uno_p2p.audit import audit_file
 from uno_p2p.errors import ConfigError, IllegalAction, LocalProtocolError, UnoError
@@ -212,6 +215,8 @@ class Console:
 
     async def read_stdin(self) -> None:
         """Feed typed lines to ``command`` until stdin closes (humans only)."""
+        if not _readable_stream(sys.stdin):
+            return  # /dev/null or a regular file: nobody is typing
         loop = asyncio.get_running_loop()
         reader = asyncio.StreamReader()
         try:
@@ -221,6 +226,15 @@ class Console:
             return  # stdin is a regular file or closed: nothing to read
         while line := await reader.readline():
             self.command(line.decode("utf-8", "replace"))
+
+
+def _readable_stream(stream: TextIO) -> bool:
+    """A terminal, pipe or socket (what the event loop can watch)."""
+    try:
+        mode = os.fstat(stream.fileno()).st_mode
+    except (OSError, ValueError):
+        return False
+    return stream.isatty() or stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode)
 
 
 def finish(log: Path | None, console: Console, stopped: str = "") -> bool:

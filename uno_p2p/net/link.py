@@ -238,8 +238,11 @@ async def connect(address: tuple[str, int], identity: Identity, *, code: str | N
     try:
         reader, writer = await asyncio.wait_for(asyncio.open_connection(host, port),
                                                 timings.handshake_s)
-    except (OSError, TimeoutError) as error:
-        raise LinkLost(f"cannot reach {host}:{port}: {error}", code="unreachable") from error
+    except TimeoutError as error:
+        raise LinkLost(f"cannot reach {host}:{port}: no answer", code="unreachable") from error
+    except OSError as error:
+        why = error.strerror or str(error)
+        raise LinkLost(f"cannot reach {host}:{port}: {why}", code="unreachable") from error
     try:
         shake = JoinerHandshake(identity, secrets.token_bytes(32), secrets.token_bytes(32),
                                 code, expect_host)
