@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import secrets
 from dataclasses import dataclass
 
@@ -241,7 +242,7 @@ async def connect(address: tuple[str, int], identity: Identity, *, code: str | N
     except TimeoutError as error:
         raise LinkLost(f"cannot reach {host}:{port}: no answer", code="unreachable") from error
     except OSError as error:
-        why = error.strerror or str(error)
+        why = os.strerror(error.errno) if error.errno else str(error)
         raise LinkLost(f"cannot reach {host}:{port}: {why}", code="unreachable") from error
     try:
         shake = JoinerHandshake(identity, secrets.token_bytes(32), secrets.token_bytes(32),
