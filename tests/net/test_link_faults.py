@@ -260,3 +260,41 @@ async def test_random_bytes_are_always_a_named_refusal(table: Table) -> None:
     refusals = [n for n in table.notes if "refused" in n]
     assert len(refusals) == len(blobs), table.notes
     await honest_joiner(table)
+
+
+class CutOnce(JoinNode):
+    """A joiner whose first link breaks right after it sent its join."""
+
+    cut = False
+
+    async def _serve(self, link: Link) -> LinkLost | None:
+        if not self.cut:
+            self.cut = True
+            await asyncio.sleep(0.2)  # the host logs the join meanwhile; its reply is lost
+            link.abort()
+            self.link = None
+            return LinkLost("cut by the test", code="closed")
+        return await super()._serve(link)
+
+
+async def test_a_join_whose_reply_was_lost_is_recovered(table: Table) -> None:
+    identity = Identity(secrets.token_bytes(32))
+    entropy = secrets.token_bytes(32)
+
+    def make_peer(link: Link) -> tuple[TablePeer, LogSaver | None]:
+        return TablePeer.join(identity, entropy, table_id=link.table_id, host=link.peer,
+                              name="Bob"), None
+
+    node = CutOnce(identity, ("127.0.0.1", table.port), make_peer=make_peer,
+                   on_event=lambda _: None, on_note=lambda _: None, timings=FAST)
+    task = asyncio.create_task(node.run())
+    try:
+        for _ in range(100):
+            if node.cut and node._peer is not None and len(node.peer.ledger.chain) >= 2:
+                break
+            await asyncio.sleep(0.05)
+        assert len(node.peer.ledger.chain) >= 2  # entry 0 and our join reached us after all
+        joins = [e for e in table.events if isinstance(e, PlayerJoined) and e.name == "Bob"]
+        assert len(joins) == 1
+    finally:
+        task.cancel()

@@ -109,17 +109,20 @@ async def _join(args: argparse.Namespace, player: str, identity: Identity,
     console = Console(bot is None)
     made: list[Seat] = []
 
+    savers: list[LogSaver] = []
+
     def make_peer(link: Link) -> tuple[TablePeer, LogSaver]:
-        entropy = secrets.token_bytes(32)
-        seat = Seat(identity, entropy, link.table_id, link.peer, player, bot or "",
-                    f"{address[0]}:{address[1]}", args.join_code or "",
-                    seat_path(link.table_id, identity, player))
-        seat.save()
-        made.append(seat)
-        say(f"Connected to the host {link.peer.fingerprint}; joining as {player}.")
-        peer = TablePeer.join(identity, entropy, table_id=link.table_id, host=link.peer,
-                              name=player, bot=bot)
-        return peer, LogSaver.create(seat.log_path)
+        """The seat on the first link; on a later one before any entry, the same seat."""
+        if not made:
+            made.append(Seat(identity, secrets.token_bytes(32), link.table_id, link.peer, player,
+                             bot or "", f"{address[0]}:{address[1]}", args.join_code or "",
+                             seat_path(link.table_id, identity, player)))
+            made[0].save()
+            savers.append(LogSaver.create(made[0].log_path))
+            say(f"Connected to the host {link.peer.fingerprint}; joining as {player}.")
+        peer = TablePeer.join(identity, made[0].entropy, table_id=link.table_id,
+                              host=link.peer, name=player, bot=bot)
+        return peer, savers[0]
 
     node = JoinNode(identity, address, make_peer=make_peer, on_event=console.event,
                     on_note=console.note, code=args.join_code, give_up_s=args.give_up,

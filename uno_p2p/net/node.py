@@ -38,7 +38,7 @@ from uno_p2p.net.seats import LogSaver
 from uno_p2p.net.stats import NodeStats
 from uno_p2p.rules.actions import Action
 from uno_p2p.table.events import GameEnded, PeerMisbehaved, RoundEnded, TableEvent
-from uno_p2p.table.frames import FRAME_MESSAGE, FRAME_SYNC
+from uno_p2p.table.frames import FRAME_MESSAGE, FRAME_SYNC, frame, sync_request
 from uno_p2p.table.peer import TablePeer
 from uno_p2p.table.sending import Outgoing
 from uno_p2p.table.state import TablePhase
@@ -417,7 +417,13 @@ class JoinNode(Driver):
         if self._peer is None or len(self._peer.ledger.chain) == 0:
             if self.make_peer is None:
                 raise UnoError("nothing to resume from")
+            again = self._peer is not None
             self._peer, self.saver = self.make_peer(link)
+            self.pump()  # our join goes out first
+            if again:
+                # The join may have been logged while the link was down: then the same
+                # join is a harmless replay, and this asks for the entries (table.md §9).
+                link.send(frame(FRAME_SYNC, sync_request(0)))
         else:
             self.peer.resync()
 
