@@ -134,7 +134,9 @@ class Proxy:
         except OSError:
             pass
         finally:
-            for s in (src, dst):
+            # While cut, a close does not cross either (a pulled cable carries nothing):
+            # the far side finds out by its own idle time-out.
+            for s in (src,) if self.cut.is_set() else (src, dst):
                 with contextlib.suppress(OSError):
                     s.shutdown(socket.SHUT_RDWR)
                 s.close()

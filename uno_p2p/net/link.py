@@ -170,6 +170,8 @@ class Link:
                                    "records queued)", code="not_reading",
                                    peer=self.name) from error
                 raise
+            if self._closing:  # aborted meanwhile: what was still buffered is void
+                raise LinkLost("the link was closed", code="closed", peer=self.name)
             self.received_bytes += len(record) + LENGTH_BYTES
             if len(record) < TAG_BYTES:
                 raise LinkLost("a record too short to hold its tag", code="bad_record",

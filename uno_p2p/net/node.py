@@ -287,7 +287,10 @@ class HostNode(Driver):
         self._back(key)
         try:
             while True:
-                self._deliver(key, await link.receive())
+                data = await link.receive()
+                if self.links.get(key) is not link:
+                    break  # a newer link of this peer took over (it asked for a sync)
+                self._deliver(key, data)
                 await self._announce()
         except LinkLost as error:
             if not self.finished.is_set():

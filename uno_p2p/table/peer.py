@@ -448,8 +448,10 @@ class TablePeer:
 
     def _dropped(self, counter: int, code: str, reason: str) -> None:
         if code == SYNCED and self._syncing:
+            # The sequencer's count is the truth: a message of ours it never logged
+            # (lost with a broken link) is void, and its number is ours to use again.
             self._syncing = False
-            self.counter = max(self.counter, counter)
+            self.counter = counter
             self.outstanding = None
             return
         if self.outstanding == counter:
