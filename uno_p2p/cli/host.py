@@ -22,6 +22,7 @@ import asyncio
 import os
 import secrets
 import signal
+import socket
 import sys
 from typing import BinaryIO
 
@@ -115,9 +116,10 @@ async def _host(args: argparse.Namespace, player: str, options: Options, players
 
     console.on_start = start
     port = await node.listen(args.bind, args.port)
-    where = "127.0.0.1" if args.bind in ("0.0.0.0", "") else args.bind  # noqa: S104
+    wildcard = args.bind in ("0.0.0.0", "")  # noqa: S104
+    where = "127.0.0.1" if wildcard else args.bind
     say(f"Table '{args.name or player + chr(39) + 's table'}' is open on port {port}. "
-        f"Join with: uno-lan join --address {where}:{port}"
+        f"Join with: uno-lan join --address {lan_address() if wildcard else where}:{port}"
         + (" --join-code CODE" if args.join_code else ""))
     say(f"Host key: {identity.peer.fingerprint}")
     bots = await _start_bots(args, f"{where}:{port}")
@@ -133,6 +135,17 @@ async def _host(args: argparse.Namespace, player: str, options: Options, players
     if peer.state.phase.value == "ended":
         seat.ended()
     return EXIT_OK if ok or not args.autoplay else EXIT_FAILURE
+
+
+def lan_address() -> str:
+    """This machine's address on the LAN, for the join hint (a UDP ``connect`` sends
+    nothing: it only asks the kernel which interface would route there)."""
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+            probe.connect(("192.0.2.1", 9))  # TEST-NET-1: never reached
+            return str(probe.getsockname()[0])
+    except OSError:
+        return "127.0.0.1"
 
 
 async def _start_bots(args: argparse.Namespace,
