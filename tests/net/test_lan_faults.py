@@ -104,7 +104,8 @@ def test_a_link_cut_for_10_s_reconnects_by_itself(tmp_path: Path) -> None:
 @pytest.mark.timeout(600)
 def test_losing_the_host_stops_every_peer_plainly(tmp_path: Path) -> None:
     xdg = tmp_path / "data"
-    host, port = _host(tmp_path, xdg, "--players", "3")
+    # A target no first round reaches: the host dies mid-play, never in the final reveal.
+    host, port = _host(tmp_path, xdg, "--players", "3", "--option", "target=500")
     bots = [Uno(["bot", "--address", f"127.0.0.1:{port}", "--player", name, "--give-up", "3"],
                 xdg, tmp_path / f"{name}.out") for name in ("Yan", "Zed")]
     try:
