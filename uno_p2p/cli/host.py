@@ -104,10 +104,11 @@ async def _host(args: argparse.Namespace, player: str, options: Options, players
                 args.join_code or "", seat_path(table_id, identity, player))
     seat.save()
     console = Console(not args.autoplay)
+    table_name = (args.name or f"{player}'s table")[:63]
     node = HostNode(peer, LogSaver.create(seat.log_path), on_event=console.event,
                     on_note=console.note, code=args.join_code, timings=Timings(),
                     autostart=players if args.autoplay or args.players else None,
-                    discovery=discovery_for(args))
+                    discovery=discovery_for(args), table_name=table_name)
     console.driver = node
 
     def start() -> None:
@@ -118,7 +119,7 @@ async def _host(args: argparse.Namespace, player: str, options: Options, players
     port = await node.listen(args.bind, args.port)
     wildcard = args.bind in ("0.0.0.0", "")  # noqa: S104
     where = "127.0.0.1" if wildcard else args.bind
-    say(f"Table '{args.name or player + chr(39) + 's table'}' is open on port {port}. "
+    say(f"Table '{table_name}' is open on port {port}. "
         f"Join with: uno-lan join --address {lan_address() if wildcard else where}:{port}"
         + (" --join-code CODE" if args.join_code else ""))
     say(f"Host key: {identity.peer.fingerprint}")

@@ -159,8 +159,9 @@ class HostNode(Driver):
     def __init__(self, peer: TablePeer, saver: LogSaver | None, *, on_event: EventSink,
                  on_note: NoteSink, code: str | None = None, timings: Timings = DEFAULT_TIMINGS,
                  autostart: int | None = None, discovery: Discovery | None = None,
-                 clock: Callable[[], int] = wall_ms) -> None:
+                 table_name: str = "", clock: Callable[[], int] = wall_ms) -> None:
         super().__init__(peer, saver, on_event, on_note, clock)
+        self.table_name = table_name or f"{peer.name}'s table"
         self.code = code
         self.timings = timings
         self.autostart = autostart
@@ -203,7 +204,7 @@ class HostNode(Driver):
         most = 10 if lobby is None else lobby.max_players
         wildcard = self.address in ("", "0.0.0.0", "::")  # noqa: S104
         return TableAdvert(
-            instance=f"{self.peer.name}'s table", table_name=f"{self.peer.name}'s table",
+            instance=self.table_name, table_name=self.table_name,
             host_player=self.peer.name, addresses=() if wildcard else (self.address,),
             port=self.port, protocol_version=VERSION, seats_taken=taken,
             seats_free=max(0, most - taken) if state.phase == TablePhase.LOBBY else 0,
