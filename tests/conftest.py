@@ -17,6 +17,11 @@ from hypothesis import settings
 
 MUTATION = bool(os.environ.get("UNO_MUTATION"))
 
+# Test traffic stays home: a `uno-lan host` or `join` a test starts (and every
+# process it starts) neither announces nor browses by mDNS on the machine's
+# real interfaces. The mDNS tests run their own namespaces and pin interfaces.
+os.environ["UNO_LAN_MDNS"] = "off"
+
 if MUTATION:
     settings.register_profile("mutation", derandomize=True, database=None, deadline=None,
                               print_blob=False)

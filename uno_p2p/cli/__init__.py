@@ -20,7 +20,9 @@ from uno_p2p.cli.voice import EPILOG, Parser, plain, say_error, usage_error
 from uno_p2p.errors import UnoError
 
 #: Sub-command modules, in the order ``--help`` lists them.
-COMMANDS: tuple[str, ...] = ("log", "play", "simulate", "audit", "replay", "list")
+COMMANDS: tuple[str, ...] = (
+    "host", "join", "list", "bot", "play", "simulate", "log", "audit", "replay",
+)
 
 #: Exit codes shared by every sub-command.
 EXIT_OK = 0
