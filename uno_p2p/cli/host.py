@@ -10,8 +10,9 @@ separate processes, each with its own keys and its own encrypted link.
 ``--autoplay`` puts a bot in the host's seat too and starts as soon as every
 seat is taken (``--players``, default the host and its bots): one whole game
 with no human, then the log's path and the audit's verdict, exit 0 if both
-are good. Network play always has a turn timer (30 s unless an option sets
-one). Without ``--autoplay`` you play in this terminal as plain text: type
+are good. Network play always has a turn timer and a short UNO grace period
+(RULES.md ``turn_timer``, ``catch_grace_ms``; see docs/rules.md) unless an
+option sets them. Without ``--autoplay`` you play in this terminal as plain text: type
 ``start`` when everyone is in.
 """
 
@@ -33,11 +34,10 @@ from uno_p2p.net.link import Timings
 from uno_p2p.net.node import HostNode, wall_ms
 from uno_p2p.net.seats import LogSaver, Seat, player_identity, seat_path
 from uno_p2p.rules.options import PRESETS, Options, preset
+from uno_p2p.rules.options import network_options as with_network_defaults
 from uno_p2p.table import bodies  # noqa: F401 (registers the table's body kinds)
 from uno_p2p.table.peer import TablePeer
 
-#: Network play always has a turn timer (issue 11); this one unless an option sets it.
-DEFAULT_TURN_TIMER = 30
 MAX_BOTS = 9
 
 
@@ -67,15 +67,13 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 
 def network_options(name: str, overrides: list[str]) -> Options:
-    """The preset with overrides, and a turn timer if none is set.
+    """The preset with overrides, and the network defaults (a turn timer, an UNO grace
+    period) where the host set none.
 
     Raises:
         ConfigError: unknown preset or option.
     """
-    options = preset(name, overrides)
-    if not options.turn_timer:
-        options = options.with_overrides([f"turn_timer={DEFAULT_TURN_TIMER}"])
-    return options
+    return with_network_defaults(preset(name, overrides))
 
 
 def host(args: argparse.Namespace) -> int:
