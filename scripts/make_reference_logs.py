@@ -31,7 +31,6 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from uno_p2p.audit.walk import walk
 from uno_p2p.crypto.identity import Identity
 from uno_p2p.crypto.keys import joint_key
 from uno_p2p.crypto.shuffle import make_shuffle
@@ -42,6 +41,7 @@ from uno_p2p.rules.options import preset
 from uno_p2p.rules.state import State
 from uno_p2p.store.unolog import GameLog
 from uno_p2p.table.bodies import (
+    Abort,
     Clock,
     Move,
     PrivateShares,
@@ -458,10 +458,13 @@ def refused_reveal() -> tuple[Sequence[Entry], Expected]:
 
     game = play(3, "official", ["target=60"], "refused-reveal", tamper=tamper)
     entries = game.entries
-    due = next(step.entry.seq for step in walk(entries)
-               if step.after.phase in (TablePhase.REVEALING, TablePhase.ENDED))
-    return entries, Expected("aborted", "Cy refuses to reveal at the end", "missing_reveal",
-                             due, NAMES[2])
+    # table.md §8: after the response time-out the sequencer logs the closing entry,
+    # an abort naming the seat whose reveal never came; it is the log's last entry.
+    closing = entries[-1]
+    assert isinstance(closing.body, Abort)  # noqa: S101
+    assert closing.body.culprit == game.identity(2).peer  # noqa: S101
+    return entries, Expected("aborted", "Cy refuses to reveal at the end; the host closes "
+                             "the log", "missing_reveal", closing.seq, NAMES[2])
 
 
 # -- what a malicious sequencer writes ----------------------------------------------------------

@@ -320,3 +320,27 @@ class Eager(TablePeer):
                 self.act(action)
                 return True
         return super()._bot_move()
+
+
+class Bluffer(TablePeer):
+    """Plays a Wild Draw Four once while holding a card of the colour to match, past
+    its own engine (a cheat only the hands' reveal can prove)."""
+
+    bluffed = False
+
+    def _bot_move(self) -> bool:
+        game, me = self.state.engine, self.state.my_seat
+        if self.bluffed or game is None or me is None or self.outstanding is not None or \
+                self.state.phase != TablePhase.PLAYING or game.awaiting or \
+                game.phase != Phase.PLAYING or game.current != me or game.pending or \
+                game.drawn is not None or any(s not in game.known for s in game.hands[me]):
+            return super()._bot_move()
+        faces = {slot: game.known[slot] for slot in game.hands[me]}
+        fours = [slot for slot, card in faces.items() if card >= 104]
+        colour = any(card < 100 and CARD_COLOUR[card] == game.colour for card in faces.values())
+        if not fours or not colour or len(faces) < 3:
+            return super()._bot_move()
+        self.bluffed = True
+        play = Play(me, (fours[0],), (faces[fours[0]],), (game.colour + 1) % 4)
+        self._submit(Move(play, self._proofs(play)))
+        return True

@@ -420,18 +420,23 @@ class _Audit:
                  and self._accuser_seat(state, e) in self.checked_privately]
         if false:
             return self.report(Status.VIOLATION, public, self._false_accusation(false[0]))
-        if state.phase == TablePhase.ENDED:
-            if state.stop is None and not self.unverified:
+        closed = state.phase == TablePhase.ENDED and state.closed >= 0
+        if state.phase == TablePhase.ENDED and not closed and not self.unverified:
+            if state.stop is None:
                 return self.report(Status.OK, public)
-            if state.stop is not None and state.stop.culprit is None and not self.unverified:
+            if state.stop.culprit is None:
+                # A leave, or an accusation without evidence that every reveal left
+                # unproven: the game stopped, and the log names who stopped it.
                 return self.report(Status.STOPPED, public, stopped=state.stop.reason + ".")
         if self.torn_bytes and state.phase != TablePhase.ENDED:
             # A crash cut the file: what is missing may be anyone's next entry.
             return self.report(Status.UNFINISHED, public, stopped=(
                 "The file ends in a cut-short record, so the log is incomplete. "
                 + self._waiting(state)))
-        if silent or accused or state.phase in (TablePhase.REVEALING, TablePhase.ENDED):
+        if state.phase == TablePhase.ENDED:
             return self.aborted(public, state, [*silent, *accused])
+        # table.md §8: only the sequencer's closing entry says the table stopped
+        # waiting; a log that merely stops blames nobody (it may have been cut).
         return self.report(Status.UNFINISHED, public, stopped=self._waiting(state))
 
     def aborted(self, public: _Public, state: TableState,
@@ -441,8 +446,9 @@ class _Audit:
             who = None if event.peer is None else self.player(event.peer)
             finding = Finding("table", event.code, event.entry, who, event.reason,
                               _rule_of(event.code, event.reason), proven=False)
+            why = state.stop.reason + ". " if state.stop is not None else ""
             return self.report(Status.ABORTED, public, finding,
-                               stopped=f"The game was stopped at entry {event.entry}.")
+                               stopped=f"{why}The game was stopped at entry {event.entry}.")
         missing = sorted(state.reveals_expected - set(state.reveals))
         seq = public.revealing_since
         if missing:
@@ -472,7 +478,8 @@ class _Audit:
         if not seats:
             return "The log ends; the game had not ended."
         names = ", ".join(state.name_of(state.seats[s].key) for s in seats)
-        return f"The log ends while the table waits for {names}."
+        return (f"The log ends while the table waits for {names}; with no closing "
+                "entry, nobody is blamed.")
 
     # -- naming -------------------------------------------------------------------------------
     def misbehaviour_finding(self, error: Misbehaviour, stage: str | None = None) -> Finding:

@@ -30,6 +30,7 @@ from uno_p2p.rules.events import ClaimViolated
 from uno_p2p.table.bodies import PrivateShares
 from uno_p2p.table.events import TableEvent
 from uno_p2p.table.game import verify_item
+from uno_p2p.table.knowledge import check_covers
 from uno_p2p.table.ledger import Ledger
 from uno_p2p.table.state import Misbehaviour, TableState
 from uno_p2p.wire.envelope import Entry
@@ -161,10 +162,11 @@ def _check_private_items(state: TableState, entry: Entry, key: ChannelKey, seat:
                       recipient=Party(recipient.key, key.public))
     if not isinstance(inner, PrivateShares):
         raise InvalidMessage("a sealed body that is not a private reveal")
-    owed = {slot for due in state.privates if due.to == to and seat in due.owed
-            for slot in due.slots}
+    given = set()
     for item in inner.items:
         slot = Slot(item.shuffle, item.position)
-        if item.prover != seat or item.recipient != to or slot not in owed:
-            raise InvalidMessage(f"a private share of {tuple(slot)} that was not owed")
+        if item.prover != seat or item.recipient != to:
+            raise InvalidMessage(f"a private share of {tuple(slot)} for someone else")
         verify_item(state, item, entry, entry.seq)
+        given.add(slot)
+    check_covers(state, seat, to, given)  # every card owed, and no other

@@ -89,6 +89,21 @@ class ChannelKey:
             ) from error
 
 
+#: A fixed seed whose key checks a peer's channel key on arrival (wire.md §6).
+_PROBE = ChannelKey(hashlib.sha256(b"uno-lan/v1/channel-probe").digest())
+
+
+def check_channel_key(public: bytes, *, peer: str | None = None) -> None:
+    """Refuse a channel key nobody could seal to: not 32 bytes, or a small-order
+    point (X25519 with any clamped scalar gives all zeros). Checked when the key
+    arrives in the lobby, so a later seal to it can never fail (wire.md §6).
+
+    Raises:
+        CryptoError: code ``bad_channel_key``.
+    """
+    _PROBE.shared_secret(public, peer=peer)
+
+
 @dataclass(frozen=True, slots=True)
 class Party:
     """One end of a private channel: Ed25519 identity key and X25519 channel key."""

@@ -4,7 +4,8 @@ One tag byte, then the payload: ``M`` a signed message for the sequencer,
 ``E`` a countersigned entry from it, ``D`` the sequencer's notice that it
 did not log a message (``[counter, code, reason]``, unsigned: it only lets
 the author decide again; nothing depends on it), ``S`` a resumed peer's
-request for the entries after the ``[seen]`` it has.
+request for the entries after the ``[seen]`` it has, ``R`` a peer's own signed
+message relayed to every peer (any peer may carry it on).
 """
 
 from __future__ import annotations
@@ -17,7 +18,10 @@ FRAME_MESSAGE = b"M"
 FRAME_ENTRY = b"E"
 FRAME_DROP = b"D"
 FRAME_SYNC = b"S"
-FRAMES = (FRAME_MESSAGE, FRAME_ENTRY, FRAME_DROP, FRAME_SYNC)
+#: A peer's own signed message, sent to every peer when the sequencer leaves it
+#: unlogged (table.md §6.2): evidence of censorship, and a second path to the host.
+FRAME_RELAY = b"R"
+FRAMES = (FRAME_MESSAGE, FRAME_ENTRY, FRAME_DROP, FRAME_SYNC, FRAME_RELAY)
 
 
 def frame(tag: bytes, payload: bytes) -> bytes:

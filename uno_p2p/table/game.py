@@ -55,7 +55,7 @@ from uno_p2p.rules.events import (
     UnoCaught,
     UnoSaid,
 )
-from uno_p2p.rules.state import OMNISCIENT, Phase
+from uno_p2p.rules.state import OMNISCIENT, Phase, State
 from uno_p2p.table.bodies import Move, ShareItem, Shares, ShuffleDeck
 from uno_p2p.table.events import GameEnded, MovePlayed, PeerMisbehaved, RoundEnded, TableEvent
 from uno_p2p.table.state import (
@@ -77,6 +77,30 @@ def fault(entry: Entry | None, seq: int, culprit: PeerId | None, code: str,
     """A ``Misbehaviour`` naming ``culprit``, with ``entry`` as the evidence."""
     return Misbehaviour(f"entry {seq}: {why}", culprit=culprit, entry=seq, code=code,
                         evidence=() if entry is None else (entry,))
+
+
+def judge_publicly(state: State, action: Action, now_ms: int) -> tuple[State, list[Event]]:
+    """Apply ``action`` as an observer would: with the public faces only.
+
+    docs/protocol/table.md §7: every peer, the sequencer and the audit must
+    reach the same verdict on an entry, so none may refuse one with what only
+    it has seen (its hand, a card shown to it privately). A hidden fact it
+    knows is used through the claims the log can prove: the engine records the
+    claim (a Wild Draw Four's "no card of the colour"), this peer's private
+    faces are put back, and the claim is judged at the public round-end reveal.
+
+    Raises:
+        IllegalAction: the rules refuse the action on public knowledge.
+    """
+    known = state.known
+    public = {slot: card for slot, card in known.items() if slot in state.public}
+    public.update(state.discard)
+    if len(public) == len(known):
+        return engine_apply(state, action, now_ms)
+    new, events = engine_apply(replace(state, known=public), action, now_ms)
+    if new.round == state.round:
+        new = replace(new, known={**known, **new.known})
+    return new, events
 
 
 # -- starting the engine ------------------------------------------------------------------
@@ -155,7 +179,7 @@ def follow(ts: TableState, engine_events: Iterable[Event], seq: int) -> tuple[Ta
 def _follow_one(ts: TableState, event: Event, seq: int, events: Events) -> TableState:
     names = ts.game.players
     if isinstance(event, ShuffleRequested):
-        return replace(ts, decks=(*ts.decks, _new_deck(ts, event)))
+        return replace(ts, decks=(*ts.decks, _new_deck(ts, event, seq)))
     if isinstance(event, CardsDrawn):
         events.append(MovePlayed(event.seat, f"{names[event.seat]} took {len(event.slots)} "
                                  f"card{'s' if len(event.slots) != 1 else ''} ({event.reason})",
@@ -203,13 +227,23 @@ def describe_event(event: Event, names: tuple[str, ...]) -> str:
     return ""
 
 
-def _new_deck(ts: TableState, event: ShuffleRequested) -> DeckState:
-    """The starting list of a requested shuffle (docs/protocol/deck.md §6.1)."""
+def _new_deck(ts: TableState, event: ShuffleRequested, seq: int) -> DeckState:
+    """The starting list of a requested shuffle (docs/protocol/deck.md §6.1).
+
+    Raises:
+        Misbehaviour: ``duplicate_card``: the discard pile to reshuffle holds one
+            card twice, which only a dishonest shuffle can cause (table.md §7.4).
+    """
     carried: tuple[Slot, ...] = ()
     if not event.sources:
         card_ids: tuple[int, ...] = tuple(range(CARD_COUNT))
     elif event.faces:
         card_ids = tuple(sorted(event.faces))
+        twice = sorted({card for card in card_ids if card_ids.count(card) > 1})
+        if twice:
+            raise Misbehaviour(f"entry {seq}: the pile to reshuffle holds "
+                               f"{long_name(twice[0])} twice", culprit=None, entry=seq,
+                               code="duplicate_card")
     else:
         card_ids, carried = (), tuple(event.sources)
     start = tuple(ts.ciphertext(slot) for slot in carried)
@@ -233,7 +267,7 @@ def settle(ts: TableState, seq: int) -> tuple[TableState, Events]:
         else:
             break
         try:
-            new_state, engine_events = engine_apply(state, action, ts.clock_ms)
+            new_state, engine_events = judge_publicly(state, action, ts.clock_ms)
         except IllegalAction as error:
             # The engine refused what every share proved: only a dishonest shuffle
             # can do that (two slots opening to one card); the reveal names the cheat.
@@ -400,7 +434,7 @@ def apply_move(ts: TableState, entry: Entry | None, seq: int, author: PeerId,
     action = body.action
     _check_mover(ts, entry, seq, author, seat, action)
     try:  # the rules first: a move the rules refuse is refused whatever it proves
-        new_state, engine_events = engine_apply(state, action, ts.clock_ms)
+        new_state, engine_events = judge_publicly(state, action, ts.clock_ms)
     except IllegalAction as error:
         raise fault(entry, seq, author, "illegal_move",
                     f"{error} (rule {error.rule})") from error
@@ -420,6 +454,11 @@ def _check_mover(ts: TableState, entry: Entry | None, seq: int, author: PeerId, 
     if isinstance(action, TimeOut):
         if ts.host is None or author != ts.host:
             raise fault(entry, seq, author, "not_sequencer", "only the sequencer times out")
+        if not ts.clock_started:
+            # table.md §6.1: time is measured from the start clock; without it no peer
+            # could check that the time-out's clock kept to real time.
+            raise fault(entry, seq, author, "no_start_clock",
+                        "a time-out before the sequencer set the table clock")
         return
     if getattr(action, "seat", seat) != seat:
         raise fault(entry, seq, author, "wrong_seat", "a move made in another player's name")

@@ -43,7 +43,32 @@ def private_items(state: TableState, entry: Entry, channel: ChannelKey,
             raise InvalidMessage("a private share for someone else")
         slot = Slot(item.shuffle, item.position)
         found.append((slot, seat, item, verify_item(state, item, entry, entry.seq)))
+    check_covers(state, seat, mine, {slot for slot, *_ in found})
     return found
+
+
+def owed_privately(state: TableState, seat: int, to: int) -> set[Slot]:
+    """The cards ``seat`` owes ``to`` a private share of, in ``state`` (table.md §4.3)."""
+    return {slot for due in state.privates if due.to == to and seat in due.owed
+            for slot in due.slots if seat in state.missing_shares(slot)}
+
+
+def check_covers(state: TableState, seat: int, to: int, given: set[Slot]) -> None:
+    """A private reveal must cover every card owed, and no other (table.md §4.3): a short
+    one would leave its recipient unable to decide (a challenge verdict) for ever.
+
+    ``state`` is the table before the sealed entry.
+
+    Raises:
+        InvalidMessage: a card owed is missing, or one not owed is given.
+    """
+    owed = owed_privately(state, seat, to)
+    if owed - given:
+        missing = ", ".join(str(tuple(s)) for s in sorted(owed - given))
+        raise InvalidMessage(f"the private reveal leaves out the card at {missing}")
+    if given - owed:
+        extra = ", ".join(str(tuple(s)) for s in sorted(given - owed))
+        raise InvalidMessage(f"a private share of {extra} that was not owed")
 
 
 def openable(state: TableState, wanted: Iterable[Slot],

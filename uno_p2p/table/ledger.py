@@ -18,7 +18,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from uno_p2p.crypto.audit import DeckRecord, verify_game
-from uno_p2p.crypto.channel import ChannelKey
+from uno_p2p.crypto.channel import ChannelKey, check_channel_key
 from uno_p2p.crypto.group import Scalar
 from uno_p2p.crypto.identity import PeerId
 from uno_p2p.crypto.keys import (
@@ -61,6 +61,7 @@ from uno_p2p.table.state import (
 )
 from uno_p2p.wire.chain import ChainError, ChainVerifier
 from uno_p2p.wire.envelope import Entry, Head, Message
+from uno_p2p.wire.limits import MAX_EVIDENCE_DEPTH
 from uno_p2p.wire.lobby import Join, Kick, Leave, OpenTable, Ready, SetOptions, Start
 from uno_p2p.wire.private import Sealed
 from uno_p2p.wire.registry import Body
@@ -82,6 +83,8 @@ class LogView:
 
     chain: ChainVerifier | None = None
     past: Callable[[int], TableState | None] | None = None
+    #: How many ``abort`` evidences deep this check is (MAX_EVIDENCE_DEPTH).
+    depth: int = 0
 
 
 NO_VIEW = LogView()
@@ -153,9 +156,19 @@ def _options(at: _At, pairs: tuple[tuple[str, int | bool | str], ...]) -> Option
         raise at.fault("bad_options", f"the options are not valid: {error}") from error
 
 
+def _check_channel_key(at: _At, public: bytes) -> None:
+    """A weak (small-order) X25519 key would make every seal to it fail: refused on
+    arrival, naming its owner (wire.md §6)."""
+    try:
+        check_channel_key(public, peer=at.author.fingerprint)
+    except CryptoError as error:
+        raise at.fault("bad_channel_key", str(error)) from error
+
+
 def _open_table(ts: TableState, at: _At, body: OpenTable, _: LogView) -> tuple[TableState, Events]:
     if at.seq != 0 or ts.lobby is not None:
         raise at.fault("reopened", "only entry 0 opens the table")
+    _check_channel_key(at, body.channel_key)
     options = _options(at, body.options)
     lobby = Seating(at.author, {at.author.key: body.name}, {at.author.key: body.channel_key},
                     (at.author,), frozenset({at.author.key}), body.preset, body.options,
@@ -172,6 +185,7 @@ def _join(ts: TableState, at: _At, body: Join, _: LogView) -> tuple[TableState, 
         raise at.fault("table_full", "the table is full")
     if body.name in {lobby.names[p.key] for p in lobby.joined}:
         raise at.fault("name_taken", f"the name {body.name} is taken")
+    _check_channel_key(at, body.channel_key)
     lobby = replace(lobby, names={**lobby.names, at.author.key: body.name},
                     channels={**lobby.channels, at.author.key: body.channel_key},
                     joined=(*lobby.joined, at.author))
@@ -267,7 +281,8 @@ def _clock(ts: TableState, at: _At, body: Clock, _: LogView) -> tuple[TableState
         raise at.fault("not_sequencer", "only the sequencer keeps the table clock")
     if body.now_ms < ts.clock_ms:
         raise at.fault("clock_backwards", "the table clock went backwards")
-    return replace(ts, clock_ms=body.now_ms), []
+    started = ts.clock_started or ts.phase != TablePhase.LOBBY
+    return replace(ts, clock_ms=body.now_ms, clock_started=started), []
 
 
 def _reveal(ts: TableState, at: _At, body: RevealSecrets, _: LogView) -> tuple[TableState, Events]:
@@ -298,17 +313,52 @@ def _reveal(ts: TableState, at: _At, body: RevealSecrets, _: LogView) -> tuple[T
 
 def _abort(ts: TableState, at: _At, body: Abort, view: LogView
            ) -> tuple[TableState, Events]:
+    if ts.phase == TablePhase.REVEALING:
+        return _close(ts, at, body)
     if ts.phase not in (TablePhase.KEYS, TablePhase.PLAYING):
         raise at.fault("unexpected", "nothing to stop")
     if ts.seat_of(at.author.key) is None:
         raise at.fault("not_seated", "only a seated peer can stop the game")
+    name, accuser = ts.name_of(body.culprit.key), ts.name_of(at.author.key)
+    if body.evidence and view.depth >= MAX_EVIDENCE_DEPTH:
+        # Judging evidence never recurses without bound (table.md §7.2): an abort
+        # held as evidence may not itself carry evidence.
+        raise at.fault("bad_evidence", "evidence may not itself hold evidence")
     if body.evidence:
-        _check_evidence(ts, at, body, view)
-    name = ts.name_of(body.culprit.key)
-    why = f"{ts.name_of(at.author.key)} stopped the game: {name} {body.reason} ({body.code})"
-    ts = _stop(ts, Stop(body.code, body.culprit, why, at.seq))
+        _check_evidence(ts, at, body, replace(view, depth=view.depth + 1))
+        why = f"{accuser} stopped the game: {name} {body.reason} ({body.code})"
+        stop = Stop(body.code, body.culprit, why, at.seq)
+    else:
+        # table.md §7.3: an accusation without evidence proves nothing. The accuser
+        # is who stopped the game; nobody is excused from revealing, so the audit
+        # can still check everything the log holds (the accused's reveal included).
+        why = (f"{accuser} stopped the game, accusing {name} of {body.code} "
+               f"({body.reason}); unproven")
+        stop = Stop(body.code, None, why, at.seq, accuser=at.author, accused=body.culprit)
+    ts = _stop(ts, stop)
     event = PeerMisbehaved(body.culprit, name, at.seq, body.code, body.reason)
     return ts, [event]
+
+
+def _close(ts: TableState, at: _At, body: Abort) -> tuple[TableState, Events]:
+    """The closing entry: the sequencer ends a reveal that never came (table.md §8).
+
+    It names a seat whose reveal is still due; the shuffles stay unproven. Like
+    any accusation without evidence it proves nothing about that seat: it only
+    tells "the log ends here because the table stopped waiting" from a log that
+    was merely cut short.
+    """
+    seat = ts.seat_of(body.culprit.key)
+    if at.author != ts.host or body.evidence or seat is None or \
+            seat not in ts.reveals_expected - set(ts.reveals):
+        raise at.fault("bad_close", "only the sequencer closes the reveal, naming a seat "
+                       "whose reveal is still due")
+    name = ts.name_of(body.culprit.key)
+    check_transition(ts.phase, TablePhase.ENDED)
+    ts = replace(ts, phase=TablePhase.ENDED, closed=seat,
+                 audit_error=f"{name} never revealed, so the shuffles are unproven")
+    return ts, [PeerMisbehaved(body.culprit, name, at.seq, body.code, body.reason),
+                game.game_result(ts)]
 
 
 def _check_evidence(ts: TableState, at: _At, body: Abort, view: LogView) -> None:
@@ -357,7 +407,7 @@ def refused(ts: TableState, message: Message, view: LogView = NO_VIEW) -> bool:
     if earlier is None or seen > ts.seq:
         return False
     try:
-        check_message(earlier, message, LogView(view.chain))
+        check_message(earlier, message, LogView(view.chain, depth=view.depth))
     except Misbehaviour as error:
         return error.culprit == message.author
     return False

@@ -161,10 +161,11 @@ def seat_table(setup: TableSetup, tamper: Tamper | None = None, *,
     net.add(kinds[0].host(identities[0], seeded(setup.seed, "entropy 0"), table_id=table_id,
                           name=NAMES[0], options=setup.options, preset=setup.preset,
                           max_players=max(2, setup.players), bot=bots[0],
-                          now_ms=setup.start_ms))
+                          now_ms=setup.start_ms, nonce=seeded(setup.seed, "nonce 0", 16)))
     for i in range(1, setup.players):
         net.add(kinds[i].join(identities[i], seeded(setup.seed, f"entropy {i}"),
-                              table_id=table_id, host=host_id, name=NAMES[i], bot=bots[i]))
+                              table_id=table_id, host=host_id, name=NAMES[i], bot=bots[i],
+                              nonce=seeded(setup.seed, f"nonce {i}", 16)))
         net.run(until=lambda n: False, max_steps=10_000)
     lobby = net.host.state.lobby
     if lobby is None or len(lobby.joined) != setup.players or len(lobby.ready) != setup.players:

@@ -36,7 +36,8 @@ from uno_p2p.rules.engine import apply as engine_apply
 from uno_p2p.rules.engine import learn
 from uno_p2p.rules.legal import legal_actions
 from uno_p2p.rules.options import Options
-from uno_p2p.rules.state import Phase, State
+from uno_p2p.rules.rounds import describe_claim
+from uno_p2p.rules.state import Claim, Phase, State
 from uno_p2p.table.bodies import Abort, Move, PrivateShares, RevealSecrets, ShareItem
 from uno_p2p.table.duties import (
     Owed,
@@ -56,6 +57,7 @@ from uno_p2p.table.frames import (
     FRAME_DROP,
     FRAME_ENTRY,
     FRAME_MESSAGE,
+    FRAME_RELAY,
     FRAME_SYNC,
     decode_drop,
     decode_sync,
@@ -65,11 +67,13 @@ from uno_p2p.table.frames import (
 )
 from uno_p2p.table.knowledge import openable, private_items
 from uno_p2p.table.ledger import Ledger
-from uno_p2p.table.sending import Maker, Outgoing, derive
+from uno_p2p.table.sending import NONCE_BYTES, Maker, Outgoing, derive
 from uno_p2p.table.sequencer import Outcome, Sequencer
 from uno_p2p.table.state import Misbehaviour, TablePhase, TableState
+from uno_p2p.table.watch import CensorshipWatch, ClockWatch
 from uno_p2p.wire.chain import ChainError
 from uno_p2p.wire.envelope import TABLE_ID_BYTES, Entry, Message
+from uno_p2p.wire.limits import MAX_EARLY_BYTES, MAX_EARLY_ENTRIES, RELAY_AFTER_MS
 from uno_p2p.wire.lobby import Join, Kick, Leave, OpenTable, Ready, SetOptions, Start
 from uno_p2p.wire.private import Sealed
 from uno_p2p.wire.registry import Body
@@ -83,19 +87,23 @@ class TablePeer:
     """One seat's (or the host's) protocol state machine. Build with ``host`` or ``join``."""
 
     def __init__(self, identity: Identity, entropy: bytes, *, table_id: bytes, host: PeerId,
-                 name: str, bot: str | None = "heuristic") -> None:
-        if len(entropy) < ENTROPY_MIN or len(table_id) != TABLE_ID_BYTES:
-            raise LocalProtocolError("a peer needs 32+ bytes of entropy and a 16-byte table id")
+                 name: str, bot: str | None = "heuristic", nonce: bytes = b"") -> None:
+        if len(entropy) < ENTROPY_MIN or len(table_id) != TABLE_ID_BYTES or \
+                len(nonce) not in (0, NONCE_BYTES):
+            raise LocalProtocolError("a peer needs 32+ bytes of entropy, a 16-byte table id "
+                                     "and a 16-byte nonce (or none, to simulate)")
         self.identity = identity
         self.name = name
         self.table_id = table_id
         self.host_id = host
-        self.secrets = PeerSecrets.from_seed(derive(entropy, "deck", table_id), table=table_id,
-                                             peer=identity.peer.key)
-        self.channel_seed = derive(entropy, "channel", table_id)
+        # table.md §2.1: every secret is bound to this game's fresh nonce (the shell
+        # draws it and keeps it with the entropy, to resume).
+        self.secrets = PeerSecrets.from_seed(derive(entropy, "deck", table_id, nonce),
+                                             table=table_id, peer=identity.peer.key)
+        self.channel_seed = derive(entropy, "channel", table_id, nonce)
         self.channel = ChannelKey(self.channel_seed)
         self.bot_kind = bot
-        self._bot_seed = derive(entropy, "bot", table_id)
+        self._bot_seed = derive(entropy, "bot", table_id, nonce)
         self.ledger = Ledger(table_id, host, identity.peer.key)
         self.sequencer = Sequencer(identity, self.ledger) if identity.peer == host else None
         self.counter = 0
@@ -108,20 +116,28 @@ class TablePeer:
         self._out: list[Outgoing] = []
         self._events: deque[TableEvent] = deque()
         self._early: dict[int, Entry] = {}
+        self._early_bytes = 0
         self._hand: tuple[int, ...] = ()
         self._turn_shown = -1
         self._ready_wanted = False
         self._syncing = False
         self._pending_abort: Abort | None = None
         self._waiting: tuple[int, ...] = ()
+        self._claims_named: set[Claim] = set()
+        #: table.md §6.1-§6.2: the sequencer's clock against ours; relayed messages.
+        self.clock_watch = ClockWatch()
+        self.censorship = CensorshipWatch()
+        self._live = False
+        self._sent: tuple[Message, int] | None = None
 
     # -- construction ---------------------------------------------------------------------
     @classmethod
     def host(cls, identity: Identity, entropy: bytes, *, table_id: bytes, name: str,
              options: Options, preset: str = "", max_players: int = 10,
-             bot: str | None = "heuristic", now_ms: int = 0) -> TablePeer:
+             bot: str | None = "heuristic", now_ms: int = 0, nonce: bytes = b"") -> TablePeer:
         """Open a table: the host's peer logs entry 0 with the options everyone will see."""
-        peer = cls(identity, entropy, table_id=table_id, host=identity.peer, name=name, bot=bot)
+        peer = cls(identity, entropy, table_id=table_id, host=identity.peer, name=name, bot=bot,
+                   nonce=nonce)
         peer.now_ms = now_ms
         pairs = tuple((str(k), v) for k, v in options.to_wire())
         peer._submit(OpenTable(name, peer.channel.public, preset, pairs, max_players))
@@ -129,9 +145,11 @@ class TablePeer:
 
     @classmethod
     def join(cls, identity: Identity, entropy: bytes, *, table_id: bytes, host: PeerId,
-             name: str, bot: str | None = "heuristic", ready: bool = True) -> TablePeer:
+             name: str, bot: str | None = "heuristic", ready: bool = True,
+             nonce: bytes = b"") -> TablePeer:
         """Ask the host for a seat (and say ready at once when ``ready``)."""
-        peer = cls(identity, entropy, table_id=table_id, host=host, name=name, bot=bot)
+        peer = cls(identity, entropy, table_id=table_id, host=host, name=name, bot=bot,
+                   nonce=nonce)
         peer._submit(Join(name, peer.channel.public))
         peer._ready_wanted = ready
         return peer
@@ -139,7 +157,7 @@ class TablePeer:
 
     @classmethod
     def resume(cls, identity: Identity, entropy: bytes, entries: Sequence[Entry], *,
-               name: str, bot: str | None = "heuristic") -> TablePeer:
+               name: str, bot: str | None = "heuristic", nonce: bytes = b"") -> TablePeer:
         """Rebuild a peer from its ``.unolog`` entries (table.md §9), through the same
         entry path, then ask the sequencer for what it missed.
 
@@ -151,7 +169,7 @@ class TablePeer:
             raise LocalProtocolError("there is nothing to resume from")
         first = entries[0]
         peer = cls(identity, entropy, table_id=first.message.table_id, host=first.author,
-                   name=name, bot=bot)
+                   name=name, bot=bot, nonce=nonce)
         for entry in entries:
             try:
                 events = peer.ledger.accept(entry)
@@ -223,18 +241,23 @@ class TablePeer:
                         and data[:1] in (FRAME_ENTRY, FRAME_DROP)):
             return
         tag, payload = data[:1], data[1:]
+        self._live = now_ms is not None
         try:
             if tag == FRAME_ENTRY:
                 self._receive_entry(Entry.decode(payload))
-            elif tag == FRAME_MESSAGE and self.sequencer is not None:
+            elif tag in (FRAME_MESSAGE, FRAME_RELAY) and self.sequencer is not None:
                 self._order(self.sequencer.submit(Message.decode(payload), self.now_ms))
+            elif tag == FRAME_RELAY and self.stopped is None:
+                self.censorship.consider(Message.decode(payload), self.ledger, self.peer_id)
             elif tag == FRAME_DROP:
                 self._dropped(*decode_drop(payload))
             elif tag == FRAME_SYNC and self.sequencer is not None and sender is not None:
                 self._resend(sender, decode_sync(payload))
         except InvalidMessage as error:
-            self._misbehaved(None if tag == FRAME_MESSAGE else self.host_id, None,
-                             "invalid_frame", str(error), ())
+            self._misbehaved(None if tag in (FRAME_MESSAGE, FRAME_RELAY) else self.host_id,
+                             None, "invalid_frame", str(error), ())
+        finally:
+            self._live = False
         self._drive()
 
     def next_timer(self) -> int | None:
@@ -247,14 +270,47 @@ class TablePeer:
         grace = self._grace_deadline()
         if grace is not None:
             times.append(grace)
+        if self._sent is not None and self.stopped is None:
+            times.append(self._sent[1] + RELAY_AFTER_MS)
         return min(times) if times else None
 
     def handle_timer(self, now_ms: int) -> None:
-        """Time has come: the host times out a turn or a stalled peer; a bot waits no more."""
+        """Time has come: the host times out a turn or a stalled peer; a bot waits no more;
+        a message the sequencer sits on goes to every peer."""
         self.now_ms = max(self.now_ms, now_ms)
         if self.sequencer is not None and self.stopped is None:
             self._order(self.sequencer.tick(self.now_ms))
+        if self._sent is not None and self.now_ms >= self._sent[1] + RELAY_AFTER_MS:
+            self._relay(self._sent[0])
         self._drive()
+
+    # -- watching the sequencer (table.md §6.1-§6.2) --------------------------------------
+    def _relay(self, message: Message) -> None:
+        """Show our unlogged message to every peer: they hold it as evidence, and the host
+        may get it this way if the direct path lost it."""
+        self._sent = None
+        others = tuple(p for p in self.state.seats if p != self.peer_id)
+        if others:
+            self._out.append(Outgoing(others, frame(FRAME_RELAY, message.encode())))
+
+    def _clock_ahead(self, entry: Entry) -> bool:
+        """Refuse a live ``clock`` that runs ahead of our own clock (table.md §6.1)."""
+        if not self._live or self._syncing:
+            return False
+        why = self.clock_watch.judge(entry, self.host_id, self.now_ms)
+        if why is not None:
+            self._stop(self.host_id, entry.seq, "clock_ahead", why, (entry,))
+        return why is not None
+
+    def _watch_censorship(self, entry: Entry, before: TableState) -> None:
+        held = self.censorship.logged(entry, before,
+                                      self.ledger.chain.next_counter(entry.author))
+        if held is not None:
+            name = before.name_of(held.message.author.key)
+            self._misbehaved(self.host_id, entry.seq, "censorship",
+                             f"the sequencer says {name} did not answer, but {name}'s signed "
+                             f"message had been shown to us at entry {held.seen_at}",
+                             (held.message, entry))
 
     # -- lobby controls -------------------------------------------------------------------
     def set_ready(self, ready: bool = True) -> None:
@@ -346,6 +402,7 @@ class TablePeer:
                                self._maker(body, to, private)(counter))
         self.counter += 1
         self.outstanding = counter
+        self._sent = (message, self.now_ms)
         self._out.append(Outgoing(None, frame(FRAME_MESSAGE, message.encode())))
 
     def _maker(self, body: Body | None, to: PeerId | None,
@@ -396,19 +453,47 @@ class TablePeer:
             self._compare(entry)
             return
         if entry.seq > expected:
-            self._early[entry.seq] = entry
+            self._keep_early(entry)
             return
         self._accept(entry)
         while self.state.seq in self._early and self.stopped is None:
-            self._accept(self._early.pop(self.state.seq))
+            early = self._early.pop(self.state.seq)
+            self._early_bytes -= len(early.encode())
+            self._accept(early)
+
+    def _keep_early(self, entry: Entry) -> None:
+        """An entry ahead of our log, kept until the gap fills (table.md §12): only
+        when the sequencer countersigned it and its author signed it, and only up to
+        ``MAX_EARLY_ENTRIES`` entries of ``MAX_EARLY_BYTES`` together."""
+        size = len(entry.encode())
+        if entry.seq in self._early or len(self._early) >= MAX_EARLY_ENTRIES or \
+                self._early_bytes + size > MAX_EARLY_BYTES:
+            return  # the sequencer sends it again on a sync request (table.md §9)
+        try:
+            entry.verify_countersignature(self.host_id)
+            entry.message.verify(entry=entry.seq)
+        except RemoteProtocolError as error:
+            self._misbehaved(None, entry.seq, error.code,
+                             f"an entry ahead of our log does not verify: {error}", ())
+            return
+        self._early[entry.seq] = entry
+        self._early_bytes += size
 
     def _compare(self, entry: Entry) -> None:
         try:
             self.ledger.chain.compare(entry)
         except ChainError as error:  # two countersigned entries at one number: a fork
             self._stop(error.peer_key, entry.seq, error.code, str(error), error.evidence)
+        except RemoteProtocolError as error:
+            # Not countersigned by the sequencer (or not signed by its author): anyone
+            # can send such bytes, so they prove nothing and stop nothing (table.md §7.4).
+            self._misbehaved(None, entry.seq, error.code,
+                             f"an entry at a number we accepted does not verify: {error}", ())
 
     def _accept(self, entry: Entry) -> None:
+        if self._clock_ahead(entry):
+            return
+        before = self.state
         try:
             events = self.ledger.accept(entry)
         except ChainError as error:
@@ -426,12 +511,14 @@ class TablePeer:
             self._stop(self.host_id, entry.seq, error.code, str(error), (entry,))
             return
         self._after(entry, events)
+        self._watch_censorship(entry, before)
 
     def _after(self, entry: Entry, events: Iterable[TableEvent]) -> None:
         self._events.extend(events)
         if entry.author == self.peer_id:
             self.counter = max(self.counter, entry.message.counter + 1)
             self.outstanding = None
+            self._sent = None
         if isinstance(entry.body, Sealed) and entry.body.recipient == self.peer_id:
             self._open_private(entry)
         self._learn()
@@ -444,13 +531,15 @@ class TablePeer:
             return
         if self.outstanding == counter:
             self.outstanding = None
+            self._sent = None
             self.counter = counter
             self._events.append(Progress(f"the sequencer did not log our message: {reason}"))
 
     # -- private reveals ------------------------------------------------------------------
     def _open_private(self, entry: Entry) -> None:
+        before = self.ledger.state_at(entry.seq) or self.state
         try:
-            items = private_items(self.state, entry, self.channel, self.peer_id)
+            items = private_items(before, entry, self.channel, self.peer_id)
             for slot, seat, item, point in items:
                 self.private.setdefault(slot, {})[seat] = point
                 self.received[slot, seat] = item
@@ -483,6 +572,7 @@ class TablePeer:
             (d.number for d in state.decks if d.round == game.round), default=0)}
         if faces:
             self._learn_faces(faces)
+        self._name_false_claims()
 
     def _learn_faces(self, faces: list[tuple[Slot, int]]) -> None:
         try:
@@ -491,10 +581,22 @@ class TablePeer:
             self._misbehaved(None, self.state.seq, "contradiction", str(error), ())
             return
         self.ledger.state = _with_engine(self.state, game)
-        for violation in found:
-            seat = violation.seat
-            self._misbehaved(self.state.seats[seat], self.state.seq, violation.rule,
-                             violation.message, ())
+        del found  # every false claim is named once, by _name_false_claims
+
+    def _name_false_claims(self) -> None:
+        """A claim this peer's private faces prove false (a Wild Draw Four while holding
+        the colour it saw): named here, once, as this peer's own finding. The table
+        judged the entry publicly (table.md §7); the round-end reveal proves it to all."""
+        game = self.state.engine
+        if game is None:
+            return
+        for claim in game.claims:
+            if claim in self._claims_named or claim.verdict(game.known) is not False:
+                continue
+            self._claims_named.add(claim)
+            name = game.players[claim.seat]
+            self._misbehaved(self.state.seats[claim.seat], self.state.seq, claim.rule,
+                             f"{name} broke {claim.rule}: {describe_claim(claim.kind)}", ())
 
     # -- driving: duties, then the bot ----------------------------------------------------
     def _drive(self) -> None:

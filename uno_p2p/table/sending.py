@@ -26,9 +26,17 @@ class Outgoing:
     data: bytes
 
 
-def derive(entropy: bytes, label: str, table_id: bytes) -> bytes:
-    """A 32-byte secret of this peer for one purpose, from its entropy (§2.1)."""
-    return hashlib.sha256(DERIVE_LABEL + label.encode() + b"\x00" + table_id + entropy).digest()
+#: Length of a peer's per-game nonce (table.md §2.1).
+NONCE_BYTES = 16
+
+
+def derive(entropy: bytes, label: str, table_id: bytes, nonce: bytes = b"") -> bytes:
+    """A 32-byte secret of this peer for one purpose (§2.1): from its entropy, the table
+    id and the fresh per-game ``nonce`` the peer itself contributes, so that a host
+    that reuses a table id never gets back a secret already published, even from a
+    peer whose entropy was reused. An empty nonce is the simulation's (deterministic)."""
+    return hashlib.sha256(DERIVE_LABEL + label.encode() + b"\x00" + table_id + nonce
+                          + entropy).digest()
 
 
 @dataclass(frozen=True, slots=True)

@@ -40,6 +40,8 @@ CLOCK_STEP_MS = 500
 #: How long the table waits for a peer that owes it work before stopping the game.
 RESPONSE_TIMEOUT_MS = 60_000
 LIVE = (TablePhase.KEYS, TablePhase.PLAYING)
+#: Phases in which the table waits for a seat's work and times it out (table.md §6).
+WAITING = (*LIVE, TablePhase.REVEALING)
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,7 +142,11 @@ class Sequencer:
 
     def _clock(self, outcome: Outcome, now_ms: int, message: Message | None) -> None:
         state = self.ledger.state
-        if state.phase in LIVE and now_ms >= state.clock_ms + CLOCK_STEP_MS and (
+        if state.phase in LIVE and not state.clock_started:
+            # The start clock (table.md §6.1): the first entry after the start, before
+            # anything is timed, so that every peer can measure the clock from it.
+            self._log(outcome, self._sign(Clock(max(now_ms, state.clock_ms))), now_ms)
+        elif state.phase in LIVE and now_ms >= state.clock_ms + CLOCK_STEP_MS and (
                 message is None or isinstance(message.body, Move)):
             self._log(outcome, self._sign(Clock(now_ms)), now_ms)
 
@@ -184,7 +190,7 @@ class Sequencer:
         turn = self._turn_deadline()
         if turn is not None:
             deadlines.append(turn)
-        if state.phase in LIVE and waiting_for(state):
+        if state.phase in WAITING and waiting_for(state):
             deadlines.append(self.last_progress_ms + self.response_timeout_ms)
         return min(deadlines) if deadlines else None
 
@@ -208,10 +214,14 @@ class Sequencer:
                 self._log(outcome, self._sign(Clock(now_ms)), now_ms)
             self._log(outcome, self._sign(Move(TimeOut(seat))), now_ms)
             return outcome
-        late = waiting_for(state) if state.phase in LIVE else []
+        late = waiting_for(state) if state.phase in WAITING else []
         if late and now_ms >= self.last_progress_ms + self.response_timeout_ms:
             culprit = state.seats[late[0]]
-            body = Abort(culprit, "unresponsive", "did not answer in time")
+            if state.phase == TablePhase.REVEALING:
+                # The closing entry (table.md §8): the log ends here, and says why.
+                body = Abort(culprit, "missing_reveal", "did not reveal in time")
+            else:
+                body = Abort(culprit, "unresponsive", "did not answer in time")
             self._log(outcome, self._sign(body), now_ms)
         return outcome
 

@@ -118,6 +118,10 @@ class Stop:
     culprit: PeerId | None
     reason: str
     entry: int
+    #: An accusation without evidence (table.md §7.3): who made it, whom it names.
+    #: ``culprit`` is then None: an unproven accusation excuses nobody.
+    accuser: PeerId | None = None
+    accused: PeerId | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,10 +157,15 @@ class TableState:
     deals: tuple[tuple[int, tuple[Slot, ...]], ...] = ()
     privates: tuple[PrivateDue, ...] = ()
     clock_ms: int = 0
+    #: Whether the sequencer set the table clock since the start (table.md §6.1): the
+    #: start clock every peer measures the table clock's progress from.
+    clock_started: bool = False
     reveals: Mapping[int, Verified[SecretsReveal]] = field(default_factory=dict)
     channel_seeds: Mapping[int, bytes] = field(default_factory=dict)
     stop: Stop | None = None
     audit_error: str = ""
+    #: The seat the sequencer's closing entry named (its reveal never came), or -1.
+    closed: int = -1
 
     # -- seats -------------------------------------------------------------------------------
     def seat_of(self, peer: bytes) -> int | None:

@@ -13,12 +13,13 @@ raises ``InvalidMessage``; nothing else escapes (a hypothesis test and
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TypeAlias
 
 import msgpack
 
 from uno_p2p.errors import InvalidMessage
+from uno_p2p.wire.limits import DEFAULT_LIMITS as DEFAULT_LIMITS
+from uno_p2p.wire.limits import Limits as Limits
 
 #: A value that can appear on the wire (docs/protocol/wire.md §1).
 WireValue: TypeAlias = "int | bool | str | bytes | list[WireValue] | None"
@@ -28,27 +29,6 @@ INT_MIN = -(1 << 63)
 INT_MAX = (1 << 64) - 1
 
 
-@dataclass(frozen=True, slots=True)
-class Limits:
-    """Bounds on what a peer may make us decode (docs/protocol/wire.md §7).
-
-    The frame bound caps memory: every element costs at least one byte, so no
-    array can claim more elements than the frame has bytes.
-    """
-
-    #: Largest encoded entry, in bytes. A shuffle with its proof is the biggest.
-    max_frame: int = 4 * 1024 * 1024
-    #: Longest array.
-    max_array: int = 65_536
-    #: Longest str, in bytes (names, reasons, option keys).
-    max_str: int = 1024
-    #: Longest bin, in bytes.
-    max_bin: int = 4 * 1024 * 1024
-    #: Deepest nesting of arrays (an entry's body sits at depth 3).
-    max_depth: int = 16
-
-
-DEFAULT_LIMITS = Limits()
 
 
 def pack(value: WireValue) -> bytes:
@@ -89,12 +69,40 @@ def _refuse_ext(code: int, data: bytes) -> None:
     raise InvalidMessage("msgpack ext types are not allowed on the wire")
 
 
+class _Budget:
+    """Counts the arrays msgpack builds and stops the decode past the limits.
+
+    msgpack calls ``list_hook`` as each array is completed, so at most the
+    arrays under construction (fewer elements than the frame has bytes) are
+    held beyond the budget: decoding memory stays a fixed multiple of the
+    frame size (docs/protocol/wire.md §7).
+    """
+
+    __slots__ = ("arrays", "elements", "limits")
+
+    def __init__(self, limits: Limits) -> None:
+        self.limits = limits
+        self.arrays = 0
+        self.elements = 0
+
+    def __call__(self, items: list[WireValue]) -> list[WireValue]:
+        self.arrays += 1
+        self.elements += len(items)
+        if self.arrays > self.limits.max_arrays:
+            raise InvalidMessage(f"more than {self.limits.max_arrays} arrays in one message")
+        if self.elements > self.limits.max_elements:
+            raise InvalidMessage(f"more than {self.limits.max_elements} array elements "
+                                 "in one message")
+        return items
+
+
 def _decode(data: bytes, limits: Limits) -> WireValue:
     try:
         value: WireValue = msgpack.unpackb(
             data,
             raw=False,
             use_list=True,
+            list_hook=_Budget(limits),
             strict_map_key=True,
             object_pairs_hook=_refuse_map,
             ext_hook=_refuse_ext,

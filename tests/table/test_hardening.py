@@ -1,0 +1,428 @@
+"""Issue 10: each reproduced attack on the table, and the outcome it must have now.
+
+Every test plays the attack through the real protocol objects (the in-memory
+network, the real codec) and checks what a player or the audit would see: the
+right peer named with the right code, or an unproven stop that blames nobody,
+and never an exception out of ``receive``.
+"""
+
+from __future__ import annotations
+
+import tracemalloc
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from tests.table import adversaries as adv
+from uno_p2p.audit.core import audit_entries
+from uno_p2p.audit.report import Status
+from uno_p2p.crypto.identity import Identity, PeerId
+from uno_p2p.errors import LocalProtocolError
+from uno_p2p.rules.actions import Play, TimeOut
+from uno_p2p.rules.codec import Slot
+from uno_p2p.rules.engine import learn
+from uno_p2p.rules.events import ShuffleRequested
+from uno_p2p.rules.options import preset
+from uno_p2p.store.unolog import read_log
+from uno_p2p.table import game as table_game
+from uno_p2p.table.bodies import Abort, Clock, Move, PrivateShares, RevealSecrets
+from uno_p2p.table.events import PeerMisbehaved
+from uno_p2p.table.frames import FRAME_ENTRY, FRAME_MESSAGE, FRAME_RELAY, frame
+from uno_p2p.table.memnet import Network, TableSetup, game_over, seat_table, seeded
+from uno_p2p.table.peer import TablePeer
+from uno_p2p.table.replay import replay
+from uno_p2p.table.state import Misbehaviour, TablePhase
+from uno_p2p.wire.envelope import Entry, Message
+from uno_p2p.wire.limits import MAX_EARLY_BYTES, MAX_EARLY_ENTRIES
+from uno_p2p.wire.lobby import Join
+
+OPTIONS = ["target=60", "turn_timer=60"]
+WILD_DRAW_FOUR = 104
+
+
+def table(players: int = 3, seed: bytes = b"harden", custom: dict[int, type[TablePeer]] | None
+          = None, options: list[str] | None = None) -> Network:
+    setup = TableSetup(players, preset("official", OPTIONS if options is None else options), seed)
+    return seat_table(setup, custom=custom)
+
+
+def named(net: Network, peer: TablePeer, code: str | None = None) -> list[PeerMisbehaved]:
+    return [e for e in net.events[peer.peer_id.key] if isinstance(e, PeerMisbehaved)
+            and (code is None or e.code == code)]
+
+
+# -- 1. an honest host that saw a hand judges with public knowledge only ----------------------
+class Seer(TablePeer):
+    """The host, who has seen Cy's hand (as a challenger does) when her move arrives."""
+
+    cy: TablePeer | None = None
+    seen: frozenset[object] = frozenset()
+    judged = False
+
+    def receive(self, data: bytes, now_ms: int | None = None, sender: object = None) -> None:
+        cy = self.cy
+        game = self.state.engine
+        if cy is not None and data[:1] == FRAME_MESSAGE and game is not None and \
+                cy.state.engine is not None and cy.state.my_seat is not None:
+            message = Message.decode(data[1:])
+            body = message.body
+            if message.author == cy.peer_id and isinstance(body, Move) and not self.judged \
+                    and isinstance(body.action, Play) and body.action.cards[0] >= WILD_DRAW_FOUR \
+                    and getattr(cy, "bluffed", False):
+                self.judged = True
+                hand = cy.state.engine.hands[cy.state.my_seat]
+                faces = [(s, cy.state.engine.known[s]) for s in hand if s in cy.state.engine.known]
+                self.ledger.state = replace(self.state, engine=learn(game, faces)[0])
+                self.ledger._history[-1] = self.ledger.state  # as if seen when it came
+                self.seen = frozenset(s for s, _ in faces)
+        super().receive(data, now_ms, sender)  # type: ignore[arg-type]
+
+    def _after(self, entry: Entry, events: object) -> None:
+        super()._after(entry, events)  # type: ignore[arg-type]
+        game = self.state.engine
+        if self.seen and game is not None and isinstance(entry.body, Move):
+            # Only the judgement of that one move may use what the host saw; its bot
+            # then plays on what it may know (it holds no share of Cy's cards).
+            public = game.public | {s for s, _ in game.discard}
+            known = {s: c for s, c in game.known.items() if s not in self.seen or s in public}
+            self.ledger.state = replace(self.state, engine=replace(game, known=known))
+            self.seen = frozenset()
+
+
+def test_a_host_that_saw_the_bluffers_hand_logs_the_bluff_and_is_never_convicted() -> None:
+    net = table(custom={0: Seer, 2: adv.Bluffer}, seed=b"bluff-seen")
+    host = net.host
+    assert isinstance(host, Seer)
+    cy = list(net.peers.values())[2]
+    host.cy = cy
+    net.run(until=game_over)
+    assert isinstance(cy, adv.Bluffer)
+    assert cy.bluffed, "the seed must give Cy her chance to bluff"
+    log = net.entries()
+    # The bluff was logged as every other peer judges it, not refused with the host's
+    # private knowledge: no abort, and nobody names the host.
+    assert not [e for e in log if isinstance(e.body, Abort)]
+    for peer in net.peers.values():
+        assert peer.stopped is None
+        assert not [e for e in named(net, peer) if e.peer == host.peer_id]
+    # The host names Cy from what it saw, and the log proves it publicly.
+    assert any(e.peer == cy.peer_id for e in named(net, host, "wild_draw_four"))
+    report = audit_entries(log)
+    assert report.status == Status.VIOLATION
+    assert report.violation is not None
+    assert report.violation.peer is not None
+    assert report.violation.peer.name == cy.name
+
+
+# -- 3. nested abort evidence ------------------------------------------------------------------
+def deliver_to(net: Network, peer: TablePeer) -> None:
+    """Hand ``peer`` every frame in flight to it (and drop the rest): it is then in step
+    with the host's log, and nobody moves on."""
+    while net.queue:
+        sender, recipient, data = net.queue.popleft()
+        if recipient == peer.peer_id.key:
+            peer.receive(data, net.now_ms, PeerId(sender))
+    peer.data_to_send()
+
+
+def nested_abort(identity: Identity, table_id: bytes, head: object, depth: int) -> Message:
+    evidence = b""
+    culprit = identity.peer
+    message = None
+    for counter in range(depth):
+        message = Message.sign(identity, table_id, counter, head,  # type: ignore[arg-type]
+                               Abort(culprit, "bad_share", "x", evidence))
+        evidence = message.encode()
+        if len(evidence) > (1 << 20) - 1024:
+            break
+    assert message is not None
+    return message
+
+
+def test_nested_abort_evidence_is_a_named_fault_not_a_recursion() -> None:
+    net = table(players=2, seed=b"nested")
+    guest = next(p for p in net.peers.values() if not p.is_host)
+    net.run(until=lambda n: n.host.state.phase == TablePhase.PLAYING)
+    deliver_to(net, guest)
+    inner = nested_abort(guest.identity, guest.table_id, guest.ledger.head, 400)
+    counter = sum(1 for e in net.entries() if e.author == guest.peer_id)
+    outer = Message.sign(guest.identity, guest.table_id, counter, guest.ledger.head,
+                         Abort(net.host.peer_id, "bad_share", "nested", inner.encode()))
+    # A host that skips its checks countersigns it: the peers refuse it, naming the guest.
+    log = net.entries()
+    bad = Entry.countersign(net.host.identity, len(log), log[-1].hash, outer)
+    guest.events()
+    guest.receive(frame(FRAME_ENTRY, bad.encode()), net.now_ms, net.host.peer_id)
+    found = [e for e in guest.events() if isinstance(e, PeerMisbehaved)]
+    assert [(e.code, e.peer) for e in found] == [("bad_evidence", guest.peer_id)]
+    report = audit_entries([*log, bad])
+    assert report.status == Status.VIOLATION
+    assert report.violation is not None
+    assert report.violation.code == "bad_evidence"
+    assert replay([*log, bad]).violation is not None
+    # The honest host refuses the message itself and logs an abort naming the guest
+    # (whose accusation does not hold); no RecursionError escapes anywhere.
+    net.host.receive(frame(FRAME_MESSAGE, outer.encode()), net.now_ms, guest.peer_id)
+    aborts = [e.body for e in net.entries() if isinstance(e.body, Abort)]
+    assert [(a.culprit, a.code) for a in aborts] == [(guest.peer_id, "bad_evidence")]
+    assert audit_entries(net.entries()).status != Status.OK
+
+
+# -- 5. a weak X25519 channel key ---------------------------------------------------------------
+SMALL_ORDER = bytes(32)  # u = 0, a point of order 4 on Curve25519
+
+
+class WeakKeyJoiner(TablePeer):
+    def outgoing(self, body: object) -> object:  # type: ignore[override]
+        if isinstance(body, Join):
+            return Join(body.name, SMALL_ORDER)
+        return body
+
+
+def test_a_small_order_channel_key_is_refused_at_join_naming_its_owner() -> None:
+    net = table(players=2, seed=b"weak-key", custom={})
+    weak = WeakKeyJoiner.join(Identity(seeded(b"weak", "identity")), seeded(b"weak", "e"),
+                              table_id=net.host.table_id, host=net.host.peer_id, name="Weak")
+    net.add(weak)
+    net.run(until=game_over)
+    assert weak.peer_id not in net.host.state.lobby.joined  # type: ignore[union-attr]
+    assert all(not isinstance(e.body, Join) or e.author != weak.peer_id for e in net.entries())
+
+
+# -- 6. a reshuffle holding one card twice -----------------------------------------------------
+def test_a_reshuffle_of_one_card_twice_is_a_named_fault() -> None:
+    net = table(players=2, seed=b"dup")
+    net.run(until=lambda n: n.host.state.engine is not None and bool(n.host.state.decks)
+            and n.host.state.decks[0].ready)
+    ts = net.host.state
+    # The discard pile to reshuffle holds one card twice (what a dishonest shuffle that
+    # duplicated a card would leave): a named fault, not an exception.
+    event = ShuffleRequested(len(ts.decks), 2, (Slot(0, 1), Slot(0, 2)), (7, 7))
+    with pytest.raises(Misbehaviour) as caught:
+        table_game.follow(ts, [event], ts.seq)
+    assert caught.value.code == "duplicate_card"
+
+
+# -- 8. the early-entry buffer -----------------------------------------------------------------
+def test_entries_ahead_of_the_log_are_verified_and_bounded_before_they_are_kept() -> None:
+    net = table(players=2, seed=b"early")
+    net.run(until=lambda n: n.host.state.phase == TablePhase.PLAYING)
+    guest = next(p for p in net.peers.values() if not p.is_host)
+    host = net.host
+    head = guest.ledger.head
+    big = Message.sign(host.identity, host.table_id, 10_000, head, Clock(1))
+    forged = Entry(guest.state.seq + 5, bytes(32), big, bytes(64))
+    tracemalloc.start()
+    for n in range(400):
+        entry = replace(forged, seq=guest.state.seq + 5 + n)
+        guest.receive(frame(FRAME_ENTRY, entry.encode()), net.now_ms, host.peer_id)
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert not guest._early  # forged countersignatures: nothing kept
+    assert peak < MAX_EARLY_BYTES
+    # Genuine entries ahead are kept, up to the bound.
+    seq = host.state.seq
+    for n in range(MAX_EARLY_ENTRIES + 10):
+        msg = Message.sign(host.identity, host.table_id, 10_000 + n, head, Clock(n))
+        entry = Entry.countersign(host.identity, seq + 5 + n, bytes(32), msg)
+        guest.receive(frame(FRAME_ENTRY, entry.encode()), net.now_ms, host.peer_id)
+    assert len(guest._early) == MAX_EARLY_ENTRIES
+
+
+# -- 9. an old entry with a bad countersignature -------------------------------------------------
+def test_an_old_entry_with_a_bad_countersignature_is_a_named_fault() -> None:
+    net = table(players=2, seed=b"old")
+    net.run(until=lambda n: len(n.entries()) > 12)
+    guest = next(p for p in net.peers.values() if not p.is_host)
+    old = guest.ledger.chain.entries[3]
+    other = Message.sign(net.host.identity, old.message.table_id, 999, old.message.head,
+                         Clock(1))
+    forged = replace(old, message=other, countersignature=bytes(64))
+    guest.events()
+    guest.receive(frame(FRAME_ENTRY, forged.encode()), net.now_ms, net.host.peer_id)
+    found = [e for e in guest.events() if isinstance(e, PeerMisbehaved)]
+    assert [e.code for e in found] == ["bad_countersignature"]
+    assert guest.stopped is None  # anyone could send those bytes: they stop nothing
+    net.run(until=game_over)
+    assert guest.state.phase == TablePhase.ENDED
+
+
+# -- 4. a short private reveal -----------------------------------------------------------------
+class ShortReveal(TablePeer):
+    """Leaves the last card out of every private reveal it sends (a hand shown to a
+    challenger or a peeker without the card that matters)."""
+
+    def _submit(self, body: object = None, *, to: object = None,
+                private: PrivateShares | None = None) -> None:
+        if private is not None and len(private.items) > 1:
+            private = PrivateShares(private.items[:-1])
+        super()._submit(body, to=to, private=private)  # type: ignore[arg-type]
+
+
+class EagerShort(ShortReveal, adv.Eager):
+    """Plays every Wild power (so others owe it private reveals), and cheats in its own."""
+
+
+def test_a_short_private_reveal_is_named_by_its_recipient_and_proven_by_the_audit() -> None:
+    options = ["target=60", "turn_timer=60", "wild_powers=true"]
+    net = table(players=3, seed=b"short", options=options,
+                custom={0: adv.Eager, 1: EagerShort, 2: adv.Eager})
+    net.run(until=game_over)
+    cheat = list(net.peers.values())[1]
+    accusers = [p for p in net.peers.values()
+                if any(e.peer == cheat.peer_id for e in named(net, p, "bad_private_share"))]
+    assert accusers, "the recipient of the short reveal names its sender"
+    for peer in net.peers.values():  # the game stopped and ended: it did not freeze
+        assert peer.state.phase == TablePhase.ENDED
+    log = net.entries()
+    report = audit_entries(log)
+    assert report.status == Status.VIOLATION
+    assert report.violation is not None
+    assert report.violation.code == "bad_private_reveal"
+    assert report.violation.peer is not None
+    assert report.violation.peer.name == cheat.name
+    assert "leaves out" in report.violation.reason
+
+
+# -- 7. a log that merely stops, and the closing entry -------------------------------------------
+DATA = Path(__file__).resolve().parent.parent / "data"
+
+
+def test_a_log_cut_before_the_reveals_blames_nobody() -> None:
+    entries = read_log(DATA / "honest-3p-house.unolog").entries
+    first_reveal = next(e.seq for e in entries if isinstance(e.body, RevealSecrets))
+    for cut in (first_reveal, len(entries) - 1):
+        report = audit_entries(entries[:cut])
+        assert report.status == Status.UNFINISHED, cut
+        assert report.violation is None
+        assert "nobody is blamed" in report.stopped
+
+
+def test_an_unproven_accusation_names_its_accuser_and_excuses_nobody() -> None:
+    net = table(players=3, seed=b"mute")
+    net.run(until=lambda n: n.host.state.engine is not None and
+            n.host.state.engine.phase.value == "playing")
+    quiet = net.host.state.seats[2]
+    net.silent.add(quiet.key)
+    net.run(until=game_over)
+    log = net.entries()
+    accusation = next(e for e in log if isinstance(e.body, Abort))
+    assert isinstance(accusation.body, Abort)
+    assert accusation.body.code == "unresponsive"
+    stopped = replay(log[:accusation.seq + 1]).state
+    # The accused still owes its reveal: the accusation proves nothing.
+    assert stopped.stop is not None
+    assert stopped.stop.culprit is None
+    assert stopped.stop.accuser == net.host.peer_id
+    assert stopped.reveals_expected == frozenset({0, 1, 2})
+    assert "Ann stopped the game" in stopped.stop.reason
+    # It never came: the sequencer's closing entry ends the log, and names Cy, unproven.
+    closing = log[-1]
+    assert isinstance(closing.body, Abort)
+    assert closing.body.code == "missing_reveal"
+    assert closing.body.culprit == quiet
+    report = audit_entries(log)
+    assert report.status == Status.ABORTED
+    assert report.violation is not None
+    assert not report.violation.proven
+    assert "Ann stopped the game, accusing Cy" in report.stopped
+    # Cut before the closing entry, the same log blames nobody.
+    cut = audit_entries(log[:-1])
+    assert cut.status == Status.UNFINISHED
+    assert cut.violation is None
+
+
+# -- 2. a host that races its clock or censors a player ------------------------------------------
+class ClockRacer(adv.EvilHost):
+    """Drops seat 1's first move, logs a clock 450 s ahead with no time passing, and
+    times seat 1 out on it (what let a host replace 15 turns unseen)."""
+
+    done = False
+
+    def receive(self, data: bytes, now_ms: int | None = None,
+                sender: PeerId | None = None) -> None:
+        if not self.done and data[:1] == FRAME_MESSAGE and self.state.engine is not None:
+            message = Message.decode(data[1:])
+            if isinstance(message.body, Move) and self.state.seat_of(message.author.key) == 1 \
+                    and self.state.engine.current == 1:
+                self.done = True
+                ahead = max(self.now_ms, self.state.clock_ms) + 450_000
+                for body in (Clock(ahead), Move(TimeOut(1))):
+                    entry = self.inject(body)
+                    self.ledger.accept(entry)
+                    assert self.sequencer is not None
+                    self.sequencer.counter += 1
+                return
+        super().receive(data, now_ms, sender)
+
+
+def test_a_clock_far_ahead_of_real_time_is_refused_naming_the_host() -> None:
+    net = table(players=3, seed=b"racer", custom={0: ClockRacer})
+    net.run(until=game_over)
+    host = net.host
+    assert isinstance(host, ClockRacer)
+    assert host.done
+    for peer in net.peers.values():
+        if peer.is_host:
+            continue
+        found = named(net, peer, "clock_ahead")
+        assert [e.peer for e in found] == [host.peer_id], peer.name
+        assert peer.stopped is not None
+        # What the peer accepted holds no time-out of the cheated seat.
+        accepted = peer.ledger.chain.entries
+        assert not [e for e in accepted if isinstance(e.body, Move)
+                    and isinstance(e.body.action, TimeOut) and e.seq >= len(accepted) - 2]
+
+
+class Censor(TablePeer):
+    """An honest-looking host that never logs seat 1's moves (nor their relays): its
+    own turn timer then times seat 1 out, blaming the victim."""
+
+    def receive(self, data: bytes, now_ms: int | None = None,
+                sender: PeerId | None = None) -> None:
+        if data[:1] in (FRAME_MESSAGE, FRAME_RELAY) and self.state.engine is not None:
+            message = Message.decode(data[1:])
+            if isinstance(message.body, Move) and self.state.seat_of(message.author.key) == 1:
+                return
+        super().receive(data, now_ms, sender)
+
+
+def test_a_dropped_move_relayed_to_the_peers_is_evidence_of_censorship() -> None:
+    net = table(players=3, seed=b"censor", custom={0: Censor},
+                options=["target=60", "turn_timer=20"])
+    victim = list(net.peers.values())[1]
+    witness = list(net.peers.values())[2]
+    net.run(until=lambda n: bool(named(n, witness, "censorship")), max_steps=200_000)
+    found = named(net, witness, "censorship")
+    assert found
+    event = found[0]
+    assert event.peer == net.host.peer_id
+    relayed, timeout = event.evidence
+    assert isinstance(relayed, Message)
+    assert relayed.author == victim.peer_id
+    relayed.verify()  # the victim's own signature: anyone can check it
+    assert isinstance(timeout, Entry)
+    assert isinstance(timeout.body, Move)
+    assert isinstance(timeout.body.action, TimeOut)
+    assert timeout.body.action.seat == 1
+
+
+# -- 11. secrets bound to the peer's own fresh nonce ---------------------------------------------
+def test_a_reused_table_id_and_entropy_give_fresh_secrets_with_a_fresh_nonce() -> None:
+    identity = Identity(seeded(b"reuse", "identity"))
+    entropy = seeded(b"reuse", "entropy")  # reused by mistake, game after game
+    table_id = seeded(b"reuse", "table", 16)  # and the host reuses an old table id
+    host = Identity(seeded(b"reuse", "host")).peer
+
+    def secrets(nonce: bytes) -> tuple[bytes, bytes]:
+        peer = TablePeer(identity, entropy, table_id=table_id, host=host, name="Bo", nonce=nonce)
+        return peer.secrets.announce().public_key.to_wire(), peer.channel.public
+
+    old, new = secrets(seeded(b"reuse", "nonce 1", 16)), secrets(seeded(b"reuse", "nonce 2", 16))
+    assert old[0] != new[0], "the key share published last game is not used again"
+    assert old[1] != new[1]
+    # The same nonce (kept by the shell with the entropy) rebuilds the same peer: resume.
+    assert secrets(seeded(b"reuse", "nonce 1", 16)) == old
+    with pytest.raises(LocalProtocolError):
+        TablePeer(identity, entropy, table_id=table_id, host=host, name="Bo", nonce=b"short")

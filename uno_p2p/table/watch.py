@@ -1,0 +1,150 @@
+"""What every peer watches the sequencer for: a clock that runs ahead, and censorship.
+
+docs/protocol/table.md §6.1-§6.2. The sequencer keeps the table clock and
+proposes time-outs; the log alone cannot show that a ``clock`` entry ran
+ahead of real time, nor that a move the sequencer timed out had in fact been
+sent. Each peer therefore checks both against what only it can see, its own
+clock (the ``now_ms`` the shell gives it) and the signed messages other
+peers relay to it, and names the sequencer when they disagree. Pure and
+bounded: a fixed number of clock samples, one relayed message per author.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass
+
+from uno_p2p.crypto.identity import PeerId
+from uno_p2p.errors import RemoteProtocolError
+from uno_p2p.rules.actions import TimeOut
+from uno_p2p.table.bodies import Abort, Clock, Move
+from uno_p2p.table.ledger import Ledger, check_message
+from uno_p2p.table.state import TableState
+from uno_p2p.wire.envelope import Entry, Message
+from uno_p2p.wire.limits import (
+    CLOCK_TOLERANCE_MS,
+    CLOCK_WINDOW_MS,
+    MAX_CLOCK_SAMPLES,
+)
+
+#: Codes of the sequencer's entries that say a seat did not answer (table.md §6).
+SILENCING_CODES = frozenset({"unresponsive", "missing_reveal"})
+
+
+class ClockWatch:
+    """The table clock against this peer's own clock (table.md §6.1).
+
+    Clocks of different machines have different origins, so what is compared
+    is the *offset* ``table_ms - local_ms`` of each ``clock`` entry when it is
+    accepted: with honest clocks it only shrinks by the delay of delivery.
+    A ``clock`` entry whose offset exceeds the smallest one seen in the last
+    ``CLOCK_WINDOW_MS`` (and always the last one) by more than
+    ``CLOCK_TOLERANCE_MS`` ran ahead of real time: refused. So the sequencer
+    can move the table clock ahead of real time by at most the tolerance per
+    window, and cannot time a player out early by more than that.
+    """
+
+    def __init__(self) -> None:
+        self.samples: deque[tuple[int, int]] = deque(maxlen=MAX_CLOCK_SAMPLES)
+
+    def ahead_by(self, table_ms: int, local_ms: int) -> int:
+        """How far past the tolerance a ``clock(table_ms)`` received at ``local_ms`` runs
+        (0: it may be accepted)."""
+        window = [o for t, o in self.samples if local_ms - t <= CLOCK_WINDOW_MS]
+        if self.samples:
+            window.append(self.samples[-1][1])
+        if not window:
+            return 0
+        return max(0, table_ms - local_ms - min(window) - CLOCK_TOLERANCE_MS)
+
+    def accepted(self, table_ms: int, local_ms: int) -> None:
+        """Remember an accepted ``clock`` entry."""
+        self.samples.append((local_ms, table_ms - local_ms))
+
+    def judge(self, entry: Entry, host: PeerId, local_ms: int) -> str | None:
+        """Why a live ``clock`` entry is refused, or None (then it is remembered)."""
+        body = entry.body
+        if not isinstance(body, Clock) or entry.author != host:
+            return None
+        ahead = self.ahead_by(body.now_ms, local_ms)
+        if ahead:
+            return (f"entry {entry.seq}: the table clock runs {ahead} ms ahead of ours "
+                    "(beyond the tolerance): a time-out on it would come too early")
+        self.accepted(body.now_ms, local_ms)
+        return None
+
+
+@dataclass(frozen=True, slots=True)
+class Relayed:
+    """A peer's signed message another peer relayed to us, and the log length then."""
+
+    message: Message
+    seen_at: int
+
+
+class CensorshipWatch:
+    """Signed messages relayed to us by their authors, kept as evidence (table.md §6.2).
+
+    A peer whose message the sequencer leaves unlogged sends it to every peer
+    (frame ``R``). Each keeps the latest one per author that was valid when it
+    arrived and is not logged yet. If the sequencer then logs a time-out of
+    that author (a ``TimeOut`` of its seat, or an ``abort`` saying it did not
+    answer), the sequencer dropped a message it had been shown: censorship,
+    with the message and the entry as evidence.
+    """
+
+    def __init__(self) -> None:
+        self.relayed: dict[bytes, Relayed] = {}
+
+    def consider(self, message: Message, ledger: Ledger, me: PeerId) -> None:
+        """Keep a relayed message as evidence if it is a seated peer's, signed, not logged
+        yet, and valid now (what the sequencer should have logged)."""
+        state, author = ledger.state, message.author
+        if message.table_id != state.table_id or author == me or \
+                state.seat_of(author.key) is None or \
+                message.counter < ledger.chain.next_counter(author):
+            return
+        try:
+            ledger.chain.check_message(message)
+            check_message(state, message, ledger.view)
+        except RemoteProtocolError:  # a chain error or a refusal: not evidence of anything
+            return
+        self.keep(message, state.seq)
+
+    def keep(self, message: Message, seen_at: int) -> None:
+        """Keep ``message`` (already checked: signed, for this table, valid now)."""
+        held = self.relayed.get(message.author.key)  # MAX_RELAYED_PER_AUTHOR: the latest
+        if held is None or held.message.counter <= message.counter:
+            self.relayed[message.author.key] = Relayed(message, seen_at)
+
+    def logged(self, entry: Entry, before: TableState, next_counter: int
+               ) -> Relayed | None:
+        """After ``entry``: the relayed message it proves was censored, if any.
+
+        ``before`` is the table before the entry; ``next_counter`` the counter
+        the silenced author's next message must carry in our log.
+        """
+        author = entry.author
+        held = self.relayed.get(author.key)
+        if held is not None and held.message.counter < next_counter:
+            del self.relayed[author.key]  # logged after all
+        victim = silenced(entry, before)
+        if victim is None or entry.author != before.host:
+            return None
+        held = self.relayed.get(victim.key)
+        if held is None:
+            return None
+        del self.relayed[victim.key]
+        return held
+
+
+def silenced(entry: Entry, before: TableState) -> PeerId | None:
+    """The peer an entry says did not answer: a ``TimeOut``'s seat, or the culprit of an
+    ``abort`` for silence."""
+    body = entry.body
+    if isinstance(body, Move) and isinstance(body.action, TimeOut):
+        seat = body.action.seat
+        return before.seats[seat] if 0 <= seat < len(before.seats) else None
+    if isinstance(body, Abort) and body.code in SILENCING_CODES and not body.evidence:
+        return body.culprit
+    return None
