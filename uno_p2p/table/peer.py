@@ -38,7 +38,8 @@ from uno_p2p.rules.legal import legal_actions
 from uno_p2p.rules.options import Options
 from uno_p2p.rules.rounds import describe_claim
 from uno_p2p.rules.state import Claim, Phase, State
-from uno_p2p.table.bodies import Abort, Move, PrivateShares, RevealSecrets, ShareItem
+from uno_p2p.table import succession
+from uno_p2p.table.bodies import Abort, Handover, Move, PrivateShares, RevealSecrets, ShareItem
 from uno_p2p.table.duties import (
     Owed,
     make_item,
@@ -59,12 +60,14 @@ from uno_p2p.table.frames import (
     FRAME_MESSAGE,
     FRAME_RELAY,
     FRAME_SYNC,
+    FRAME_VOTE,
     decode_drop,
     decode_sync,
     drop_notice,
     frame,
     sync_request,
 )
+from uno_p2p.table.handover import Election
 from uno_p2p.table.knowledge import openable, private_items
 from uno_p2p.table.ledger import Ledger
 from uno_p2p.table.sending import NONCE_BYTES, Maker, Outgoing, derive
@@ -129,6 +132,11 @@ class TablePeer:
         self.censorship = CensorshipWatch()
         self._live = False
         self._sent: tuple[Message, int] | None = None
+        #: table.md §13: the election while the table has no sequencer, and when we
+        #: last heard from the sequencer.
+        self.election: Election | None = None
+        self.heard_host_ms = 0
+        self.outstanding_ms = 0
 
     # -- construction ---------------------------------------------------------------------
     @classmethod
@@ -188,12 +196,18 @@ class TablePeer:
 
 
     def _resend(self, target: PeerId, seen: int) -> None:
-        """A resumed peer asks for the entries after ``seen``: send them to it."""
+        """A resumed peer asks for the entries after ``seen``: send them to it (any peer
+        answers, table.md §13.4; from the last hand-over on at least, which may have
+        replaced entries the asker holds); the sequencer then says it has sent all."""
         lobby = self.state.lobby
         if lobby is not None and target in lobby.joined:
             entries = self.ledger.chain.entries
+            if self.state.handovers:
+                seen = min(seen, self.state.handovers[-1][0])
             self._out.extend(Outgoing((target,), frame(FRAME_ENTRY, e.encode()))
                              for e in entries[seen:])
+            if self.sequencer is None:
+                return
             counter = sum(1 for e in entries if e.author == target)
             self._out.append(Outgoing((target,), frame(FRAME_DROP, drop_notice(
                 counter, SYNCED, "these are all the entries"))))
@@ -237,21 +251,27 @@ class TablePeer:
         """
         if now_ms is not None:
             self.now_ms = max(self.now_ms, now_ms)
-        if not data or (sender is not None and sender != self.host_id
-                        and data[:1] in (FRAME_ENTRY, FRAME_DROP)):
+        if sender is not None and sender == self.host_id:
+            self.heard_host_ms = self.now_ms
+        relayed = sender is not None and sender != self.host_id
+        if not data or (relayed and data[:1] == FRAME_DROP):
             return
         tag, payload = data[:1], data[1:]
         self._live = now_ms is not None
         try:
             if tag == FRAME_ENTRY:
-                self._receive_entry(Entry.decode(payload))
+                entry = Entry.decode(payload)
+                if not relayed or succession.relayed_ok(self, entry):
+                    self._receive_entry(entry)
+            elif tag == FRAME_VOTE and self.stopped is None:
+                succession.hear_vote(self, payload, sender)
             elif tag in (FRAME_MESSAGE, FRAME_RELAY) and self.sequencer is not None:
                 self._order(self.sequencer.submit(Message.decode(payload), self.now_ms))
             elif tag == FRAME_RELAY and self.stopped is None:
                 self.censorship.consider(Message.decode(payload), self.ledger, self.peer_id)
             elif tag == FRAME_DROP:
                 self._dropped(*decode_drop(payload))
-            elif tag == FRAME_SYNC and self.sequencer is not None and sender is not None:
+            elif tag == FRAME_SYNC and sender is not None:
                 self._resend(sender, decode_sync(payload))
         except InvalidMessage as error:
             self._misbehaved(None if tag in (FRAME_MESSAGE, FRAME_RELAY) else self.host_id,
@@ -272,6 +292,9 @@ class TablePeer:
             times.append(grace)
         if self._sent is not None and self.stopped is None:
             times.append(self._sent[1] + RELAY_AFTER_MS)
+        lost = succession.deadline(self)
+        if lost is not None:
+            times.append(lost)
         return min(times) if times else None
 
     def handle_timer(self, now_ms: int) -> None:
@@ -282,6 +305,20 @@ class TablePeer:
             self._order(self.sequencer.tick(self.now_ms))
         if self._sent is not None and self.now_ms >= self._sent[1] + RELAY_AFTER_MS:
             self._relay(self._sent[0])
+        succession.tick(self)
+        self._drive()
+
+    # -- the sequencer role moves on (table.md §13) ---------------------------------------
+    def host_lost(self) -> None:
+        """The shell says the sequencer's links are down past its time-out: vote for the
+        next seat to take over (with our head), so the game goes on."""
+        succession.host_lost(self)
+        self._drive()
+
+    def rejoin(self) -> None:
+        """The shell says we are back after being cut off: ask every member for what we
+        missed (a hand-over included: an old host then plays on as an ordinary peer)."""
+        succession.rejoin(self)
         self._drive()
 
     # -- watching the sequencer (table.md §6.1-§6.2) --------------------------------------
@@ -402,6 +439,7 @@ class TablePeer:
                                self._maker(body, to, private)(counter))
         self.counter += 1
         self.outstanding = counter
+        self.outstanding_ms = self.now_ms
         self._sent = (message, self.now_ms)
         self._out.append(Outgoing(None, frame(FRAME_MESSAGE, message.encode())))
 
@@ -446,9 +484,12 @@ class TablePeer:
 
     # -- receiving ------------------------------------------------------------------------
     def _receive_entry(self, entry: Entry) -> None:
-        if self.stopped is not None or self.sequencer is not None:
+        handover = isinstance(entry.body, Handover)
+        if self.stopped is not None or (self.sequencer is not None and not handover):
             return
         expected = self.state.seq
+        if entry.seq < expected and handover and succession.supersede(self, entry):
+            expected = self.state.seq
         if entry.seq < expected:
             self._compare(entry)
             return
@@ -515,6 +556,7 @@ class TablePeer:
 
     def _after(self, entry: Entry, events: Iterable[TableEvent]) -> None:
         self._events.extend(events)
+        succession.after_entry(self, entry)
         if entry.author == self.peer_id:
             self.counter = max(self.counter, entry.message.counter + 1)
             self.outstanding = None
@@ -620,7 +662,7 @@ class TablePeer:
     def _out_of_work_once(self) -> bool:
         state, me = self.state, self.state.my_seat
         if self.stopped is not None or self.outstanding is not None or self._syncing or \
-                state.phase == TablePhase.ENDED:
+                state.phase == TablePhase.ENDED or self.election is not None:
             return False
         if self._ready_wanted and state.lobby is not None and \
                 self.peer_id in state.lobby.joined:

@@ -77,6 +77,10 @@ class Sequencer:
     def submit(self, message: Message, now_ms: int) -> Outcome:
         """Check a peer's message and log it, or drop it, or stop the game naming its author."""
         outcome = Outcome()
+        handovers = self.ledger.state.handovers
+        if handovers and message.head.seen <= handovers[-1][0]:
+            # table.md §13.3: signed before the hand-over, void; its author signs anew.
+            return outcome
         self._clock(outcome, now_ms, message)
         try:
             checked = self._check(message)
@@ -112,6 +116,20 @@ class Sequencer:
         self._clock(outcome, now_ms, None)
         message = self._sign_with(make)
         self._log(outcome, message, now_ms, self._check(message))
+        return outcome
+
+    def take_over(self, body: Body, now_ms: int) -> Outcome:
+        """Log the ``handover`` entry that makes this peer the sequencer (table.md §13.3):
+        its own message, countersigned by itself, right after the head the votes hold.
+
+        Raises:
+            Misbehaviour / ChainError: the hand-over is refused (a bug: the election
+                checks the votes first).
+        """
+        outcome = Outcome()
+        message = self._sign(body)
+        self._log(outcome, message, now_ms, self._check(message))
+        self.last_progress_ms = now_ms
         return outcome
 
     def _check(self, message: Message) -> tuple[TableState, list[TableEvent]]:
