@@ -35,7 +35,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from uno_p2p.audit.report import AuditReport, Finding, Player, RoundResult, Status
+from uno_p2p.audit.report import (
+    AuditReport,
+    Finding,
+    HandoverResult,
+    Player,
+    RoundResult,
+    Status,
+)
 from uno_p2p.audit.walk import Knowledge, Step, check_private_reveal, walk
 from uno_p2p.crypto.audit import DeckRecord, DeckResult, verify_deck
 from uno_p2p.crypto.cards import card_of
@@ -50,6 +57,7 @@ from uno_p2p.store.unolog import MalformedRecord, read_log
 from uno_p2p.table.bodies import Abort, Clock, Move, ShuffleDeck
 from uno_p2p.table.duties import waiting_for
 from uno_p2p.table.events import PeerMisbehaved, RoundEnded
+from uno_p2p.table.handover import handover_successor
 from uno_p2p.table.state import DeckState, Misbehaviour, TablePhase, TableState
 from uno_p2p.wire.chain import ChainError, ChainVerifier, check_fork
 from uno_p2p.wire.envelope import Entry
@@ -138,6 +146,7 @@ class _Audit:
         for entry in entries:
             self.roster.learn(entry)
         self.host = entries[0].author
+        self.chain: ChainVerifier | None = None
         self.verified: list[str] = []
         self.unverified: list[str] = []
         #: Seats whose incoming private reveals were all opened and checked.
@@ -170,7 +179,9 @@ class _Audit:
 
     def check_chain(self) -> Finding | None:
         """Stage 1 (wire.md §4): the first entry that breaks the chain, if any."""
-        verifier = ChainVerifier(self.entries[0].message.table_id, self.host)
+        verifier = ChainVerifier(self.entries[0].message.table_id, self.host,
+                                 handover_successor)  # table.md §13: the role moves on
+        self.chain = verifier
         for entry in self.entries:
             if entry.seq < len(verifier):
                 fork = self._fork(verifier, entry)
@@ -188,9 +199,10 @@ class _Audit:
 
     def _fork(self, verifier: ChainVerifier, entry: Entry) -> Finding | None:
         try:
-            check_fork(verifier.entry(entry.seq), entry, self.host)
+            check_fork(verifier.entry(entry.seq), entry, verifier.sequencer_at(entry.seq))
         except ChainError as error:
-            return Finding("chain", error.code, entry.seq, self.player(self.host),
+            return Finding("chain", error.code, entry.seq,
+                           self.player(verifier.sequencer_at(entry.seq)),
                            f"{error}: the log holds both as evidence")
         except RemoteProtocolError:
             return None  # not countersigned: no proof; the next check reports the entry
@@ -199,10 +211,11 @@ class _Audit:
     def chain_finding(self, error: ChainError, entry: Entry) -> Finding:
         culprit = error.peer_key
         reason = str(error)
-        if error.code.startswith("head_") and entry.author != self.host:
+        sequencer = self.host if self.chain is None else self.chain.sequencer_at(entry.seq)
+        if error.code.startswith("head_") and entry.author != sequencer:
             # The sequencer must refuse a head it does not hold (wire.md §4.3): as the
             # live peers do, the audit blames the one that countersigned it.
-            culprit = self.host
+            culprit = sequencer
             reason += "; the sequencer countersigned it, so it showed this author another log"
         return Finding("chain", error.code, entry.seq, self.player(culprit), reason)
 
@@ -519,7 +532,15 @@ class _Audit:
             () if engine is None else engine.scores, winner,
             sum(isinstance(e.body, Move) for e in self.entries), self._duration(),
             finding, stopped, tuple(self.verified), tuple(self.unverified), self.torn_bytes,
-            self.entries[0].message.table_id, tuple([] if public is None else public.digests))
+            self.entries[0].message.table_id, tuple([] if public is None else public.digests),
+            self._handovers(state))
+
+    def _handovers(self, state: TableState | None) -> tuple[HandoverResult, ...]:
+        """Who handed the sequencer role to whom, at which entry (table.md §13)."""
+        if state is None:
+            return ()
+        return tuple(HandoverResult(seq, term, state.name_of(old.key), state.name_of(new.key))
+                     for term, (seq, old, new) in enumerate(state.handovers, start=1))
 
     def _players(self, state: TableState | None) -> tuple[Player, ...]:
         if state is not None and state.seats:

@@ -127,6 +127,19 @@ class RoundResult:
 
 
 @dataclass(frozen=True, slots=True)
+class HandoverResult:
+    """One hand-over of the sequencer role (table.md §13): at ``entry``, term ``term``."""
+
+    entry: int
+    term: int
+    old: str
+    new: str
+
+    def to_json(self) -> dict[str, JsonValue]:
+        return {"entry": self.entry, "term": self.term, "from": self.old, "to": self.new}
+
+
+@dataclass(frozen=True, slots=True)
 class AuditReport:
     """Everything the audit found out about one log."""
 
@@ -149,6 +162,8 @@ class AuditReport:
     #: The public state digest after each replayed entry (docs/protocol/table.md §2):
     #: what every live peer computed, entry by entry.
     digests: tuple[bytes, ...] = ()
+    #: Every time the sequencer role moved on (table.md §13), in log order.
+    handovers: tuple[HandoverResult, ...] = ()
 
     @property
     def exit_code(self) -> int:
@@ -164,6 +179,7 @@ class AuditReport:
             "violation": None if self.violation is None else self.violation.to_json(),
             "stopped": self.stopped or None, "verified": list(self.verified),
             "unverified": list(self.unverified), "torn_bytes": self.torn_bytes,
+            "handovers": [h.to_json() for h in self.handovers],
         }
 
     def lines(self) -> list[str]:
@@ -193,6 +209,8 @@ class AuditReport:
         if self.players:
             out.append("Players:")
             out.extend(f"  {p.label()}" for p in self.players)
+        out.extend(f"Entry {h.entry}: {h.new} took over as sequencer from {h.old} "
+                   f"(term {h.term})." for h in self.handovers)
         for result in self.rounds:
             won = "void round" if result.winner is None else f"won by {result.winner}"
             out.append(f"Round {result.number}: {won}; changes {list(result.changes)}; "
