@@ -86,7 +86,8 @@ def _finish_and_check(net: Network, handovers: int) -> None:
     assert sum(p.is_host for p in peers) == 1, "exactly one sequencer"
     assert not any(isinstance(e, PeerMisbehaved) for _, e in net.all_events())
     state = peers[0].state
-    assert state.game.winner >= 0 and state.audit_error == ""
+    assert state.game.winner >= 0
+    assert state.audit_error == ""
     entries = net.entries(peers[0])
     assert sum(isinstance(e.body, Handover) for e in entries) == handovers
     report = audit_entries(entries)
@@ -106,7 +107,8 @@ def test_the_host_vanishes_and_the_next_seat_carries_on(phase: str) -> None:
     assert PHASES[phase](host.state), f"the game reached {phase}"
     _cut_until_handed_over(net, host, 1)
     bob = _others(net, host)[0]
-    assert bob.is_host and bob.state.host == bob.peer_id
+    assert bob.is_host
+    assert bob.state.host == bob.peer_id
     assert bob.state.name_of(bob.peer_id.key) == NAMES[1], "the next seat took over"
     _come_back(net, host)
     _finish_and_check(net, 1)
@@ -148,7 +150,8 @@ def test_the_host_vanishes_in_the_lobby_and_the_new_host_starts_without_it() -> 
         net._flush(peer)
     net.run(max_steps=10_000)
     bob = net.peers[ids[1].peer.key]
-    assert bob.is_host and bob.state.phase == TablePhase.LOBBY
+    assert bob.is_host
+    assert bob.state.phase == TablePhase.LOBBY
     bob.kick(ann.peer_id, "gone")
     net._flush(bob)
     net.run(max_steps=10_000)
@@ -160,5 +163,6 @@ def test_the_host_vanishes_in_the_lobby_and_the_new_host_starts_without_it() -> 
     assert all(p.state.phase == TablePhase.ENDED for p in peers)
     assert peers[0].state.player_names == ("Bob", "Cy", "Di")
     report = audit_entries(net.entries(bob))
-    assert report.status == Status.OK and report.winner is not None
+    assert report.status == Status.OK
+    assert report.winner is not None
     assert [(h.old, h.new) for h in report.handovers] == [("Ann", "Bob")]

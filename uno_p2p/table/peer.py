@@ -135,6 +135,7 @@ class TablePeer:
         #: table.md §13: the election while the table has no sequencer, and when we
         #: last heard from the sequencer.
         self.election: Election | None = None
+        self.past_election: Election | None = None
         self.heard_host_ms = 0
         self.outstanding_ms = 0
 

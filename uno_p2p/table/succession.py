@@ -131,16 +131,16 @@ def hear_vote(peer: TablePeer, payload: bytes, sender: PeerId | None) -> None:
                          for e in entries)
     if peer.election is None and vote.term == state.term + 1 and vote.old == state.host:
         host_lost(peer)
+    for held in (peer.election, peer.past_election):
+        known = None if held is None else held.votes.get(vote.voter.key)
+        if known is not None and double_vote(known, vote, peer.table_id):
+            # §13.5: the two signed votes are the evidence; the peer keeps them.
+            peer._events.append(PeerMisbehaved(
+                vote.voter, state.name_of(vote.voter.key), None, "double_vote",
+                f"voted for two sequencers in term {vote.term}"))
+            return
     election = peer.election
-    if election is None:
-        return
-    known = election.votes.get(vote.voter.key)
-    if known is not None and double_vote(known, vote, peer.table_id):
-        peer._events.append(PeerMisbehaved(vote.voter, state.name_of(vote.voter.key), None,
-                                           "double_vote", "voted for two sequencers in "
-                                           f"term {vote.term}"))
-        return
-    if election.hear(vote):
+    if election is not None and election.hear(vote):
         take_over(peer)
 
 
@@ -159,7 +159,7 @@ def after_entry(peer: TablePeer, entry: Entry) -> None:
 def _follow(peer: TablePeer, body: Handover) -> None:
     """The new term: send to the new sequencer, start afresh what depended on the old."""
     peer.host_id = body.new
-    peer.election = None
+    peer.past_election, peer.election = peer.election, None
     if body.new != peer.peer_id and peer.sequencer is not None:
         peer.sequencer = None  # a returning old host plays on as an ordinary peer (§13.4)
     if body.new == peer.peer_id and peer.sequencer is None:
@@ -204,19 +204,15 @@ def take_over(peer: TablePeer) -> None:
     peer._order(peer.sequencer.take_over(body, peer.now_ms))
 
 
-def countersigner(peer: TablePeer, entry: Entry) -> PeerId:
-    """Who must have countersigned ``entry`` as the next entry of our log."""
-    return handover_successor(entry) or peer.ledger.chain.sequencer
-
-
 def relayed_ok(peer: TablePeer, entry: Entry) -> bool:
     """An entry from a peer other than the sequencer is kept only if it proves itself:
     countersigned by the sequencer of its place (§13.3). Anything else is dropped
     unnamed: anyone can send bytes, and they prove nothing."""
     if entry.seq > peer.state.seq:
         return True  # judged by the early-entry buffer, which verifies it
-    signer = countersigner(peer, entry) if entry.seq >= peer.state.seq else \
-        peer.ledger.chain.sequencer_at(entry.seq)
+    signer = handover_successor(entry) or (
+        peer.ledger.chain.sequencer if entry.seq >= peer.state.seq else
+        peer.ledger.chain.sequencer_at(entry.seq))
     try:
         entry.verify_countersignature(signer)
     except RemoteProtocolError:
