@@ -40,6 +40,7 @@ from uno_p2p.audit.report import (
     Finding,
     HandoverResult,
     Player,
+    RemovalResult,
     RoundResult,
     Status,
 )
@@ -54,7 +55,7 @@ from uno_p2p.rules.codec import Slot
 from uno_p2p.rules.rounds import describe_claim
 from uno_p2p.rules.state import Claim
 from uno_p2p.store.unolog import MalformedRecord, read_log
-from uno_p2p.table.bodies import Abort, Clock, Move, ShuffleDeck
+from uno_p2p.table.bodies import Abort, Clock, Move, Remove, ShuffleDeck
 from uno_p2p.table.duties import waiting_for
 from uno_p2p.table.events import PeerMisbehaved, RoundEnded
 from uno_p2p.table.handover import handover_successor
@@ -148,6 +149,9 @@ class _Audit:
         self.host = entries[0].author
         self.chain: ChainVerifier | None = None
         self.verified: list[str] = []
+        #: What a removal leaves unproven (table.md §14.3): said, but no reason to doubt
+        #: the result, which the seats left proved.
+        self.unprovable: list[str] = []
         self.unverified: list[str] = []
         #: Seats whose incoming private reveals were all opened and checked.
         self.checked_privately: frozenset[int] = frozenset()
@@ -252,6 +256,11 @@ class _Audit:
             made = set() if step.before.engine is None else set(step.before.engine.claims)
             public.claims.extend((seq, claim) for claim in after.engine.claims
                                  if claim not in made)
+        if isinstance(step.entry.body, Remove):
+            # table.md §14: the removed seat never reveals, so what the reveal would
+            # judge of the seating before it (claims, private reveals) stays unjudged.
+            public.claims.clear()
+            public.sealed.clear()
         if isinstance(step.entry.body, Sealed):
             public.sealed.append((step.before, step.entry))
         if public.revealing_since is None and after.phase in (TablePhase.REVEALING,
@@ -269,6 +278,12 @@ class _Audit:
             return None
         seats = set(range(len(state.seats)))
         knowledge = Knowledge(channel_seeds=dict(state.channel_seeds))
+        if state.removed:
+            gone = ", ".join(f"{state.name_of(peer.key)} (removed at entry {seq})"
+                             for seq, peer, _ in state.removed)
+            self.unprovable.append(
+                f"the {state.void_decks} decks shuffled before the last removal, and the "
+                f"hidden claims and private reveals before it: {gone} never revealed")
         if seats <= set(state.reveals):
             found = self.proven_faces(state) or self.re_execute(state)
             if isinstance(found, Finding):
@@ -347,7 +362,7 @@ class _Audit:
         faces: dict[Slot, int] = {}
         decks: set[int] = set()
         try:
-            for deck in state.decks:
+            for deck in state.decks[state.void_decks:]:
                 if deck.ready and deck.done:
                     faces.update((Slot(deck.number, position), card_of(ct.c2 - ct.c1 * secret))
                                  for position, ct in enumerate(deck.ciphertexts))
@@ -367,7 +382,7 @@ class _Audit:
         index: dict[int, int] = {}
         faces: dict[Slot, int] = {}
         decks: set[int] = set()
-        for deck in state.decks:
+        for deck in state.decks[state.void_decks:]:
             if not deck.done:
                 continue
             # DeckRecord.carried indexes the records list, not the deck numbers.
@@ -531,9 +546,17 @@ class _Audit:
             else state.lobby.preset, options, tuple([] if public is None else public.rounds),
             () if engine is None else engine.scores, winner,
             sum(isinstance(e.body, Move) for e in self.entries), self._duration(),
-            finding, stopped, tuple(self.verified), tuple(self.unverified), self.torn_bytes,
+            finding, stopped, tuple(self.verified), (*self.unverified, *self.unprovable),
+            self.torn_bytes,
             self.entries[0].message.table_id, tuple([] if public is None else public.digests),
-            self._handovers(state))
+            self._handovers(state), self._removed(state))
+
+    def _removed(self, state: TableState | None) -> tuple[RemovalResult, ...]:
+        """Who vanished and was removed, at which entry, voiding which round (§14)."""
+        if state is None:
+            return ()
+        return tuple(RemovalResult(seq, state.name_of(peer.key), round_number)
+                     for seq, peer, round_number in state.removed)
 
     def _handovers(self, state: TableState | None) -> tuple[HandoverResult, ...]:
         """Who handed the sequencer role to whom, at which entry (table.md §13)."""

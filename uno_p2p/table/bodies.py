@@ -400,6 +400,35 @@ class Handover:
                 f"{len(self.votes)} votes)")
 
 
+@BODIES.kind(73, "remove")
+@dataclass(frozen=True, slots=True)
+class Remove:
+    """``[peer, reason]``: the sequencer removes a seat that vanished (table.md §14).
+
+    The round under way is void and a new one is dealt among the seats left.
+    """
+
+    peer: PeerId
+    reason: str
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.peer, PeerId):
+            raise InvalidMessage("a removal names the peer removed")
+        fields.text(self.reason, "a reason", max_chars=MAX_REASON)
+
+    def to_wire(self) -> list[WireValue]:
+        return [self.peer.to_wire(), self.reason]
+
+    @classmethod
+    def from_wire(cls, value: WireValue) -> Remove:
+        """Raises: InvalidMessage: malformed."""
+        peer, reason = fields.array(value, 2, "remove")
+        return cls(PeerId.from_wire(peer), fields.text(reason, "a reason", max_chars=MAX_REASON))
+
+    def describe(self, names: Names) -> str:
+        return f"removed {names(self.peer.key)} from the table ({self.reason})"
+
+
 def describe_action(action: Action) -> str:
     """An engine action in plain words, as the transcript shows it."""
     if isinstance(action, Play):

@@ -114,6 +114,17 @@ class SequencerChanged:
 
 
 @dataclass(frozen=True, slots=True)
+class PlayerRemoved:
+    """``peer`` vanished and was removed at ``entry``; round ``round`` is void (§14)."""
+
+    peer: PeerId
+    name: str
+    round: int
+    entry: int
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
 class YourTurn:
     """This peer's player must act; ``actions`` are its legal moves."""
 
@@ -137,5 +148,5 @@ class Progress:
 TableEvent = (
     PlayerJoined | OptionsChanged | PlayerReady | PlayerLeft | GameStarted | MovePlayed
     | RoundEnded | GameEnded | PeerMisbehaved | YourTurn | HandChanged | Progress
-    | SequencerChanged
+    | SequencerChanged | PlayerRemoved
 )

@@ -38,6 +38,7 @@ from uno_p2p.table.bodies import (
     Handover,
     KeySetup,
     Move,
+    Remove,
     RevealSecrets,
     Shares,
     ShuffleDeck,
@@ -54,6 +55,7 @@ from uno_p2p.table.events import (
 )
 from uno_p2p.table.game import Events, fault
 from uno_p2p.table.handover import HandoverRefused, check_handover, handover_successor
+from uno_p2p.table.removal import apply_remove
 from uno_p2p.table.state import (
     Misbehaviour,
     Seating,
@@ -437,8 +439,8 @@ def _finish(ts: TableState, at: _At) -> tuple[TableState, Events]:
     audit = ""
     records = [DeckRecord(d.round, d.number, d.card_ids, d.done,
                           tuple(ShuffleMessage(s) for s in d.shuffles),
-                          tuple((s.shuffle, s.position) for s in d.carried))
-               for d in ts.decks if d.done]
+                          tuple((s.shuffle - ts.void_decks, s.position) for s in d.carried))
+               for d in ts.decks[ts.void_decks:] if d.done]
     keys = [k for k in ts.keys if k is not None]
     if records and len(keys) == len(ts.seats):
         try:
@@ -481,6 +483,10 @@ def _handover(ts: TableState, at: _At, body: Handover, _: LogView
                                  ts.name_of(body.new.key), body.term, at.seq)]
 
 
+def _remove(ts: TableState, at: _At, body: Remove, _: LogView) -> tuple[TableState, Events]:
+    return apply_remove(ts, at.entry, at.seq, at.author, body)
+
+
 def _move(ts: TableState, at: _At, body: Move, _: LogView) -> tuple[TableState, Events]:
     return game.apply_move(ts, at.entry, at.seq, at.author, body)
 
@@ -502,7 +508,7 @@ _HANDLERS: dict[type, Callable[[TableState, _At, Any, LogView],
     OpenTable: _open_table, Join: _join, SetOptions: _set_options, Ready: _ready, Kick: _kick,
     Leave: _leave, Start: _start, KeySetup: _key_setup, Clock: _clock, RevealSecrets: _reveal,
     Abort: _abort, Move: _move, Shares: _shares, ShuffleDeck: _shuffle, Sealed: _sealed,
-    Handover: _handover,
+    Handover: _handover, Remove: _remove,
 }
 
 

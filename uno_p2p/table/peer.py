@@ -254,6 +254,8 @@ class TablePeer:
             self.now_ms = max(self.now_ms, now_ms)
         if sender is not None and sender == self.host_id:
             self.heard_host_ms = self.now_ms
+        if sender is not None and self.sequencer is not None:
+            self.sequencer.lost.discard(sender.key)  # it is back (table.md §14)
         relayed = sender is not None and sender != self.host_id
         if not data or (relayed and data[:1] == FRAME_DROP):
             return
@@ -314,6 +316,17 @@ class TablePeer:
         """The shell says the sequencer's links are down past its time-out: vote for the
         next seat to take over (with our head), so the game goes on."""
         succession.host_lost(self)
+        self._drive()
+
+    def peer_lost(self, peer: PeerId) -> None:
+        """The shell says ``peer``'s links are down past its time-out. The sequencer then
+        removes it when the table waits for it (table.md §14); the sequencer itself
+        lost means a hand-over (§13)."""
+        if peer == self.host_id:
+            self.host_lost()
+            return
+        if self.sequencer is not None:
+            self.sequencer.lost.add(peer.key)
         self._drive()
 
     def rejoin(self) -> None:

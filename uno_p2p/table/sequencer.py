@@ -26,10 +26,11 @@ from uno_p2p.crypto.identity import Identity
 from uno_p2p.errors import IllegalAction, RemoteProtocolError
 from uno_p2p.rules.actions import TimeOut
 from uno_p2p.rules.state import Phase
-from uno_p2p.table.bodies import Abort, Clock, Move
+from uno_p2p.table.bodies import Abort, Clock, Move, Remove
 from uno_p2p.table.duties import waiting_for
 from uno_p2p.table.events import TableEvent
 from uno_p2p.table.ledger import Ledger, check_message, refused
+from uno_p2p.table.removal import awaited, removable
 from uno_p2p.table.state import Misbehaviour, TablePhase, TableState
 from uno_p2p.wire.chain import ChainError
 from uno_p2p.wire.envelope import Entry, Message
@@ -72,6 +73,8 @@ class Sequencer:
         self.counter = 0
         self.response_timeout_ms = response_timeout_ms
         self.last_progress_ms = 0
+        #: Peers the shell reported gone (links down past its time-out), table.md §14.
+        self.lost: set[bytes] = set()
 
     # -- ordering -----------------------------------------------------------------------
     def submit(self, message: Message, now_ms: int) -> Outcome:
@@ -208,9 +211,14 @@ class Sequencer:
         turn = self._turn_deadline()
         if turn is not None:
             deadlines.append(turn)
-        if state.phase in WAITING and waiting_for(state):
+        if state.phase in WAITING and (waiting_for(state) or self._lost_awaited()):
             deadlines.append(self.last_progress_ms + self.response_timeout_ms)
         return min(deadlines) if deadlines else None
+
+    def _lost_awaited(self) -> list[int]:
+        """Seats the shell reported gone whose decision the table waits for."""
+        state = self.ledger.state
+        return [s for s, p in enumerate(state.seats) if p.key in self.lost and awaited(state, s)]
 
     def _turn_deadline(self) -> int | None:
         state = self.ledger.state
@@ -232,9 +240,16 @@ class Sequencer:
                 self._log(outcome, self._sign(Clock(now_ms)), now_ms)
             self._log(outcome, self._sign(Move(TimeOut(seat))), now_ms)
             return outcome
-        late = waiting_for(state) if state.phase in WAITING else []
+        late = [*waiting_for(state), *self._lost_awaited()] if state.phase in WAITING else []
         if late and now_ms >= self.last_progress_ms + self.response_timeout_ms:
             culprit = state.seats[late[0]]
+            if not removable(state, culprit, self.identity.peer):
+                # table.md §14: a seat that vanished is removed; the game goes on.
+                if now_ms > state.clock_ms:
+                    self._log(outcome, self._sign(Clock(now_ms)), now_ms)
+                self._log(outcome, self._sign(Remove(culprit, "did not answer in time")),
+                          now_ms)
+                return outcome
             if state.phase == TablePhase.REVEALING:
                 # The closing entry (table.md §8): the log ends here, and says why.
                 body = Abort(culprit, "missing_reveal", "did not reveal in time")

@@ -170,6 +170,10 @@ class TableState:
     #: ``(entry, old sequencer, new sequencer)``.
     term: int = 0
     handovers: tuple[tuple[int, PeerId, PeerId], ...] = ()
+    #: Seats removed because they vanished (table.md §14): ``(entry, peer, round)``;
+    #: the decks before ``void_decks`` belong to the seating before the last removal.
+    removed: tuple[tuple[int, PeerId, int], ...] = ()
+    void_decks: int = 0
 
     # -- seats -------------------------------------------------------------------------------
     def seat_of(self, peer: bytes) -> int | None:

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from uno_p2p.crypto.identity import PeerId
 from uno_p2p.errors import InvalidMessage, RemoteProtocolError
-from uno_p2p.table.bodies import Handover
+from uno_p2p.table.bodies import Handover, Remove
 from uno_p2p.table.duties import waiting_for
 from uno_p2p.table.events import PeerMisbehaved, Progress
 from uno_p2p.table.frames import FRAME_ENTRY, FRAME_VOTE, frame
@@ -150,6 +150,14 @@ def after_entry(peer: TablePeer, entry: Entry) -> None:
     if isinstance(body, Handover):
         _follow(peer, body)
         return
+    if isinstance(body, Remove):
+        # table.md §14: seat numbers changed and the void round's cards stay shut:
+        # what we held of them is of no use any more.
+        peer.private.clear()
+        peer.received.clear()
+        peer.wanted.clear()
+        if peer.sequencer is not None:
+            peer.sequencer.lost.discard(body.peer.key)
     election = peer.election
     if election is not None and election.mine is not None and \
             election.mine.head != peer.ledger.head:
@@ -165,6 +173,10 @@ def _follow(peer: TablePeer, body: Handover) -> None:
     if body.new == peer.peer_id and peer.sequencer is None:
         peer.sequencer = Sequencer(peer.identity, peer.ledger)
         peer.sequencer.last_progress_ms = peer.now_ms
+    if peer.sequencer is not None and body.new == peer.peer_id:
+        # The old host is gone until it shows up again: if the table waits for it, it
+        # is removed after the response time-out (§14), as any vanished seat.
+        peer.sequencer.lost.add(body.old.key)
     # Messages signed before the hand-over are void (§13.3): sign our work again.
     peer.counter = peer.ledger.chain.next_counter(peer.peer_id)
     if peer.sequencer is not None:
