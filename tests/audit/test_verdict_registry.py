@@ -42,6 +42,8 @@ PRODUCERS = {
     "sequencer_fork": "log:cheat-forked-sequencer.unolog",
     "bad_handover": "tests/table/test_handover_rules.py::test_only_the_next_seat_may_take_over",
     "bad_vote": "tests/table/test_handover_rules.py::test_a_handover_needs_a_majority_of_the_seats",
+    "bad_remove": "tests/table/test_handover_rules.py::"
+                  "test_only_the_sequencer_removes_and_only_a_seat_the_table_waits_for",
     "double_vote":
         "tests/table/test_handover_rules.py::test_a_seat_that_votes_for_two_sequencers_is_named",
     "wrong_table": "tests/wire/test_wire_chain.py::test_splicing_two_logs_is_refused",

@@ -11,13 +11,14 @@ from uno_p2p.audit.core import audit_entries
 from uno_p2p.audit.report import Status
 from uno_p2p.crypto.identity import Identity, PeerId
 from uno_p2p.rules.options import preset
-from uno_p2p.table.bodies import Handover
+from uno_p2p.table.bodies import Handover, Remove
 from uno_p2p.table.events import PeerMisbehaved, Progress
 from uno_p2p.table.frames import FRAME_VOTE, frame
 from uno_p2p.table.handover import Vote
 from uno_p2p.table.ledger import apply_entry
 from uno_p2p.table.memnet import Network, TableSetup, Tamper, game_over, seat_table, seeded
 from uno_p2p.table.peer import TablePeer
+from uno_p2p.table.removal import awaited as awaited_seat
 from uno_p2p.table.state import Misbehaviour, TablePhase
 from uno_p2p.wire.envelope import Entry, Message
 
@@ -35,7 +36,7 @@ def _peer(net: Network, identity: Identity) -> TablePeer:
     return net.peers[identity.peer.key]
 
 
-def _forged(peer: TablePeer, author: Identity, body: Handover) -> Entry:
+def _forged(peer: TablePeer, author: Identity, body: Handover | Remove) -> Entry:
     head = peer.ledger.head
     counter = peer.ledger.chain.next_counter(author.peer)
     message = Message.sign(author, peer.table_id, counter, head, body)
@@ -58,7 +59,7 @@ def mid_game() -> tuple[Network, list[Identity]]:
     return net, ids
 
 
-def _refused(peer: TablePeer, author: Identity, body: Handover) -> Misbehaviour:
+def _refused(peer: TablePeer, author: Identity, body: Handover | Remove) -> Misbehaviour:
     with pytest.raises(Misbehaviour) as caught:
         apply_entry(peer.state, _forged(peer, author, body))
     assert caught.value.culprit == author.peer, "the hand-over's author is named"
@@ -94,6 +95,20 @@ def test_a_vote_for_another_head_or_term_is_refused(
     assert error.code == "bad_vote"
     error = _refused(peer, bob, Handover(2, ann.peer, bob.peer, wrong_term))
     assert error.code == "bad_handover", "terms go one by one"
+
+
+def test_only_the_sequencer_removes_and_only_a_seat_the_table_waits_for(
+        mid_game: tuple[Network, list[Identity]]) -> None:
+    net, (ann, bob, cy) = mid_game
+    peer = _peer(net, cy)
+    error = _refused(peer, bob, Remove(cy.peer, "gone"))
+    assert error.code == "bad_remove", "a seat is not the sequencer"
+    awaited = {peer.state.seats[s] for s in range(3) if awaited_seat(peer.state, s)}
+    idle = next(p for p in (bob.peer, cy.peer) if p not in awaited)
+    error = _refused(peer, ann, Remove(idle, "gone"))
+    assert error.code == "bad_remove", "the table does not wait for that seat"
+    error = _refused(peer, ann, Remove(ann.peer, "gone"))
+    assert error.code == "bad_remove", "the sequencer cannot remove itself"
 
 
 def test_a_seat_that_votes_for_two_sequencers_is_named() -> None:

@@ -111,6 +111,10 @@ CODES: dict[str, Code] = _codes(
     Code("bad_vote", "rules", "author",
          "a handover whose votes are not a majority of the members' signed votes for its "
          "term, sequencers and head, the new sequencer's among them (table.md §13.2)"),
+    Code("bad_remove", "rules", "author",
+         "a remove not by the sequencer, outside key setup and play, of a seat the table "
+         "does not wait for, of the sequencer itself, or that would leave too few seats "
+         "or break a team (table.md §14.1)"),
     Code("illegal_move", "rules", "author",
          "the rules engine refuses the action (the finding's rule names the RULES.md "
          "rule); at the reveal: a hidden claim proven false (names the claimant)"),
