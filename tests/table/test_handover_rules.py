@@ -153,3 +153,18 @@ def test_a_host_that_logged_alone_comes_back_and_drops_what_nobody_agreed() -> N
                and "never agreed" in e.what]
     assert dropped, "and it says so"
     assert audit_entries(final).status == Status.OK
+
+
+def test_one_member_alone_cannot_depose_a_host_the_others_hear() -> None:
+    net, (ann, _bob, cy) = _table()
+    net.run(until=lambda n: n.host.state.seq > 50, max_steps=200_000)
+    doubter = _peer(net, cy)
+    doubter.host_lost()  # its shell was wrong, or only its own link flapped
+    net._flush(doubter)
+    net.run(until=game_over, max_steps=400_000)
+    peers = list(net.peers.values())
+    assert all(p.state.term == 0 for p in peers), "no hand-over without a majority"
+    assert _peer(net, ann).is_host
+    assert all(p.state.phase == TablePhase.ENDED for p in peers)
+    assert len({tuple(e.hash for e in net.entries(p)) for p in peers}) == 1
+    assert not any(isinstance(e.body, Handover) for e in net.entries(doubter))

@@ -67,7 +67,7 @@ from uno_p2p.table.frames import (
     frame,
     sync_request,
 )
-from uno_p2p.table.handover import Election
+from uno_p2p.table.handover import Election, Vote
 from uno_p2p.table.knowledge import openable, private_items
 from uno_p2p.table.ledger import Ledger
 from uno_p2p.table.sending import NONCE_BYTES, Maker, Outgoing, derive
@@ -136,6 +136,8 @@ class TablePeer:
         #: last heard from the sequencer.
         self.election: Election | None = None
         self.past_election: Election | None = None
+        #: Votes heard for the next term before this peer itself doubted the host.
+        self.heard_votes: dict[bytes, Vote] = {}
         self.heard_host_ms = 0
         self.outstanding_ms = 0
 
@@ -676,7 +678,7 @@ class TablePeer:
     def _out_of_work_once(self) -> bool:
         state, me = self.state, self.state.my_seat
         if self.stopped is not None or self.outstanding is not None or self._syncing or \
-                state.phase == TablePhase.ENDED or self.election is not None:
+                state.phase == TablePhase.ENDED:
             return False
         if self._ready_wanted and state.lobby is not None and \
                 self.peer_id in state.lobby.joined:

@@ -35,6 +35,7 @@ from uno_p2p.table.sequencer import Sequencer
 from uno_p2p.table.state import TablePhase
 from uno_p2p.table.watch import CensorshipWatch, ClockWatch
 from uno_p2p.wire.envelope import Entry
+from uno_p2p.wire.limits import RELAY_AFTER_MS
 
 if TYPE_CHECKING:
     from uno_p2p.table.peer import TablePeer
@@ -54,15 +55,31 @@ def deadline(peer: TablePeer) -> int | None:
         return None
     election = peer.election
     if election is not None:
-        if election.new == peer.peer_id:
-            return election.started_ms + VOTE_WAIT_MS
-        return None
+        times = []
+        if election.new == peer.peer_id and peer.now_ms < election.started_ms + VOTE_WAIT_MS:
+            times.append(election.started_ms + VOTE_WAIT_MS)
+        if peer.heard_host_ms > election.started_ms:
+            # The sequencer spoke since: give the election up if no majority came.
+            times.append(election.started_ms + HOST_LOST_AFTER_MS)
+        return min(times) if times else None
     times = []
+    if peer.heard_votes:
+        times.append(peer.heard_host_ms + HOST_LOST_AFTER_MS)
     if peer.outstanding is not None:
         times.append(peer.outstanding_ms + HOST_LOST_AFTER_MS)
     if _host_owes_work(peer):
         times.append(peer.heard_host_ms + HOST_LOST_AFTER_MS)
     return min(times) if times else None
+
+
+def _doubts_host(peer: TablePeer) -> bool:
+    """Whether this peer itself has reason to believe another member's vote (§13.1):
+    the sequencer owes it an answer or work for ``RELAY_AFTER_MS``, or said nothing for
+    ``HOST_LOST_AFTER_MS``. One member alone cannot depose a host that others hear."""
+    quiet = peer.now_ms - peer.heard_host_ms
+    return quiet >= HOST_LOST_AFTER_MS or (
+        peer.outstanding is not None and peer.now_ms - peer.outstanding_ms >= RELAY_AFTER_MS
+    ) or (_host_owes_work(peer) and quiet >= RELAY_AFTER_MS)
 
 
 def _host_owes_work(peer: TablePeer) -> bool:
@@ -75,8 +92,15 @@ def _host_owes_work(peer: TablePeer) -> bool:
 def tick(peer: TablePeer) -> None:
     """The host has been silent too long: start the election; the successor hands over
     with a bare majority once it has waited ``VOTE_WAIT_MS`` for the rest."""
-    if peer.election is not None:
+    election = peer.election
+    if election is not None:
         take_over(peer)
+        if peer.election is election and peer.heard_host_ms > election.started_ms and \
+                peer.now_ms >= election.started_ms + HOST_LOST_AFTER_MS:
+            # §13.1: the others still hear the sequencer, so no majority came: we were
+            # wrong (or alone cut off). Play on; our vote stays valid for this term.
+            peer.election = None
+            peer._events.append(Progress("the sequencer is back: no hand-over"))
         return
     due = deadline(peer)
     if due is not None and peer.now_ms >= due:
@@ -94,6 +118,9 @@ def host_lost(peer: TablePeer) -> None:
     if old is None or new is None:
         return
     peer.election = Election(state.term + 1, old, new, peer.now_ms)
+    for heard in peer.heard_votes.values():
+        peer.election.hear(heard)
+    peer.heard_votes.clear()
     peer._events.append(Progress(f"{state.name_of(old.key)} (the sequencer) is gone: "
                                  f"{state.name_of(new.key)} takes over"))
     _vote(peer)
@@ -129,16 +156,22 @@ def hear_vote(peer: TablePeer, payload: bytes, sender: PeerId | None) -> None:
         entries = peer.ledger.chain.entries[vote.head.seen:]
         peer._out.extend(Outgoing((vote.voter,), frame(FRAME_ENTRY, e.encode()))
                          for e in entries)
-    if peer.election is None and vote.term == state.term + 1 and vote.old == state.host:
-        host_lost(peer)
-    for held in (peer.election, peer.past_election):
-        known = None if held is None else held.votes.get(vote.voter.key)
+    for held in (peer.election, peer.past_election, None):
+        votes = peer.heard_votes if held is None else held.votes
+        known = votes.get(vote.voter.key)
         if known is not None and double_vote(known, vote, peer.table_id):
             # §13.5: the two signed votes are the evidence; the peer keeps them.
             peer._events.append(PeerMisbehaved(
                 vote.voter, state.name_of(vote.voter.key), None, "double_vote",
                 f"voted for two sequencers in term {vote.term}"))
             return
+    if peer.election is None and vote.term == state.term + 1 and vote.old == state.host:
+        known = peer.heard_votes.get(vote.voter.key)
+        if known is None or known.head.seen < vote.head.seen:
+            peer.heard_votes[vote.voter.key] = vote
+        if _doubts_host(peer):
+            host_lost(peer)
+        return
     election = peer.election
     if election is not None and election.hear(vote):
         take_over(peer)
@@ -168,6 +201,7 @@ def _follow(peer: TablePeer, body: Handover) -> None:
     """The new term: send to the new sequencer, start afresh what depended on the old."""
     peer.host_id = body.new
     peer.past_election, peer.election = peer.election, None
+    peer.heard_votes.clear()
     if body.new != peer.peer_id and peer.sequencer is not None:
         peer.sequencer = None  # a returning old host plays on as an ordinary peer (§13.4)
     if body.new == peer.peer_id and peer.sequencer is None:
