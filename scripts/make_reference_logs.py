@@ -51,7 +51,7 @@ from uno_p2p.table.bodies import (
     ShuffleDeck,
 )
 from uno_p2p.table.duties import Owed, make_item
-from uno_p2p.table.frames import FRAME_MESSAGE, frame
+from uno_p2p.table.frames import FRAME_MESSAGE, FRAME_RELAY, frame
 from uno_p2p.table.memnet import NAMES, Network, TableSetup, game_over, seat_table, seeded
 from uno_p2p.table.peer import TablePeer
 from uno_p2p.table.replay import replay
@@ -273,10 +273,11 @@ class Liar(TablePeer):
 def challenge_lie() -> tuple[Sequence[Entry], Expected]:
     game = play(2, "official", ["target=500"], "challenge-lie", custom={1: Liar})
     entries = game.entries
-    # Ann (the host) is the one challenged: her own engine knows her hand, so it
-    # refuses the verdict as an illegal move before the faces are even opened.
+    # Ann (the host) is the one challenged, but the sequencer judges with public
+    # knowledge only (table.md §7): the rules let the claim through, and opening the
+    # evidence card with the forwarded share shows another face: wrong_face, by Bob.
     return entries, Expected("violation", "Bob claims a Wild Draw Four was guilty with a card "
-                             "Ann does not hold", "illegal_move", abort_entry(entries), NAMES[1])
+                             "Ann does not hold", "wrong_face", abort_entry(entries), NAMES[1])
 
 
 class BluffBot(HeuristicBot):
@@ -451,9 +452,12 @@ def refused_reveal() -> tuple[Sequence[Entry], Expected]:
     """Cy never reveals her secrets at the end: the game cannot be verified and stops there."""
     def tamper(game: Game) -> Callable[[bytes, bytes, bytes], list[bytes]]:
         def hook(sender: bytes, recipient: bytes, data: bytes) -> list[bytes]:
-            message = own_message(game, 2, sender, recipient, data)
-            return [] if message is not None and isinstance(message.body, RevealSecrets) \
-                else [data]
+            # Cy's client never sends its reveal: not to the host, nor relayed to anyone.
+            if sender != game.identity(2).peer.key or data[:1] not in (FRAME_MESSAGE,
+                                                                       FRAME_RELAY):
+                return [data]
+            body = Message.decode(data[1:]).body
+            return [] if isinstance(body, RevealSecrets) else [data]
         return hook
 
     game = play(3, "official", ["target=60"], "refused-reveal", tamper=tamper)

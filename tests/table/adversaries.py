@@ -260,7 +260,9 @@ class Forks(EvilHost):
 
         other = Message.sign(self.identity, self.table_id, entry.message.counter
                              if entry.author == self.peer_id else sequencer.counter,
-                             Head(head_seen, prev), Clock(10**9))
+                             Head(head_seen, prev),
+                             # within the clock tolerance: only the fork gives it away
+                             Clock(max(self.now_ms, self.state.clock_ms) + 1))
         fork = Entry.countersign(self.identity, entry.seq, prev, other)
         self._out.append(Outgoing((victim,), frame(FRAME_ENTRY, fork.encode())))
         super()._broadcast(entry, events)  # type: ignore[arg-type]

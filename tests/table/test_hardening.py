@@ -181,13 +181,29 @@ class WeakKeyJoiner(TablePeer):
 
 
 def test_a_small_order_channel_key_is_refused_at_join_naming_its_owner() -> None:
-    net = table(players=2, seed=b"weak-key", custom={})
-    weak = WeakKeyJoiner.join(Identity(seeded(b"weak", "identity")), seeded(b"weak", "e"),
-                              table_id=net.host.table_id, host=net.host.peer_id, name="Weak")
+    net = Network()
+    host = net.add(TablePeer.host(Identity(seeded(b"weak", "host")), seeded(b"weak", "e0"),
+                                  table_id=seeded(b"weak", "table", 16), name="Ann",
+                                  options=preset("official", OPTIONS)))
+    weak = WeakKeyJoiner.join(Identity(seeded(b"weak", "identity")), seeded(b"weak", "e1"),
+                              table_id=host.table_id, host=host.peer_id, name="Weak")
     net.add(weak)
-    net.run(until=game_over)
-    assert weak.peer_id not in net.host.state.lobby.joined  # type: ignore[union-attr]
+    net.run(max_steps=1000)
+    lobby = host.state.lobby
+    assert lobby is not None
+    # Refused on arrival: no seal to it can ever be attempted (it crashed the sealer).
+    assert weak.peer_id not in lobby.joined
     assert all(not isinstance(e.body, Join) or e.author != weak.peer_id for e in net.entries())
+    # A countersigned one (a host that skips its checks) is a fault naming the joiner.
+    message = Message.sign(weak.identity, host.table_id, 0, host.ledger.head,
+                           Join("Weak", SMALL_ORDER))
+    log = net.entries()
+    forged = Entry.countersign(host.identity, len(log), log[-1].hash, message)
+    report = audit_entries([*log, forged])
+    assert report.violation is not None
+    assert report.violation.code == "bad_channel_key"
+    assert report.violation.peer is not None
+    assert report.violation.peer.key == weak.peer_id.key
 
 
 # -- 6. a reshuffle holding one card twice -----------------------------------------------------
@@ -253,10 +269,13 @@ class ShortReveal(TablePeer):
     """Leaves the last card out of every private reveal it sends (a hand shown to a
     challenger or a peeker without the card that matters)."""
 
+    shortened = False
+
     def _submit(self, body: object = None, *, to: object = None,
                 private: PrivateShares | None = None) -> None:
         if private is not None and len(private.items) > 1:
             private = PrivateShares(private.items[:-1])
+            self.shortened = True
         super()._submit(body, to=to, private=private)  # type: ignore[arg-type]
 
 
@@ -266,10 +285,15 @@ class EagerShort(ShortReveal, adv.Eager):
 
 def test_a_short_private_reveal_is_named_by_its_recipient_and_proven_by_the_audit() -> None:
     options = ["target=60", "turn_timer=60", "wild_powers=true"]
-    net = table(players=3, seed=b"short", options=options,
-                custom={0: adv.Eager, 1: EagerShort, 2: adv.Eager})
-    net.run(until=game_over)
-    cheat = list(net.peers.values())[1]
+    for attempt in range(3, 9):
+        net = table(players=3, seed=b"short%d" % attempt, options=options,
+                    custom={0: adv.Eager, 1: EagerShort, 2: adv.Eager})
+        net.run(until=game_over)
+        cheat = list(net.peers.values())[1]
+        if getattr(cheat, "shortened", False):
+            break
+    else:
+        pytest.fail("nobody asked the cheat for a private reveal of two cards or more")
     accusers = [p for p in net.peers.values()
                 if any(e.peer == cheat.peer_id for e in named(net, p, "bad_private_share"))]
     assert accusers, "the recipient of the short reveal names its sender"

@@ -110,7 +110,7 @@ def test_wild_powers_and_challenges_work_over_the_protocol() -> None:
     from uno_p2p.wire.private import Sealed
 
     options = preset("official", ["target=150", "turn_timer=60", "wild_powers=true"])
-    net = seat_table(TableSetup(3, options, b"powers"), peer_class=Eager)
+    net = seat_table(TableSetup(3, options, b"powers2"), peer_class=Eager)
     net.run(until=game_over)
     assert_agreed_and_won(net)
     actions = [e.body.action for e in net.entries() if isinstance(e.body, Move)]

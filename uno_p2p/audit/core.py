@@ -129,7 +129,7 @@ class _Public:
     #: Every hidden claim the engine recorded, with the entry that made it.
     claims: list[tuple[int, Claim]] = field(default_factory=list)
     #: Every sealed private reveal, with the state it was logged in.
-    sealed: list[tuple[TableState, Entry]] = field(default_factory=list)
+    sealed: list[tuple[TableState, TableState | None, Entry]] = field(default_factory=list)
     #: The entry after which the table waited for the end-of-game reveals.
     revealing_since: int | None = None
 
@@ -262,7 +262,7 @@ class _Audit:
             public.claims.clear()
             public.sealed.clear()
         if isinstance(step.entry.body, Sealed):
-            public.sealed.append((step.before, step.entry))
+            public.sealed.append((step.before, step.seen, step.entry))
         if public.revealing_since is None and after.phase in (TablePhase.REVEALING,
                                                                TablePhase.ENDED):
             public.revealing_since = seq
@@ -305,9 +305,9 @@ class _Audit:
         seeds = knowledge.channel_seeds
         if not seeds or public.state is None:
             return None
-        for before, entry in public.sealed:
+        for before, seen, entry in public.sealed:
             try:
-                check_private_reveal(before, entry, seeds)
+                check_private_reveal(before, entry, seeds, seen)
             except Misbehaviour as error:
                 return self.misbehaviour_finding(error, stage="reveal")
         self.checked_privately = frozenset(seeds)

@@ -60,6 +60,8 @@ class Step:
     digest: bytes = b""
     #: Claims the revealed faces prove false, learned after this entry.
     violations: tuple[ClaimViolated, ...] = ()
+    #: For a sealed private reveal: the table at its author's head (None if forgotten).
+    seen: TableState | None = None
 
 
 def observer(entries: Sequence[Entry]) -> Ledger:
@@ -90,13 +92,15 @@ def walk(entries: Sequence[Entry], knowledge: Knowledge | None = None) -> Iterat
     learned: set[int] = set()
     for entry in entries:
         before = ledger.state
+        seen = ledger.state_at(entry.message.head.seen) if isinstance(entry.body, Sealed) \
+            else None
         if knowledge is not None and knowledge.channel_seeds and isinstance(entry.body, Sealed):
-            check_private_reveal(before, entry, knowledge.channel_seeds)
+            check_private_reveal(before, entry, knowledge.channel_seeds, seen)
         events = tuple(ledger.accept(entry))
         violations: tuple[ClaimViolated, ...] = ()
         if knowledge is not None:
             violations = _learn_decks(ledger, entry, knowledge, learned)
-        yield Step(entry, before, ledger.state, events, ledger.digests[-1], violations)
+        yield Step(entry, before, ledger.state, events, ledger.digests[-1], violations, seen)
 
 
 def _learn_decks(ledger: Ledger, entry: Entry, knowledge: Knowledge,
@@ -122,7 +126,8 @@ def _learn_decks(ledger: Ledger, entry: Entry, knowledge: Knowledge,
     return tuple(violations)
 
 
-def check_private_reveal(state: TableState, entry: Entry, seeds: Mapping[int, bytes]) -> None:
+def check_private_reveal(state: TableState, entry: Entry, seeds: Mapping[int, bytes],
+                         seen: TableState | None = None) -> None:
     """Open a sealed private reveal with the recipient's revealed seed and check it.
 
     It must open, hold ``private_shares`` by its author for its recipient, each
@@ -139,7 +144,7 @@ def check_private_reveal(state: TableState, entry: Entry, seeds: Mapping[int, by
     if seat is None or to is None or lobby is None or to not in seeds:
         return  # the ledger refuses a sealed body from or to a stranger; no seed, no check
     try:
-        _check_private_items(state, entry, ChannelKey(seeds[to]), seat, to)
+        _check_private_items(state, seen, entry, ChannelKey(seeds[to]), seat, to)
     except (CryptoError, InvalidMessage, RemoteProtocolError) as error:
         raise Misbehaviour(
             f"entry {entry.seq}: the private reveal to {state.name_of(recipient.key)} is not "
@@ -148,8 +153,8 @@ def check_private_reveal(state: TableState, entry: Entry, seeds: Mapping[int, by
             code="bad_private_reveal", evidence=(entry,)) from error
 
 
-def _check_private_items(state: TableState, entry: Entry, key: ChannelKey, seat: int,
-                         to: int) -> None:
+def _check_private_items(state: TableState, seen: TableState | None, entry: Entry,
+                         key: ChannelKey, seat: int, to: int) -> None:
     """Open the sealed body as its recipient and check every share in it.
 
     Raises:
@@ -169,4 +174,4 @@ def _check_private_items(state: TableState, entry: Entry, key: ChannelKey, seat:
             raise InvalidMessage(f"a private share of {tuple(slot)} for someone else")
         verify_item(state, item, entry, entry.seq)
         given.add(slot)
-    check_covers(state, seat, to, given)  # every card owed, and no other
+    check_covers(state, seen, seat, to, given)  # every card owed, and no other

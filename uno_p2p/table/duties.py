@@ -10,12 +10,15 @@ for (``waiting_for``) and each peer knows what to send (``public_duty``,
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from uno_p2p.crypto.context import PURPOSE_DEAL, PURPOSE_OPEN, PURPOSE_PRIVATE
 from uno_p2p.crypto.keys import PeerSecrets, joint_key
 from uno_p2p.crypto.shares import make_share
 from uno_p2p.crypto.shuffle import make_shuffle
+from uno_p2p.errors import LocalProtocolError
+from uno_p2p.rules.actions import Action, ChallengeVerdict, Play
 from uno_p2p.rules.codec import Slot
 from uno_p2p.table.bodies import (
     MAX_SHARES,
@@ -130,3 +133,29 @@ def public_duty(ts: TableState, secrets: PeerSecrets, seat: int,
     if owed:
         return Shares(tuple(make_item(ts, secrets, seat, o) for o in owed))
     return None
+
+
+def move_proofs(ts: TableState, secrets: PeerSecrets, seat: int, action: Action,
+                received: Mapping[tuple[Slot, int], ShareItem]) -> tuple[ShareItem, ...]:
+    """The shares a move by ``seat`` must carry (table.md §5): for each card it shows,
+    its own open share and the private shares others gave it of that card.
+
+    Raises:
+        LocalProtocolError: a share this peer was never given (it cannot prove the card).
+    """
+    if isinstance(action, Play):
+        slots: list[Slot] = list(action.slots)
+    elif isinstance(action, ChallengeVerdict):
+        slots = [slot for slot, _ in action.evidence]
+    else:
+        return ()
+    items = []
+    for slot in slots:
+        for holder in ts.missing_shares(slot):
+            if holder == seat:
+                items.append(make_item(ts, secrets, seat, Owed(slot, PURPOSE_OPEN, NO_SEAT)))
+            elif (slot, holder) in received:
+                items.append(received[slot, holder])
+            else:
+                raise LocalProtocolError(f"no share of the card at {tuple(slot)} to prove it")
+    return tuple(items)

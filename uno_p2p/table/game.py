@@ -403,14 +403,27 @@ def apply_shuffle(ts: TableState, entry: Entry | None, seq: int, author: PeerId,
     return settle(replace(ts, decks=decks), seq)
 
 
+def discharged(ts: TableState, seat: int | None, to: int | None,
+               seen: TableState | None) -> list[PrivateDue]:
+    """The private reveals a sealed body from ``seat`` to ``to`` discharges (§4.3): those
+    owed now (every card shuffled) that its author had seen (``seen``: the table at the
+    author's head, when still remembered), so exactly those an honest seat covers."""
+    asked = None if seen is None else {(d.to, d.slots, d.reason) for d in seen.privates}
+    return [d for d in ts.privates if d.to == to and seat in d.owed
+            and all(ts.slot_ready(s) for s in d.slots)
+            and (asked is None or (d.to, d.slots, d.reason) in asked)]
+
+
 def apply_sealed(ts: TableState, entry: Entry | None, seq: int, author: PeerId,
-                 recipient: PeerId) -> tuple[TableState, Events]:
+                 recipient: PeerId, seen: TableState | None = None
+                 ) -> tuple[TableState, Events]:
     """A sealed private reveal: it must be owed by its author to its recipient (§4.3).
 
-    Only the recipient can read and check it; the log records that it was sent.
+    Only the recipient can read and check it (``knowledge.check_covers``); the log
+    records that it was sent, and the reveals it discharges.
     """
     seat, to = ts.seat_of(author.key), ts.seat_of(recipient.key)
-    due = [d for d in ts.privates if d.to == to and seat in d.owed]
+    due = discharged(ts, seat, to, seen)
     if ts.phase != TablePhase.PLAYING or seat is None or not due:
         raise fault(entry, seq, author, "unexpected_private",
                     "a private reveal that nobody asked for")

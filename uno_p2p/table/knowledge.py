@@ -7,23 +7,27 @@ find the cards this peer can now open with its own key share.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Set
 
 from uno_p2p.crypto.channel import ChannelKey, Party
 from uno_p2p.crypto.group import Point, Scalar
 from uno_p2p.crypto.identity import PeerId
 from uno_p2p.errors import InvalidMessage
 from uno_p2p.rules.codec import Slot
+from uno_p2p.rules.rounds import describe_claim
+from uno_p2p.rules.state import Claim
 from uno_p2p.table.bodies import PrivateShares, ShareItem
-from uno_p2p.table.game import open_with, verify_item
+from uno_p2p.table.game import discharged, open_with, verify_item
 from uno_p2p.table.state import TableState
 from uno_p2p.wire.envelope import Entry
 from uno_p2p.wire.private import open_body
 
 
 def private_items(state: TableState, entry: Entry, channel: ChannelKey,
-                  me: PeerId) -> list[tuple[Slot, int, ShareItem, Point]]:
-    """Open a sealed private reveal to ``me`` and check every share in it.
+                  me: PeerId, seen: TableState | None = None
+                  ) -> list[tuple[Slot, int, ShareItem, Point]]:
+    """Open a sealed private reveal to ``me`` and check every share in it (``state``: the
+    table before the entry; ``seen``: at its author's head).
 
     Raises:
         InvalidMessage / CryptoError / RemoteProtocolError: it does not open, or
@@ -43,31 +47,31 @@ def private_items(state: TableState, entry: Entry, channel: ChannelKey,
             raise InvalidMessage("a private share for someone else")
         slot = Slot(item.shuffle, item.position)
         found.append((slot, seat, item, verify_item(state, item, entry, entry.seq)))
-    check_covers(state, seat, mine, {slot for slot, *_ in found})
+    check_covers(state, seen, seat, mine, {slot for slot, *_ in found})
     return found
 
 
-def owed_privately(state: TableState, seat: int, to: int) -> set[Slot]:
-    """The cards ``seat`` owes ``to`` a private share of, in ``state`` (table.md §4.3)."""
-    return {slot for due in state.privates if due.to == to and seat in due.owed
-            for slot in due.slots if seat in state.missing_shares(slot)}
+def check_covers(state: TableState, seen: TableState | None, seat: int, to: int,
+                 given: set[Slot]) -> None:
+    """A private reveal must cover every card of the reveals it discharges, and give no
+    card no reveal asked for (table.md §4.3): a short one would leave its recipient
+    unable to decide (a challenge verdict) for ever.
 
-
-def check_covers(state: TableState, seat: int, to: int, given: set[Slot]) -> None:
-    """A private reveal must cover every card owed, and no other (table.md §4.3): a short
-    one would leave its recipient unable to decide (a challenge verdict) for ever.
-
-    ``state`` is the table before the sealed entry.
+    ``state`` is the table before the sealed entry, ``seen`` the table at its author's
+    head (None when forgotten).
 
     Raises:
         InvalidMessage: a card owed is missing, or one not owed is given.
     """
-    owed = owed_privately(state, seat, to)
+    owed = {slot for due in discharged(state, seat, to, seen) for slot in due.slots
+            if seat in state.missing_shares(slot)}
+    asked = {slot for past in (state, seen) if past is not None for due in past.privates
+             if due.to == to and seat in due.owed for slot in due.slots}
     if owed - given:
         missing = ", ".join(str(tuple(s)) for s in sorted(owed - given))
         raise InvalidMessage(f"the private reveal leaves out the card at {missing}")
-    if given - owed:
-        extra = ", ".join(str(tuple(s)) for s in sorted(given - owed))
+    if given - asked:
+        extra = ", ".join(str(tuple(s)) for s in sorted(given - asked))
         raise InvalidMessage(f"a private share of {extra} that was not owed")
 
 
@@ -91,3 +95,17 @@ def openable(state: TableState, wanted: Iterable[Slot],
             own = state.ciphertext(slot).c1 * key_share
             faces.append((slot, open_with(state, slot, shares, seq=state.seq, own=own)))
     return faces
+
+
+def false_claims(state: TableState, named: Set[Claim]) -> list[tuple[Claim, str]]:
+    """Claims this viewer's faces prove false (a Wild Draw Four while holding the colour
+    it saw), not in ``named``, each with its reason. The table judged the entry with
+    public knowledge (table.md §7); this viewer's own finding is only its word, and the
+    round-end reveal proves it to everyone."""
+    game = state.engine
+    if game is None:
+        return []
+    return [(claim, f"{game.players[claim.seat]} broke {claim.rule}: "
+             f"{describe_claim(claim.kind)}")
+            for claim in game.claims
+            if claim not in named and claim.verdict(game.known) is False]

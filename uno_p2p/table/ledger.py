@@ -102,6 +102,8 @@ class _At:
     entry: Entry | None
     seq: int
     author: PeerId
+    #: How many entries its author had seen (its head).
+    seen: int = 0
     #: The head its author signed (a hand-over must follow exactly that, table.md §13.2).
     head: Head | None = None
 
@@ -117,8 +119,8 @@ def apply_entry(ts: TableState, entry: Entry, view: LogView = NO_VIEW
         Misbehaviour: the body breaks the table protocol or the rules; the
             error names the culprit and holds the entry.
     """
-    return apply_body(ts, _At(entry, entry.seq, entry.author, entry.message.head), entry.body,
-                      view)
+    return apply_body(ts, _At(entry, entry.seq, entry.author, entry.message.head.seen,
+                              entry.message.head), entry.body, view)
 
 
 def check_message(ts: TableState, message: Message, view: LogView = NO_VIEW
@@ -131,7 +133,8 @@ def check_message(ts: TableState, message: Message, view: LogView = NO_VIEW
     Raises:
         Misbehaviour: as ``apply_entry``, naming the message's author.
     """
-    return apply_body(ts, _At(None, ts.seq, message.author, message.head), message.body, view)
+    return apply_body(ts, _At(None, ts.seq, message.author, message.head.seen, message.head),
+                      message.body, view)
 
 
 def apply_body(ts: TableState, at: _At, body: Body, view: LogView
@@ -499,8 +502,10 @@ def _shuffle(ts: TableState, at: _At, body: ShuffleDeck, _: LogView) -> tuple[Ta
     return game.apply_shuffle(ts, at.entry, at.seq, at.author, body)
 
 
-def _sealed(ts: TableState, at: _At, body: Sealed, _: LogView) -> tuple[TableState, Events]:
-    return game.apply_sealed(ts, at.entry, at.seq, at.author, body.recipient)
+def _sealed(ts: TableState, at: _At, body: Sealed, view: LogView
+            ) -> tuple[TableState, Events]:
+    seen = None if view.past is None or at.seen > ts.seq else view.past(at.seen)
+    return game.apply_sealed(ts, at.entry, at.seq, at.author, body.recipient, seen)
 
 
 _HANDLERS: dict[type, Callable[[TableState, _At, Any, LogView],

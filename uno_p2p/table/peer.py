@@ -29,19 +29,16 @@ from uno_p2p.errors import (
     LocalProtocolError,
     RemoteProtocolError,
 )
-from uno_p2p.rules.actions import Action, ChallengeVerdict, Play
 from uno_p2p.rules.bots import BOTS, Bot
 from uno_p2p.rules.codec import Slot
-from uno_p2p.rules.engine import apply as engine_apply
 from uno_p2p.rules.engine import learn
 from uno_p2p.rules.legal import legal_actions
 from uno_p2p.rules.options import Options
-from uno_p2p.rules.rounds import describe_claim
 from uno_p2p.rules.state import Claim, Phase, State
 from uno_p2p.table import succession
-from uno_p2p.table.bodies import Abort, Handover, Move, PrivateShares, RevealSecrets, ShareItem
+from uno_p2p.table.bodies import Abort, Handover, PrivateShares, ShareItem
+from uno_p2p.table.controls import Controls
 from uno_p2p.table.duties import (
-    Owed,
     make_item,
     private_shares_owed,
     public_duty,
@@ -68,7 +65,7 @@ from uno_p2p.table.frames import (
     sync_request,
 )
 from uno_p2p.table.handover import Election, Vote
-from uno_p2p.table.knowledge import openable, private_items
+from uno_p2p.table.knowledge import false_claims, openable, private_items
 from uno_p2p.table.ledger import Ledger
 from uno_p2p.table.sending import NONCE_BYTES, Maker, Outgoing, derive
 from uno_p2p.table.sequencer import Outcome, Sequencer
@@ -77,7 +74,7 @@ from uno_p2p.table.watch import CensorshipWatch, ClockWatch
 from uno_p2p.wire.chain import ChainError
 from uno_p2p.wire.envelope import TABLE_ID_BYTES, Entry, Message
 from uno_p2p.wire.limits import MAX_EARLY_BYTES, MAX_EARLY_ENTRIES, RELAY_AFTER_MS
-from uno_p2p.wire.lobby import Join, Kick, Leave, OpenTable, Ready, SetOptions, Start
+from uno_p2p.wire.lobby import Join, OpenTable, Ready
 from uno_p2p.wire.private import Sealed
 from uno_p2p.wire.registry import Body
 
@@ -86,7 +83,7 @@ ENTROPY_MIN = 32
 SYNCED = "synced"
 
 
-class TablePeer:
+class TablePeer(Controls):
     """One seat's (or the host's) protocol state machine. Build with ``host`` or ``join``."""
 
     def __init__(self, identity: Identity, entropy: bytes, *, table_id: bytes, host: PeerId,
@@ -365,81 +362,6 @@ class TablePeer:
                              f"message had been shown to us at entry {held.seen_at}",
                              (held.message, entry))
 
-    # -- lobby controls -------------------------------------------------------------------
-    def set_ready(self, ready: bool = True) -> None:
-        self._submit(Ready(ready))
-
-    def set_options(self, options: Options, preset: str = "") -> None:
-        """The host changes the rules before the start."""
-        self._submit(SetOptions(preset, tuple((str(k), v) for k, v in options.to_wire())))
-
-    def start(self) -> None:
-        """The host starts the game with everyone who joined, in joining order.
-
-        Raises:
-            LocalProtocolError: not the host, or the lobby refuses (someone not ready).
-        """
-        lobby = self.state.lobby
-        if self.sequencer is None or lobby is None:
-            raise LocalProtocolError("only the host starts the game")
-        self._submit(Start(lobby.joined))
-
-    def kick(self, peer: PeerId, reason: str = "") -> None:
-        """The host removes a peer from the lobby before the start.
-
-        Raises:
-            LocalProtocolError: not the host, or the lobby refuses it.
-        """
-        if self.sequencer is None:
-            raise LocalProtocolError("only the host removes players")
-        self._submit(Kick(peer, reason))
-
-    def leave(self, reason: str = "") -> None:
-        """Leave: during a game, reveal this peer's secrets first (table.md §8)."""
-        state, seat = self.state, self.state.my_seat
-        if state.phase in (TablePhase.KEYS, TablePhase.PLAYING) and seat is not None \
-                and state.keys[seat] is not None:
-            reveal = self.secrets.reveal()
-            self._submit(RevealSecrets(reveal.key_share.to_wire(), reveal.shuffle_master,
-                                       self.channel_seed))
-            return
-        self._submit(Leave(reason))
-
-    # -- moves ----------------------------------------------------------------------------
-    def act(self, action: Action) -> None:
-        """The local player's move: checked by the engine, then sent with its proofs.
-
-        Raises:
-            IllegalAction: the rules refuse it now (nothing is sent).
-            LocalProtocolError: no game, or a message of ours is still on its way.
-        """
-        state = self.state
-        if state.phase != TablePhase.PLAYING or state.engine is None or self.stopped:
-            raise LocalProtocolError("there is no game to move in")
-        if self.outstanding is not None:
-            raise LocalProtocolError("wait until our last message is logged")
-        engine_apply(state.engine, action, max(state.clock_ms, self.now_ms))
-        self._submit(Move(action, self._proofs(action)))
-
-    def _proofs(self, action: Action) -> tuple[ShareItem, ...]:
-        state, seat = self.state, self.state.my_seat
-        if seat is None:
-            raise LocalProtocolError("this peer has no seat")
-        if isinstance(action, Play):
-            slots: list[Slot] = list(action.slots)
-        elif isinstance(action, ChallengeVerdict):
-            slots = [slot for slot, _ in action.evidence]
-        else:
-            return ()
-        items = []
-        for slot in slots:
-            for holder in state.missing_shares(slot):
-                if holder == seat:
-                    items.append(make_item(state, self.secrets, seat, Owed(slot, "open", -1)))
-                else:
-                    items.append(self.received[slot, holder])
-        return tuple(items)
-
     # -- sending --------------------------------------------------------------------------
     def _submit(self, body: Body | None = None, *, to: PeerId | None = None,
                 private: PrivateShares | None = None) -> None:
@@ -596,8 +518,9 @@ class TablePeer:
     # -- private reveals ------------------------------------------------------------------
     def _open_private(self, entry: Entry) -> None:
         before = self.ledger.state_at(entry.seq) or self.state
+        seen = self.ledger.state_at(entry.message.head.seen)
         try:
-            items = private_items(before, entry, self.channel, self.peer_id)
+            items = private_items(before, entry, self.channel, self.peer_id, seen)
             for slot, seat, item, point in items:
                 self.private.setdefault(slot, {})[seat] = point
                 self.received[slot, seat] = item
@@ -642,19 +565,10 @@ class TablePeer:
         del found  # every false claim is named once, by _name_false_claims
 
     def _name_false_claims(self) -> None:
-        """A claim this peer's private faces prove false (a Wild Draw Four while holding
-        the colour it saw): named here, once, as this peer's own finding. The table
-        judged the entry publicly (table.md §7); the round-end reveal proves it to all."""
-        game = self.state.engine
-        if game is None:
-            return
-        for claim in game.claims:
-            if claim in self._claims_named or claim.verdict(game.known) is not False:
-                continue
+        """Name, once, each claim this peer's private faces prove false (table.md §7)."""
+        for claim, reason in false_claims(self.state, self._claims_named):
             self._claims_named.add(claim)
-            name = game.players[claim.seat]
-            self._misbehaved(self.state.seats[claim.seat], self.state.seq, claim.rule,
-                             f"{name} broke {claim.rule}: {describe_claim(claim.kind)}", ())
+            self._misbehaved(self.state.seats[claim.seat], self.state.seq, claim.rule, reason, ())
 
     # -- driving: duties, then the bot ----------------------------------------------------
     def _drive(self) -> None:
@@ -720,7 +634,7 @@ class TablePeer:
             return False
         try:
             self.act(choice)
-        except IllegalAction:
+        except (IllegalAction, LocalProtocolError):
             return False
         return True
 

@@ -1,0 +1,109 @@
+"""What a player does at the table: the lobby controls and the moves (table.md §3.2, §5).
+
+The part of ``TablePeer`` a shell calls for its player: each builds a body and
+hands it to the peer's ``_submit``, which signs it and sends it to the
+sequencer (or, for the host, logs it).
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Mapping
+
+from uno_p2p.crypto.identity import PeerId
+from uno_p2p.crypto.keys import PeerSecrets
+from uno_p2p.errors import LocalProtocolError, RemoteProtocolError
+from uno_p2p.rules.actions import Action
+from uno_p2p.rules.codec import Slot
+from uno_p2p.rules.engine import apply as engine_apply
+from uno_p2p.rules.options import Options
+from uno_p2p.table.bodies import Move, PrivateShares, RevealSecrets, ShareItem
+from uno_p2p.table.duties import move_proofs
+from uno_p2p.table.sequencer import Sequencer
+from uno_p2p.table.state import TablePhase, TableState
+from uno_p2p.wire.lobby import Kick, Leave, Ready, SetOptions, Start
+from uno_p2p.wire.registry import Body
+
+
+class Controls(ABC):
+    """The player's side of a ``TablePeer``: what it may ask the table to do."""
+
+    sequencer: Sequencer | None
+    secrets: PeerSecrets
+    channel_seed: bytes
+    stopped: RemoteProtocolError | None
+    outstanding: int | None
+    now_ms: int
+    received: Mapping[tuple[Slot, int], ShareItem]
+
+    @property
+    @abstractmethod
+    def state(self) -> TableState:
+        """The table as this peer's log has built it."""
+
+    @abstractmethod
+    def _submit(self, body: Body | None = None, *, to: PeerId | None = None,
+                private: PrivateShares | None = None) -> None:
+        """Sign and send (or, for the host, log) one body."""
+
+    def set_ready(self, ready: bool = True) -> None:
+        self._submit(Ready(ready))
+
+    def set_options(self, options: Options, preset: str = "") -> None:
+        """The host changes the rules before the start."""
+        self._submit(SetOptions(preset, tuple((str(k), v) for k, v in options.to_wire())))
+
+    def start(self) -> None:
+        """The host starts the game with everyone who joined, in joining order.
+
+        Raises:
+            LocalProtocolError: not the host, or the lobby refuses (someone not ready).
+        """
+        lobby = self.state.lobby
+        if self.sequencer is None or lobby is None:
+            raise LocalProtocolError("only the host starts the game")
+        self._submit(Start(lobby.joined))
+
+    def kick(self, peer: PeerId, reason: str = "") -> None:
+        """The host removes a peer from the lobby before the start.
+
+        Raises:
+            LocalProtocolError: not the host, or the lobby refuses it.
+        """
+        if self.sequencer is None:
+            raise LocalProtocolError("only the host removes players")
+        self._submit(Kick(peer, reason))
+
+    def leave(self, reason: str = "") -> None:
+        """Leave: during a game, reveal this peer's secrets first (table.md §8)."""
+        state, seat = self.state, self.state.my_seat
+        if state.phase in (TablePhase.KEYS, TablePhase.PLAYING) and seat is not None \
+                and state.keys[seat] is not None:
+            reveal = self.secrets.reveal()
+            self._submit(RevealSecrets(reveal.key_share.to_wire(), reveal.shuffle_master,
+                                       self.channel_seed))
+            return
+        self._submit(Leave(reason))
+
+    # -- moves ----------------------------------------------------------------------------
+    def act(self, action: Action) -> None:
+        """The local player's move: checked by the engine, then sent with its proofs.
+
+        Raises:
+            IllegalAction: the rules refuse it now (nothing is sent).
+            LocalProtocolError: no game, or a message of ours is still on its way.
+        """
+        state = self.state
+        if state.phase != TablePhase.PLAYING or state.engine is None or self.stopped:
+            raise LocalProtocolError("there is no game to move in")
+        if self.outstanding is not None:
+            raise LocalProtocolError("wait until our last message is logged")
+        engine_apply(state.engine, action, max(state.clock_ms, self.now_ms))
+        self._submit(Move(action, self._proofs(action)))
+
+    def _proofs(self, action: Action) -> tuple[ShareItem, ...]:
+        seat = self.state.my_seat
+        if seat is None:
+            raise LocalProtocolError("this peer has no seat")
+        return move_proofs(self.state, self.secrets, seat, action, self.received)
+
