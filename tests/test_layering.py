@@ -26,7 +26,14 @@ ALLOWED_OURS = {
     "table": {
         "uno_p2p.table", "uno_p2p.rules", "uno_p2p.crypto", "uno_p2p.wire", "uno_p2p.errors",
     },
+    # The asyncio shell: sockets and files, but never the UI, the CLI or the audit.
+    "net": {
+        "uno_p2p.net", "uno_p2p.table", "uno_p2p.rules", "uno_p2p.crypto", "uno_p2p.wire",
+        "uno_p2p.store", "uno_p2p.errors",
+    },
 }
+#: Layers whose imports must point down (the pure ones and the network shell).
+LAYERS = (*PURE_LAYERS, "net")
 
 
 def imported_modules(path: Path) -> set[str]:
@@ -55,7 +62,7 @@ def test_pure_layer_imports_no_io(layer: str) -> None:
     assert not offenders, f"{layer}/ must stay pure but imports: {sorted(offenders)}"
 
 
-@pytest.mark.parametrize("layer", PURE_LAYERS)
+@pytest.mark.parametrize("layer", LAYERS)
 def test_pure_layer_imports_point_down(layer: str) -> None:
     offenders = {
         f"{path.relative_to(PACKAGE)}: {name}"
@@ -65,6 +72,13 @@ def test_pure_layer_imports_point_down(layer: str) -> None:
         and not any(name == ok or name.startswith(ok + ".") for ok in ALLOWED_OURS[layer])
     }
     assert not offenders, f"{layer}/ imports upward: {sorted(offenders)}"
+
+
+def test_the_handshake_is_sans_io() -> None:
+    """The link's crypto (docs/protocol/net.md §3-4) is unit-testable without sockets."""
+    for path in (PACKAGE / "net" / "handshake.py", PACKAGE / "crypto" / "spake2.py"):
+        bad = {n for n in imported_modules(path) if n.split(".")[0] in FORBIDDEN}
+        assert not bad, f"{path.name} imports {sorted(bad)}"
 
 
 def test_walker_sees_imports(tmp_path: Path) -> None:

@@ -18,7 +18,7 @@ from uno_p2p import __version__
 from uno_p2p.errors import UnoError
 
 #: Sub-command modules, in the order ``--help`` lists them.
-COMMANDS: tuple[str, ...] = ("log", "play", "simulate", "audit", "replay")
+COMMANDS: tuple[str, ...] = ("log", "play", "simulate", "audit", "replay", "host", "join", "bot")
 
 #: Exit codes shared by every sub-command.
 EXIT_OK = 0

@@ -186,13 +186,23 @@ class TablePeer(Controls):
             peer._after(entry, events)
         if peer.sequencer is not None:
             peer.sequencer.counter = peer.counter
+            peer._drive()
         else:
-            # Send nothing until the sequencer's reply: a message sent before the crash
-            # may still be logged, and a new one under its number would equivocate.
-            peer._syncing = True
-            peer._out.append(Outgoing(None, frame(FRAME_SYNC, sync_request(peer.state.seq))))
-        peer._drive()
+            peer.resync()
         return peer
+
+    def resync(self) -> None:
+        """After a lost link: ask the sequencer for the entries after ours (table.md §9).
+
+        Send nothing until its reply: a message sent before the link broke may
+        still be logged, and a new one under its number would equivocate.
+        """
+        if self.sequencer is not None:
+            return
+        self._syncing = True
+        self._early.clear()
+        self._out.append(Outgoing(None, frame(FRAME_SYNC, sync_request(self.state.seq))))
+        self._drive()
 
 
     def _resend(self, target: PeerId, seen: int) -> None:
@@ -505,8 +515,10 @@ class TablePeer(Controls):
 
     def _dropped(self, counter: int, code: str, reason: str) -> None:
         if code == SYNCED and self._syncing:
+            # The sequencer's count is the truth: a message of ours it never logged
+            # (lost with a broken link) is void, and its number is ours to use again.
             self._syncing = False
-            self.counter = max(self.counter, counter)
+            self.counter = counter
             self.outstanding = None
             return
         if self.outstanding == counter:

@@ -1,0 +1,129 @@
+"""Faults between real processes on loopback (issue 11): each named, nothing lost.
+
+- a joiner killed with SIGKILL mid-round comes back with ``join --resume``;
+- a joiner whose link is cut for 10 s reconnects by itself;
+- the host killed: every joiner stops with a plain message, its log auditable.
+
+Games are short (3 players, a low target) to spare the CPU; the turn timer
+is 2 s so a missing player's turns time out.
+"""
+
+from __future__ import annotations
+
+import json
+import socket
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.net.processes import Proxy, Uno, audit, entry_bytes, host_port, logs, wait_entries
+
+GAME = ["--option", "turn_timer=2", "--option", "target=120", "--bind", "127.0.0.1"]
+#: Well inside the first round: the lobby, keys, the shuffles and the deal are done.
+MID_ROUND = 60
+
+
+def _host(tmp_path: Path, xdg: Path, *extra: str) -> tuple[Uno, int]:
+    host = Uno(["host", "--autoplay", "--player", "Ann", *GAME, *extra], xdg,
+               tmp_path / "host.out")
+    return host, host_port(host)
+
+
+def _all_agree(xdg: Path) -> None:
+    games = logs(xdg)
+    first = entry_bytes(games[0])
+    for other in games[1:]:
+        assert entry_bytes(other) == first, f"{other.name} differs"
+    for path in games:
+        report = audit(path, xdg)
+        assert json.loads(report.stdout)["status"] == "ok", report.stdout
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(600)
+def test_a_killed_joiner_resumes_and_the_game_goes_on(tmp_path: Path) -> None:
+    xdg = tmp_path / "data"
+    host, port = _host(tmp_path, xdg, "--players", "3", "--bots", "1",
+                       "--bot-output", str(tmp_path / "bots"))
+    zed = Uno(["bot", "--address", f"127.0.0.1:{port}", "--player", "Zed"], xdg,
+              tmp_path / "zed.out")
+    back: Uno | None = None
+    try:
+        wait_entries((xdg, "Zed"), MID_ROUND)
+        # A stranger's garbage on the side: refused by address; the table plays on.
+        with socket.create_connection(("127.0.0.1", port)) as rogue:
+            rogue.sendall(b"\x00\x00\x00\x04junk")
+            time.sleep(0.2)
+        zed.kill9()
+        host.wait_for(r"Zed is missing", 30)
+        host.wait_for(r"refused \(bad_handshake\)", 30)
+        time.sleep(1.0)
+        back = Uno(["join", "--resume", "--player", "Zed"], xdg, tmp_path / "zed-back.out")
+        back.wait_for(r"Resuming Zed", 30)
+        assert back.wait(400) == 0, back.text()[-3000:]
+        assert host.wait(200) == 0, host.text()[-3000:]
+    finally:
+        for process in (host, zed, back):
+            if process is not None:
+                process.stop()
+    assert "Zed is back" in host.text()
+    assert "Audit: OK" in back.text()
+    _all_agree(xdg)
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(600)
+def test_a_link_cut_for_10_s_reconnects_by_itself(tmp_path: Path) -> None:
+    xdg = tmp_path / "data"
+    host, port = _host(tmp_path, xdg, "--players", "3", "--bots", "1",
+                       "--bot-output", str(tmp_path / "bots"))
+    proxy = Proxy(port)
+    zed = Uno(["bot", "--address", f"127.0.0.1:{proxy.port}", "--player", "Zed"], xdg,
+              tmp_path / "zed.out")
+    try:
+        wait_entries((xdg, "Zed"), MID_ROUND)
+        proxy.cut.set()
+        host.wait_for(r"Zed \([0-9a-f-]+\) lost its link \((idle|closed)\)", 20)
+        time.sleep(10)
+        proxy.cut.clear()
+        assert zed.wait(400) == 0, zed.text()[-3000:]
+        assert host.wait(200) == 0, host.text()[-3000:]
+    finally:
+        proxy.close()
+        for process in (host, zed):
+            process.stop()
+    assert "lost the link to the host" in zed.text()
+    assert "Zed is missing" in host.text()
+    assert "Zed is back" in host.text()
+    assert "Audit: OK" in zed.text()
+    _all_agree(xdg)
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(600)
+def test_losing_the_host_stops_every_peer_plainly(tmp_path: Path) -> None:
+    xdg = tmp_path / "data"
+    host, port = _host(tmp_path, xdg, "--players", "3")
+    bots = [Uno(["bot", "--address", f"127.0.0.1:{port}", "--player", name, "--give-up", "3"],
+                xdg, tmp_path / f"{name}.out") for name in ("Yan", "Zed")]
+    try:
+        wait_entries((xdg, "Zed"), MID_ROUND)
+        host.kill9()
+        for bot in bots:
+            assert bot.wait(120) == 1, bot.text()[-3000:]
+    finally:
+        for process in (host, *bots):
+            process.stop()
+    for bot in bots:
+        text = bot.text()
+        assert "the host is gone: the game stopped after entry" in text
+        assert "Traceback" not in text
+        assert "Audit: UNFINISHED" in text
+    saved = [entry_bytes(p) for p in logs(xdg)]
+    shortest = min(saved, key=len)
+    assert all(s[:len(shortest)] == shortest for s in saved)  # one history, cut at the end
+    for path in logs(xdg):
+        verdict = json.loads(audit(path, xdg).stdout)
+        assert verdict["status"] == "unfinished"
+        assert verdict["violation"] is None

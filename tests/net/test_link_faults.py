@@ -1,0 +1,300 @@
+"""Faults on real loopback sockets, in one process: each named, the table goes on.
+
+A host node listens on 127.0.0.1; attackers send garbage, an oversized
+length, a dribbled frame (slowloris) or a forged record, before and after a
+real handshake. Each loses its link and the host names it (its address
+before authentication, its key after); an honest joiner still sits down.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import random
+import secrets
+from collections.abc import AsyncIterator
+
+import pytest
+
+from uno_p2p.crypto.identity import Identity
+from uno_p2p.net.handshake import MAX_RECORD, HandshakeFailed
+from uno_p2p.net.link import Link, LinkLost, Timings, connect
+from uno_p2p.net.node import HostNode, JoinNode
+from uno_p2p.net.seats import LogSaver
+from uno_p2p.rules.options import preset
+from uno_p2p.table.events import PlayerJoined, TableEvent
+from uno_p2p.table.peer import TablePeer
+
+FAST = Timings(handshake_s=1.0, heartbeat_s=0.2, idle_s=1.0, body_s=0.5, min_rate=1 << 20)
+HOST = Identity(hashlib.sha256(b"faults host").digest())
+
+
+class Table:
+    """A host node in a lobby, with what it said."""
+
+    def __init__(self, code: str | None = None) -> None:
+        self.notes: list[str] = []
+        self.events: list[TableEvent] = []
+        peer = TablePeer.host(HOST, secrets.token_bytes(32), table_id=secrets.token_bytes(16),
+                              name="Ann", options=preset("official"))
+        self.node = HostNode(peer, None, on_event=self.events.append,
+                             on_note=self.notes.append, code=code, timings=FAST)
+        self.port = 0
+        self.background: asyncio.Task[None] | None = None
+
+    async def close(self) -> None:
+        if self.background is not None:
+            self.background.cancel()
+        await self.node.shutdown("test over")
+
+    async def noted(self, *words: str, within: float = 5.0) -> str:
+        for _ in range(int(within / 0.05)):
+            for note in self.notes:
+                if all(w in note for w in words):
+                    return note
+            await asyncio.sleep(0.05)
+        raise AssertionError(f"no note with {words}: {self.notes}")
+
+
+@pytest.fixture
+async def table() -> AsyncIterator[Table]:
+    t = Table()
+    t.port = await t.node.listen("127.0.0.1", 0)
+    yield t
+    await t.node.shutdown("test over")
+
+
+async def honest_joiner(table: Table, name: str = "Bob",
+                        code: str | None = None) -> list[TableEvent]:
+    """A real joiner sits down; returns its events once the host logged its join."""
+    events: list[TableEvent] = []
+    identity = Identity(secrets.token_bytes(32))
+
+    def make_peer(link: Link) -> tuple[TablePeer, LogSaver | None]:
+        return TablePeer.join(identity, secrets.token_bytes(32), table_id=link.table_id,
+                              host=link.peer, name=name), None
+
+    node = JoinNode(identity, ("127.0.0.1", table.port), make_peer=make_peer,
+                    on_event=events.append, on_note=lambda _: None, code=code, timings=FAST)
+    task = asyncio.create_task(node.run())
+    try:
+        for _ in range(100):
+            if any(isinstance(e, PlayerJoined) and e.name == name for e in table.events):
+                return events
+            if task.done():
+                task.result()
+            await asyncio.sleep(0.05)
+        raise AssertionError("the honest joiner did not sit down")
+    finally:
+        task.cancel()
+
+
+async def raw(table: Table, data: bytes) -> None:
+    _, writer = await asyncio.open_connection("127.0.0.1", table.port)
+    writer.write(data)
+    await writer.drain()
+    await asyncio.sleep(0.1)
+    writer.close()
+
+
+async def test_garbage_before_the_handshake_is_refused_by_address(table: Table) -> None:
+    await raw(table, b"\x00\x00\x00\x05hello")
+    note = await table.noted("refused", "bad_handshake", "127.0.0.1")
+    assert "127.0.0.1" in note
+    await honest_joiner(table)
+
+
+async def test_an_http_request_is_an_oversized_frame(table: Table) -> None:
+    await raw(table, b"GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+    await table.noted("refused", "oversized_frame")
+    await honest_joiner(table)
+
+
+async def _authenticated(table: Table) -> tuple[Link, str]:
+    me = Identity(secrets.token_bytes(32))
+    link = await connect(("127.0.0.1", table.port), me, timings=FAST)
+    return link, me.peer.fingerprint
+
+
+async def test_an_oversized_record_cuts_the_link_and_names_the_peer(table: Table) -> None:
+    link, fingerprint = await _authenticated(table)
+    link._writer.write((MAX_RECORD + 1).to_bytes(4, "big"))
+    note = await table.noted("oversized_frame", fingerprint)
+    assert "lost its link" in note
+    link.abort()
+    await honest_joiner(table)
+
+
+async def test_slowloris_cuts_the_link_and_names_the_peer(table: Table) -> None:
+    link, fingerprint = await _authenticated(table)
+    link._writer.write((1000).to_bytes(4, "big"))
+    for _ in range(20):  # 1 byte every 0.1 s: 1000 bytes would take 100 s
+        link._writer.write(b"x")
+        await asyncio.sleep(0.1)
+        if any("slow_frame" in n for n in table.notes):
+            break
+    await table.noted("slow_frame", fingerprint)
+    link.abort()
+    await honest_joiner(table)
+
+
+async def test_a_forged_record_cuts_the_link(table: Table) -> None:
+    link, fingerprint = await _authenticated(table)
+    link._writer.write((40).to_bytes(4, "big") + secrets.token_bytes(40))
+    await table.noted("bad_record", fingerprint)
+    link.abort()
+
+
+async def test_a_silent_peer_times_out(table: Table) -> None:
+    link, fingerprint = await _authenticated(table)
+    link._heartbeat_task.cancel()
+    await table.noted("idle", fingerprint, within=4.0)
+    link.abort()
+
+
+async def test_a_private_table_needs_the_code() -> None:
+    table = Table(code="tulip-42")
+    table.port = await table.node.listen("127.0.0.1", 0)
+    try:
+        me = Identity(secrets.token_bytes(32))
+        with pytest.raises(HandshakeFailed) as caught:
+            await connect(("127.0.0.1", table.port), me, code="tulip-41", timings=FAST)
+        assert caught.value.code == "wrong_join_code"
+        with pytest.raises(HandshakeFailed) as refused:
+            await connect(("127.0.0.1", table.port), me, timings=FAST)
+        assert refused.value.code == "join_code_needed"
+        await honest_joiner(table, code="tulip-42")
+    finally:
+        await table.node.shutdown("test over")
+
+
+async def test_nothing_listening_is_a_plain_fault() -> None:
+    with pytest.raises(LinkLost) as caught:
+        await connect(("127.0.0.1", 1), Identity(secrets.token_bytes(32)), timings=FAST)
+    assert caught.value.code == "unreachable"
+
+
+async def test_a_stranger_is_turned_away_once_the_game_has_started() -> None:
+    """A late ``join`` would be refused as cheating and stop the game: the link layer
+    keeps strangers away from the sequencer during a game (net.md §6)."""
+    table = Table()
+    table.node.autostart = 2
+    table.node.peer.bot_kind = "heuristic"
+    table.port = await table.node.listen("127.0.0.1", 0)
+    try:
+        await honest_joiner_playing(table)
+        for _ in range(200):
+            if table.node.peer.state.phase.value == "playing":
+                break
+            await asyncio.sleep(0.05)
+        stranger = await connect(("127.0.0.1", table.port), Identity(secrets.token_bytes(32)),
+                                 timings=FAST)
+        with pytest.raises(LinkLost) as caught:
+            await stranger.receive()
+        assert caught.value.code == "bye"
+        assert "game has started" in str(caught.value)
+        await table.noted("turned away")
+        assert table.node.peer.stopped is None
+    finally:
+        await table.close()
+
+
+async def honest_joiner_playing(table: Table) -> None:
+    identity = Identity(secrets.token_bytes(32))
+
+    def make_peer(link: Link) -> tuple[TablePeer, LogSaver | None]:
+        return TablePeer.join(identity, secrets.token_bytes(32), table_id=link.table_id,
+                              host=link.peer, name="Bob"), None
+
+    node = JoinNode(identity, ("127.0.0.1", table.port), make_peer=make_peer,
+                    on_event=lambda _: None, on_note=lambda _: None, timings=FAST)
+    table.background = asyncio.create_task(node.run())
+
+
+async def test_guessing_join_codes_is_throttled() -> None:
+    """SPAKE2 gives one guess per handshake; after 5 wrong codes a minute the host
+    takes no handshake for a while (net.md §4), so guesses cannot be run fast."""
+    table = Table(code="tulip-42")
+    table.port = await table.node.listen("127.0.0.1", 0)
+    me = Identity(secrets.token_bytes(32))
+    try:
+        for guess in range(5):
+            with pytest.raises(HandshakeFailed):
+                await connect(("127.0.0.1", table.port), me, code=f"guess-{guess}",
+                              timings=FAST)
+        for _ in range(100):
+            if sum("wrong_join_code" in n for n in table.notes) == 5:
+                break
+            await asyncio.sleep(0.05)
+        with pytest.raises(LinkLost):
+            await connect(("127.0.0.1", table.port), me, code="tulip-42", timings=FAST)
+    finally:
+        await table.node.shutdown("test over")
+
+
+@pytest.mark.parametrize(("plaintext", "code"), [
+    (b"Mnot a message", "invalid_frame"),
+    (b"E\x90", "unexpected_frame"),
+    (b"zz", "unexpected_frame"),
+])
+async def test_a_well_encrypted_bad_frame_cuts_the_link(table: Table, plaintext: bytes,
+                                                      code: str) -> None:
+    link, fingerprint = await _authenticated(table)
+    link.send(plaintext)
+    await table.noted(code, fingerprint)
+    link.abort()
+    await honest_joiner(table)
+
+
+async def test_random_bytes_are_always_a_named_refusal(table: Table) -> None:
+    """Whatever a stranger sends, the host answers with a refusal note, never a traceback."""
+    rng = random.Random(11)
+    blobs = [rng.randbytes(rng.randrange(1, 300)) for _ in range(25)]
+    blobs += [len(b).to_bytes(4, "big") + b for b in blobs[:10]]  # well framed, still junk
+    for blob in blobs:
+        await raw(table, blob)
+    for _ in range(100):
+        if len([n for n in table.notes if "refused" in n]) >= len(blobs):
+            break
+        await asyncio.sleep(0.05)
+    refusals = [n for n in table.notes if "refused" in n]
+    assert len(refusals) == len(blobs), table.notes
+    await honest_joiner(table)
+
+
+class CutOnce(JoinNode):
+    """A joiner whose first link breaks right after it sent its join."""
+
+    cut = False
+
+    async def _serve(self, link: Link) -> LinkLost | None:
+        if not self.cut:
+            self.cut = True
+            await asyncio.sleep(0.2)  # the host logs the join meanwhile; its reply is lost
+            link.abort()
+            self.link = None
+            return LinkLost("cut by the test", code="closed")
+        return await super()._serve(link)
+
+
+async def test_a_join_whose_reply_was_lost_is_recovered(table: Table) -> None:
+    identity = Identity(secrets.token_bytes(32))
+    entropy = secrets.token_bytes(32)
+
+    def make_peer(link: Link) -> tuple[TablePeer, LogSaver | None]:
+        return TablePeer.join(identity, entropy, table_id=link.table_id, host=link.peer,
+                              name="Bob"), None
+
+    node = CutOnce(identity, ("127.0.0.1", table.port), make_peer=make_peer,
+                   on_event=lambda _: None, on_note=lambda _: None, timings=FAST)
+    task = asyncio.create_task(node.run())
+    try:
+        for _ in range(100):
+            if node.cut and node._peer is not None and len(node.peer.ledger.chain) >= 2:
+                break
+            await asyncio.sleep(0.05)
+        assert len(node.peer.ledger.chain) >= 2  # entry 0 and our join reached us after all
+        joins = [e for e in table.events if isinstance(e, PlayerJoined) and e.name == "Bob"]
+        assert len(joins) == 1
+    finally:
+        task.cancel()

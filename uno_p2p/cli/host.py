@@ -1,0 +1,183 @@
+"""``uno-lan host``: open a table on this machine's network and play at it.
+
+``uno-lan host [--name N] [--player P] [--preset P] [--option K=V ...] [--bots N]
+[--join-code CODE] [--port PORT] [--bind ADDR] [--autoplay] [--players N]``.
+
+The host's peer is the table's sequencer (docs/protocol/table.md §1). Other
+players join with ``uno-lan join --address HOST:PORT`` (or by the table's
+name, once mDNS discovery is on). ``--bots N`` starts N bot peers as
+separate processes, each with its own keys and its own encrypted link.
+``--autoplay`` puts a bot in the host's seat too and starts as soon as every
+seat is taken (``--players``, default the host and its bots): one whole game
+with no human, then the log's path and the audit's verdict, exit 0 if both
+are good. Network play always has a turn timer (30 s unless an option sets
+one). Without ``--autoplay`` you play in this terminal as plain text: type
+``start`` when everyone is in.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import secrets
+import signal
+import socket
+import sys
+from typing import BinaryIO
+
+from uno_p2p.cli import EXIT_FAILURE, EXIT_OK
+from uno_p2p.cli.lan import Console, check_name, discovery_for, finish, run_with_input, say
+from uno_p2p.errors import ConfigError
+from uno_p2p.net.link import Timings
+from uno_p2p.net.node import HostNode, wall_ms
+from uno_p2p.net.seats import LogSaver, Seat, player_identity, seat_path
+from uno_p2p.rules.options import PRESETS, Options, preset
+from uno_p2p.table import bodies  # noqa: F401 (registers the table's body kinds)
+from uno_p2p.table.peer import TablePeer
+
+#: Network play always has a turn timer (issue 11); this one unless an option sets it.
+DEFAULT_TURN_TIMER = 30
+MAX_BOTS = 9
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = subparsers.add_parser("host", help="open a table on the network",
+                                   description=__doc__,
+                                   formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--name", default="", help="the table's name (default: yours)")
+    parser.add_argument("--player", default=os.environ.get("USER", "Host")[:32] or "Host",
+                        help="your name at the table")
+    parser.add_argument("--preset", default="official", choices=sorted(PRESETS))
+    parser.add_argument("--option", action="append", default=[], metavar="K=V",
+                        help="override one rule option (repeatable)")
+    parser.add_argument("--bots", type=int, default=0, help="bot peers to seat (processes)")
+    parser.add_argument("--join-code", default=None, help="make the table private")
+    parser.add_argument("--port", type=int, default=0, help="the port (default: any free)")
+    parser.add_argument("--bind", default="0.0.0.0",  # noqa: S104 (a LAN table listens)
+                        help="the address to listen on (default all)")
+    parser.add_argument("--autoplay", action="store_true",
+                        help="a bot plays the host's seat; one game, then exit")
+    parser.add_argument("--players", type=int, default=0,
+                        help="start when this many have joined (with --autoplay)")
+    parser.add_argument("--bot-output", default=None, help=argparse.SUPPRESS)
+    parser.set_defaults(func=host)
+
+
+def network_options(name: str, overrides: list[str]) -> Options:
+    """The preset with overrides, and a turn timer if none is set.
+
+    Raises:
+        ConfigError: unknown preset or option.
+    """
+    options = preset(name, overrides)
+    if not options.turn_timer:
+        options = options.with_overrides([f"turn_timer={DEFAULT_TURN_TIMER}"])
+    return options
+
+
+def host(args: argparse.Namespace) -> int:
+    """Open the table and play one game.
+
+    Raises:
+        ConfigError: a bad option, name or bot count.
+    """
+    player = check_name(args.player)
+    if not 0 <= args.bots <= MAX_BOTS:
+        raise ConfigError(f"a table seats at most {MAX_BOTS} bots besides the host")
+    options = network_options(args.preset, args.option)
+    players = args.players or 1 + args.bots
+    if args.autoplay and players < 2:
+        raise ConfigError("--autoplay needs at least one other seat (--bots or --players)")
+    options.check_players(max(players, 2))
+    os.umask(0o077)
+    return asyncio.run(_host(args, player, options, players))
+
+
+async def _host(args: argparse.Namespace, player: str, options: Options, players: int) -> int:
+    identity = player_identity(player)
+    table_id, entropy = secrets.token_bytes(16), secrets.token_bytes(32)
+    bot = "heuristic" if args.autoplay else None
+    peer = TablePeer.host(identity, entropy, table_id=table_id, name=player, options=options,
+                          preset=args.preset, bot=bot, now_ms=wall_ms())
+    seat = Seat(identity, entropy, table_id, identity.peer, player, bot or "", "",
+                args.join_code or "", seat_path(table_id, identity, player))
+    seat.save()
+    console = Console(not args.autoplay)
+    node = HostNode(peer, LogSaver.create(seat.log_path), on_event=console.event,
+                    on_note=console.note, code=args.join_code, timings=Timings(),
+                    autostart=players if args.autoplay or args.players else None,
+                    discovery=discovery_for(args))
+    console.driver = node
+
+    def start() -> None:
+        peer.start()
+        node.pump()
+
+    console.on_start = start
+    port = await node.listen(args.bind, args.port)
+    wildcard = args.bind in ("0.0.0.0", "")  # noqa: S104
+    where = "127.0.0.1" if wildcard else args.bind
+    say(f"Table '{args.name or player + chr(39) + 's table'}' is open on port {port}. "
+        f"Join with: uno-lan join --address {lan_address() if wildcard else where}:{port}"
+        + (" --join-code CODE" if args.join_code else ""))
+    say(f"Host key: {identity.peer.fingerprint}")
+    bots = await _start_bots(args, f"{where}:{port}")
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(sig, lambda: asyncio.ensure_future(node.shutdown("host quit")))
+    try:
+        await run_with_input(console, node.run)
+    finally:
+        await _stop_bots(bots)
+    stopped = "" if peer.stopped is None else str(peer.stopped)
+    ok = finish(seat.log_path, console, stopped)
+    if peer.state.phase.value == "ended":
+        seat.ended()
+    return EXIT_OK if ok or not args.autoplay else EXIT_FAILURE
+
+
+def lan_address() -> str:
+    """This machine's address on the LAN, for the join hint (a UDP ``connect`` sends
+    nothing: it only asks the kernel which interface would route there)."""
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+            probe.connect(("192.0.2.1", 9))  # TEST-NET-1: never reached
+            return str(probe.getsockname()[0])
+    except OSError:
+        return "127.0.0.1"
+
+
+async def _start_bots(args: argparse.Namespace,
+                      address: str) -> list[asyncio.subprocess.Process]:
+    """Each bot is its own process: its own keys, its own link (issue 11)."""
+    bots = []
+    for number in range(1, args.bots + 1):
+        command = [sys.executable, "-m", "uno_p2p", "bot", "--address", address,
+                   "--player", f"Bot {number}"]
+        if args.join_code:
+            command += ["--join-code", args.join_code]
+        out = _bot_output(args.bot_output, number)
+        bots.append(await asyncio.create_subprocess_exec(
+            *command, stdin=asyncio.subprocess.DEVNULL,
+            stdout=out or asyncio.subprocess.DEVNULL, stderr=out or asyncio.subprocess.DEVNULL))
+        if out is not None:
+            out.close()
+    return bots
+
+
+def _bot_output(directory: str | None, number: int) -> BinaryIO | None:
+    """Where a bot's text goes (tests read it); nowhere by default."""
+    if not directory:
+        return None
+    os.makedirs(directory, exist_ok=True)
+    return open(os.path.join(directory, f"bot{number}.out"), "wb")
+
+
+async def _stop_bots(bots: list[asyncio.subprocess.Process]) -> None:
+    for process in bots:
+        try:
+            await asyncio.wait_for(process.wait(), 180)
+        except TimeoutError:
+            process.kill()
+            await process.wait()

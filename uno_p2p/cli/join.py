@@ -1,0 +1,158 @@
+"""``uno-lan join``: sit down at a table on the network.
+
+``uno-lan join [TABLE] [--address HOST:PORT] [--player P] [--join-code CODE]
+[--resume]``. ``--address`` joins directly (where multicast is blocked);
+``TABLE`` finds the table by name with mDNS discovery. ``--resume`` comes
+back to the newest unfinished game on this machine (of ``--player``, if
+given) after a crash or a kill: the same keys and the log from disk, then
+whatever the table logged meanwhile (docs/protocol/table.md §9). A seat that
+was a bot resumes as a bot. If the link breaks, the peer reconnects by
+itself; if the host stays gone, the game stops with a plain message, and the
+log stays on disk, auditable.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import secrets
+from collections.abc import Callable
+
+from uno_p2p.cli import EXIT_FAILURE, EXIT_OK
+from uno_p2p.cli.lan import (
+    Console,
+    check_name,
+    discovery_for,
+    find_table,
+    finish,
+    parse_address,
+    run_with_input,
+    say,
+)
+from uno_p2p.crypto.identity import Identity
+from uno_p2p.errors import ConfigError
+from uno_p2p.net.link import Link
+from uno_p2p.net.node import JoinNode
+from uno_p2p.net.seats import LogSaver, Seat, latest_seat, player_identity, seat_path
+from uno_p2p.store.unolog import GameLog
+from uno_p2p.table import bodies  # noqa: F401 (registers the table's body kinds)
+from uno_p2p.table.peer import TablePeer
+
+#: How long a joiner keeps trying to reach a host that went away.
+GIVE_UP_S = 30.0
+
+
+def add_join_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("table", nargs="?", default=None, help="the table's name (mDNS)")
+    parser.add_argument("--address", default=None, metavar="HOST:PORT",
+                        help="join the host at this address directly")
+    parser.add_argument("--player", default=None, help="your name at the table")
+    parser.add_argument("--join-code", default=None, help="the code of a private table")
+    parser.add_argument("--resume", action="store_true",
+                        help="come back to the newest unfinished game on this machine")
+    parser.add_argument("--give-up", type=float, default=GIVE_UP_S, help=argparse.SUPPRESS)
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = subparsers.add_parser("join", help="sit down at a table on the network",
+                                   description=__doc__,
+                                   formatter_class=argparse.RawDescriptionHelpFormatter)
+    add_join_arguments(parser)
+    parser.set_defaults(func=join)
+
+
+def join(args: argparse.Namespace) -> int:
+    """Join as a human (plain text), or resume a saved seat.
+
+    Raises:
+        ConfigError: no address and no discovery, a bad name, nothing to resume.
+    """
+    return run_seat(args, None, os.environ.get("USER", "Player")[:32] or "Player")
+
+
+def run_seat(args: argparse.Namespace, bot: str | None, default_player: str) -> int:
+    """Join (or resume) one seat; ``bot`` is the bot kind, None for a human.
+
+    Raises:
+        ConfigError: as ``join``.
+    """
+    os.umask(0o077)
+    if args.resume:
+        return asyncio.run(_resume(args, latest_seat(args.player)))
+    player = check_name(args.player or default_player)
+    identity = Identity(secrets.token_bytes(32)) if bot else player_identity(player)
+    return asyncio.run(_join(args, player, identity, bot))
+
+
+async def _where(args: argparse.Namespace) -> tuple[tuple[str, int], str | None]:
+    """The host's address, and its key fingerprint when an advert gave it.
+
+    Raises:
+        ConfigError: no ``--address`` and no discovery, or no such table.
+    """
+    if args.address:
+        return parse_address(args.address), None
+    discovery = discovery_for(args)
+    if discovery is None:
+        raise ConfigError("mDNS discovery is not available here: give --address HOST:PORT")
+    try:
+        advert = await find_table(discovery, args.table)
+    finally:
+        await discovery.close()
+    return (advert.addresses[0], advert.port), advert.host_fingerprint
+
+
+async def _join(args: argparse.Namespace, player: str, identity: Identity,
+                bot: str | None) -> int:
+    address, fingerprint = await _where(args)
+    console = Console(bot is None)
+    made: list[Seat] = []
+
+    savers: list[LogSaver] = []
+
+    def make_peer(link: Link) -> tuple[TablePeer, LogSaver]:
+        """The seat on the first link; on a later one before any entry, the same seat."""
+        if not made:
+            made.append(Seat(identity, secrets.token_bytes(32), link.table_id, link.peer, player,
+                             bot or "", f"{address[0]}:{address[1]}", args.join_code or "",
+                             seat_path(link.table_id, identity, player)))
+            made[0].save()
+            savers.append(LogSaver.create(made[0].log_path))
+            say(f"Connected to the host {link.peer.fingerprint}; joining as {player}.")
+        peer = TablePeer.join(identity, made[0].entropy, table_id=link.table_id,
+                              host=link.peer, name=player, bot=bot)
+        return peer, savers[0]
+
+    node = JoinNode(identity, address, make_peer=make_peer, on_event=console.event,
+                    on_note=console.note, code=args.join_code, give_up_s=args.give_up,
+                    expect_fingerprint=fingerprint)
+    return await _play(node, console, lambda: made[0] if made else None)
+
+
+async def _resume(args: argparse.Namespace, saved: Seat) -> int:
+    address = parse_address(args.address or saved.address)
+    log, contents = GameLog.resume(saved.log_path)
+    console = Console(not saved.bot)
+    say(f"Resuming {saved.name} from {saved.log_path} ({len(contents.entries)} entries).")
+    peer = TablePeer.resume(saved.identity, saved.entropy, contents.entries, name=saved.name,
+                            bot=saved.bot or None)
+    node = JoinNode(saved.identity, address, make_peer=None, peer=peer,
+                    saver=LogSaver(log, len(contents.entries)), on_event=console.event,
+                    on_note=console.note, code=saved.code or None, expect_host=saved.host,
+                    give_up_s=args.give_up)
+    return await _play(node, console, lambda: saved)
+
+
+async def _play(node: JoinNode, console: Console, seat: Callable[[], Seat | None]) -> int:
+    console.driver = node
+    await run_with_input(console, node.run)
+    current = seat()
+    if current is None:
+        return EXIT_FAILURE
+    stopped = "the host is gone" if node.host_lost else (
+        "" if node.peer.stopped is None else str(node.peer.stopped))
+    ok = finish(current.log_path, console, stopped)
+    if node.peer.state.phase.value == "ended":
+        current.ended()
+    return EXIT_OK if ok or (console.result is not None and not stopped) else EXIT_FAILURE

@@ -1,0 +1,288 @@
+"""What ``uno-lan host``, ``join`` and ``bot`` share: the text console, addresses, the end.
+
+Until the full-screen LAN UI lands, a human seat is a plain text loop: the
+table's events as sentences, the hand after each change, the legal moves as
+a numbered list on your turn; type a number to play, ``hand`` to see the
+hand again, ``start`` (host) to start, ``quit`` to leave. A bot seat prints
+only what matters (rounds, faults, the end). At the end of every game each
+peer prints where its log is and the audit's verdict of that file.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import os
+import stat
+import sys
+from collections.abc import Awaitable, Callable, Sequence
+from pathlib import Path
+from typing import TextIO
+
+from uno_p2p.audit import audit_file
+from uno_p2p.errors import ConfigError, IllegalAction, LocalProtocolError, UnoError
+from uno_p2p.net.adverts import Discovery, TableAdvert
+from uno_p2p.net.node import Driver
+from uno_p2p.rules.actions import (
+    Action,
+    CatchUno,
+    Challenge,
+    ChallengeVerdict,
+    ChooseColour,
+    Draw,
+    Pass,
+    Play,
+    SayUno,
+)
+from uno_p2p.rules.cards import COLOUR_NAMES, short_name
+from uno_p2p.store.unolog import UnreadableLog
+from uno_p2p.table.events import (
+    GameEnded,
+    GameStarted,
+    HandChanged,
+    MovePlayed,
+    PeerMisbehaved,
+    PlayerJoined,
+    PlayerLeft,
+    Progress,
+    RoundEnded,
+    TableEvent,
+    YourTurn,
+)
+
+#: How long ``join TABLE`` browses before giving up.
+FIND_SECONDS = 5.0
+#: Lines longer than this are cut (a peer's name or reason is untrusted text).
+MAX_LINE = 300
+
+
+def discovery_for(args: argparse.Namespace) -> Discovery | None:
+    """The mDNS discovery to use, or None (``--address`` only).
+
+    The python-zeroconf implementation plugs in here (issue 11's discovery part).
+    """
+    return None
+
+
+async def find_table(discovery: Discovery, name: str | None,
+                     seconds: float = FIND_SECONDS) -> TableAdvert:
+    """The table called ``name`` (any table when None, if there is exactly one).
+
+    Raises:
+        ConfigError: none found within ``seconds``, or several and no name given.
+    """
+    seen: Sequence[TableAdvert] = ()
+
+    async def look() -> TableAdvert | None:
+        nonlocal seen
+        async for tables in discovery.browse():
+            seen = [t for t in tables if t.addresses and t.phase == "lobby"]
+            named = [t for t in seen if name in (None, t.table_name, t.instance)]
+            if len(named) == 1 or (named and name is not None):
+                return named[0]
+        return None
+
+    try:
+        found = await asyncio.wait_for(look(), seconds)
+    except TimeoutError:
+        found = None
+    if found is not None:
+        return found
+    if name is None and len(seen) > 1:
+        listed = ", ".join(sorted(t.table_name for t in seen))
+        raise ConfigError(f"several tables are open ({listed}): name one")
+    raise ConfigError(f"no open table{' called ' + repr(name) if name else ''} was found "
+                      f"on the network in {seconds:.0f} s (try --address HOST:PORT)")
+
+
+def parse_address(text: str) -> tuple[str, int]:
+    """``HOST:PORT`` (``[v6]:PORT`` too).
+
+    Raises:
+        ConfigError: not of that form.
+    """
+    host, sep, port = text.rpartition(":")
+    host = host.strip("[]")
+    if not sep or not host or not port.isdigit() or not 0 < int(port) < 65536:
+        raise ConfigError(f"'{text}' is not an address like 192.168.1.20:7777")
+    return host, int(port)
+
+
+def say(line: str) -> None:
+    """One line for the user (cut, control characters removed), flushed at once."""
+    clean = "".join(c if c.isprintable() else "?" for c in line)[:MAX_LINE]
+    print(clean, flush=True)
+
+
+def describe_action(action: Action, names: tuple[str, ...]) -> str:
+    """A legal move in words: ``play R7``, ``draw``, ``catch Bob``."""
+    if isinstance(action, Play):
+        text = "play " + " + ".join(short_name(c) for c in action.cards)
+        if action.colour >= 0:
+            text += f" choosing {COLOUR_NAMES[action.colour]}"
+        if 0 <= action.target < len(names):
+            text += f" at {names[action.target]}"
+        if action.power:
+            text += f" ({action.power})"
+        return text + (" and say UNO" if action.say_uno else "")
+    if isinstance(action, Draw):
+        return "draw"
+    if isinstance(action, Pass):
+        return "keep the drawn card and pass"
+    if isinstance(action, SayUno):
+        return "say UNO"
+    if isinstance(action, CatchUno):
+        who = names[action.target] if 0 <= action.target < len(names) else "?"
+        return f"catch {who} (no UNO)"
+    if isinstance(action, Challenge):
+        return "challenge the Wild Draw Four"
+    if isinstance(action, ChallengeVerdict):
+        return "verdict: guilty" if action.guilty else "verdict: not guilty"
+    if isinstance(action, ChooseColour):
+        return f"choose {COLOUR_NAMES[action.colour]}"
+    return type(action).__name__.lower()
+
+
+class Console:
+    """Prints a peer's events; for a human, reads moves typed on stdin."""
+
+    def __init__(self, human: bool, *, on_start: Callable[[], None] | None = None) -> None:
+        self.human = human
+        self.on_start = on_start
+        self.driver: Driver | None = None
+        self.actions: tuple[Action, ...] = ()
+        self.hand: tuple[int, ...] = ()
+        self.result: GameEnded | None = None
+        self.names: tuple[str, ...] = ()
+
+    def note(self, text: str) -> None:
+        say(f"* {text}")
+
+    def event(self, event: TableEvent) -> None:
+        """One table event as text (a bot prints only rounds, faults and the end)."""
+        if isinstance(event, GameEnded):
+            self.result = event
+        if isinstance(event, GameStarted):
+            self.names = event.players
+            say(f"The game starts: {', '.join(event.players)}.")
+        elif isinstance(event, RoundEnded):
+            scores = ", ".join(f"{n} {s}" for n, s in zip(self.names, event.scores,
+                                                            strict=False))
+            say(f"Round {event.round} over. Scores: {scores}.")
+        elif isinstance(event, PeerMisbehaved):
+            say(f"! {event.name or 'a peer'} misbehaved ({event.code}): {event.reason}")
+        elif isinstance(event, PlayerJoined | PlayerLeft):
+            what = "joined" if isinstance(event, PlayerJoined) else "left"
+            say(f"{event.name} {what} the table.")
+        elif self.human:
+            self._human_event(event)
+
+    def _human_event(self, event: TableEvent) -> None:
+        if isinstance(event, MovePlayed):
+            say(event.description)
+        elif isinstance(event, HandChanged):
+            self.hand = event.cards
+            say("Your hand: " + " ".join(short_name(c) for c in event.cards))
+        elif isinstance(event, YourTurn):
+            self.actions = event.actions
+            say("Your turn. " + "  ".join(f"[{i}] {describe_action(a, self.names)}"
+                                          for i, a in enumerate(event.actions, 1)))
+        elif isinstance(event, Progress):
+            say(f"({event.what})")
+
+    def command(self, line: str) -> None:
+        """One typed line: a move number, ``hand``, ``start`` or ``quit``."""
+        text = line.strip().lower()
+        driver = self.driver
+        if not text or driver is None:
+            return
+        try:
+            if text.isdigit() and 1 <= int(text) <= len(self.actions):
+                action, self.actions = self.actions[int(text) - 1], ()
+                driver.act(action)
+            elif text == "hand":
+                say("Your hand: " + " ".join(short_name(c) for c in self.hand))
+            elif text == "start" and self.on_start is not None:
+                self.on_start()
+            elif text in ("quit", "leave"):
+                driver.peer.leave("left the table")
+                driver.pump()
+            else:
+                say("Type a move's number, 'hand', 'start' (host) or 'quit'.")
+        except (IllegalAction, LocalProtocolError) as error:
+            say(f"Not now: {error}")
+
+    async def read_stdin(self) -> None:
+        """Feed typed lines to ``command`` until stdin closes (humans only)."""
+        if not _readable_stream(sys.stdin):
+            return  # /dev/null or a regular file: nobody is typing
+        loop = asyncio.get_running_loop()
+        reader = asyncio.StreamReader()
+        try:
+            await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader),
+                                         sys.stdin)
+        except (ValueError, OSError):
+            return  # stdin is a regular file or closed: nothing to read
+        while line := await reader.readline():
+            self.command(line.decode("utf-8", "replace"))
+
+
+def _readable_stream(stream: TextIO) -> bool:
+    """A terminal, pipe or socket (what the event loop can watch)."""
+    try:
+        mode = os.fstat(stream.fileno()).st_mode
+    except (OSError, ValueError):
+        return False
+    return stream.isatty() or stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode)
+
+
+def finish(log: Path | None, console: Console, stopped: str = "") -> bool:
+    """Print the end: the result, where the log is, and the audit's verdict of it.
+
+    Returns whether the game ended with a winner and the audit says OK.
+    """
+    result = console.result
+    if stopped:
+        say(f"The game stopped: {stopped}.")
+    elif result is not None and result.winner >= 0 and result.winner < len(console.names):
+        say(f"Game over: {console.names[result.winner]} wins with "
+            f"{result.scores[result.winner]} points.")
+    elif result is not None:
+        say(f"Game over, no winner: {result.stopped or 'stopped early'}.")
+    else:
+        say("The table closed before the game ended.")
+    if log is None:
+        return False
+    say(f"Log: {log}")
+    try:
+        report = audit_file(log)
+    except (UnreadableLog, UnoError) as error:
+        say(f"Audit: the log cannot be read: {error}")
+        return False
+    say(f"Audit: {report.lines()[0]}")
+    return report.status.value == "ok" and result is not None and result.winner >= 0
+
+
+async def run_with_input(console: Console, main: Callable[[], Awaitable[None]]) -> None:
+    """Run ``main()`` (a coroutine) with the console reading stdin beside it."""
+    reader = asyncio.create_task(console.read_stdin()) if console.human else None
+    try:
+        await main()
+    finally:
+        if reader is not None:
+            reader.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await reader
+
+
+def check_name(name: str) -> str:
+    """A player name as the lobby accepts it (1 to 32 characters).
+
+    Raises:
+        ConfigError: empty or too long.
+    """
+    name = name.strip()
+    if not 0 < len(name) <= 32:
+        raise ConfigError("a player name has 1 to 32 characters")
+    return name

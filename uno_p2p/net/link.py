@@ -1,0 +1,305 @@
+"""One encrypted link over asyncio streams: framing, limits, time-outs, heartbeats.
+
+docs/protocol/net.md §5. Every record is ``u32be(length) || ciphertext``; the
+length is checked against the limit before a byte of the body is read, and
+the body must arrive within a time-out that grows with its size, so a peer
+that dribbles bytes (slowloris) loses the link. A link with nothing received
+for ``idle_s`` is dead (heartbeats keep an idle but healthy link alive).
+Sending never blocks the caller: records queue per link and a writer task
+awaits ``drain`` (back-pressure); a peer that does not read and lets its
+queue overflow loses the link.
+
+Faults are ``LinkLost`` with a code and the peer's name, never a traceback.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import secrets
+from dataclasses import dataclass
+
+from uno_p2p.crypto.identity import Identity, PeerId
+from uno_p2p.errors import CryptoError, UnoError
+from uno_p2p.net.handshake import (
+    MAX_HANDSHAKE_BYTES,
+    MAX_RECORD,
+    TAG_BYTES,
+    Established,
+    HandshakeFailed,
+    HostHandshake,
+    JoinerHandshake,
+    RecordCipher,
+    refusal,
+)
+from uno_p2p.wire.codec import pack, unpack
+
+#: Control frames (net.md §5.2); table frames keep their own tags (M, E, D, S).
+HEARTBEAT = b"h"
+BYE = b"b"
+PRESENCE = b"p"
+LENGTH_BYTES = 4
+
+
+@dataclass(frozen=True, slots=True)
+class Timings:
+    """The link's time-outs, in seconds (net.md §5.3)."""
+
+    handshake_s: float = 5.0
+    heartbeat_s: float = 1.5
+    idle_s: float = 6.0
+    #: A record's body must arrive within ``body_s`` plus its size at ``min_rate`` bytes/s.
+    body_s: float = 3.0
+    min_rate: int = 256 * 1024
+    #: Records queued for a peer that does not read before its link is cut.
+    max_queued: int = 20_000
+
+
+DEFAULT_TIMINGS = Timings()
+
+class LinkLost(UnoError):
+    """A link ended; ``code`` says why and ``peer`` names who, when known (net.md §6)."""
+
+    code = "link_lost"
+
+    def __init__(self, message: str, *, code: str, peer: str = "") -> None:
+        super().__init__(message)
+        self.code = code
+        self.peer = peer
+
+
+async def _read_exactly(reader: asyncio.StreamReader, size: int, seconds: float,
+                        code: str, what: str) -> bytes:
+    timeout = seconds
+    try:
+        return await asyncio.wait_for(reader.readexactly(size), seconds)
+    except TimeoutError as error:
+        raise LinkLost(f"{what} within {timeout:.1f} s", code=code) from error
+    except asyncio.IncompleteReadError as error:
+        raise LinkLost("the connection was closed", code="closed") from error
+    except OSError as error:
+        raise LinkLost(f"the connection failed: {error.strerror or error}", code="closed") \
+            from error
+
+
+async def read_frame(reader: asyncio.StreamReader, limit: int, timings: Timings,
+                     idle_s: float) -> bytes:
+    """One length-prefixed frame: the length checked before the body is read.
+
+    Raises:
+        LinkLost: ``oversized_frame``, ``idle`` (nothing for ``idle_s``),
+            ``slow_frame`` (the body dribbles) or ``closed``.
+    """
+    head = await _read_exactly(reader, LENGTH_BYTES, idle_s, "idle", "no frame arrived")
+    size = int.from_bytes(head, "big")
+    if size > limit:
+        raise LinkLost(f"a frame of {size} bytes is over the {limit}-byte limit",
+                       code="oversized_frame")
+    timeout = timings.body_s + size / timings.min_rate
+    return await _read_exactly(reader, size, timeout, "slow_frame",
+                              f"a {size}-byte frame did not arrive")
+
+
+def _framed(data: bytes) -> bytes:
+    return len(data).to_bytes(LENGTH_BYTES, "big") + data
+
+
+class Link:
+    """An established, encrypted link to one authenticated peer."""
+
+    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter,
+                 established: Established, timings: Timings, address: str) -> None:
+        self.peer: PeerId = established.peer
+        self.table_id = established.table_id
+        self.address = address
+        self.name = established.peer.fingerprint
+        self.timings = timings
+        self.sent_bytes = 0
+        self.received_bytes = 0
+        self._reader, self._writer = reader, writer
+        self._send = RecordCipher(established.send_key)
+        self._receive = RecordCipher(established.receive_key)
+        self._queue: asyncio.Queue[bytes | None] = asyncio.Queue()
+        self._closing = False
+        self.overflowed = False
+        self._writer_task = asyncio.create_task(self._write_loop())
+        self._heartbeat_task = asyncio.create_task(self._heartbeat_loop())
+
+    # -- sending ----------------------------------------------------------------------
+    def send(self, plaintext: bytes) -> None:
+        """Queue one record; never blocks. Over the queue limit the link is cut."""
+        if self._closing:
+            return
+        if self._queue.qsize() >= self.timings.max_queued:
+            self.overflowed = True
+            self._closing = True
+            self._queue.put_nowait(None)
+            self._writer.close()
+            return
+        self._queue.put_nowait(plaintext)
+
+    async def _write_loop(self) -> None:
+        with contextlib.suppress(OSError, ConnectionError, RuntimeError):
+            while (item := await self._queue.get()) is not None:
+                record = _framed(self._send.seal(item))
+                self.sent_bytes += len(record)
+                self._writer.write(record)
+                await self._writer.drain()
+
+    async def _heartbeat_loop(self) -> None:
+        while not self._closing:
+            await asyncio.sleep(self.timings.heartbeat_s)
+            self.send(HEARTBEAT)
+
+    # -- receiving --------------------------------------------------------------------
+    async def receive(self) -> bytes:
+        """The next table or presence frame (heartbeats are consumed here).
+
+        Raises:
+            LinkLost: a fault of the link or of the peer (``bad_record``,
+                ``oversized_frame``, ``slow_frame``, ``idle``, ``closed``, ``bye``).
+        """
+        while True:
+            try:
+                record = await read_frame(self._reader, MAX_RECORD, self.timings,
+                                          self.timings.idle_s)
+            except LinkLost as error:
+                if self.overflowed:
+                    raise LinkLost(f"{self.name} stopped reading ({self.timings.max_queued} "
+                                   "records queued)", code="not_reading",
+                                   peer=self.name) from error
+                raise
+            if self._closing:  # aborted meanwhile: what was still buffered is void
+                raise LinkLost("the link was closed", code="closed", peer=self.name)
+            self.received_bytes += len(record) + LENGTH_BYTES
+            if len(record) < TAG_BYTES:
+                raise LinkLost("a record too short to hold its tag", code="bad_record",
+                               peer=self.name)
+            try:
+                plain = self._receive.open(record)
+            except CryptoError as error:
+                raise LinkLost(str(error), code="bad_record", peer=self.name) from error
+            if plain == HEARTBEAT:
+                continue
+            if plain[:1] == BYE:
+                raise LinkLost(f"{self.name} said goodbye: {_bye_reason(plain[1:])}",
+                               code="bye", peer=self.name)
+            return plain
+
+    # -- closing ----------------------------------------------------------------------
+    async def close(self, reason: str = "", *, flush_s: float = 3.0) -> None:
+        """Send what is queued and a goodbye, then close; idempotent."""
+        if not self._closing:
+            self.send(BYE + pack(["bye", reason[:200]]))
+            self._closing = True
+            self._queue.put_nowait(None)
+        self._heartbeat_task.cancel()
+        try:
+            await asyncio.wait_for(asyncio.shield(self._writer_task), flush_s)
+        except TimeoutError:
+            pass
+        except asyncio.CancelledError:
+            current = asyncio.current_task()
+            if current is not None and current.cancelling():
+                raise  # our caller is being cancelled, not the writer
+        self._writer_task.cancel()
+        self._writer.close()
+        with contextlib.suppress(OSError, ConnectionError, TimeoutError, RuntimeError):
+            await asyncio.wait_for(self._writer.wait_closed(), 1.0)
+
+    def abort(self) -> None:
+        """Drop the connection at once (a faulty peer)."""
+        self._closing = True
+        self._heartbeat_task.cancel()
+        self._writer_task.cancel()
+        self._writer.close()
+
+
+def _bye_reason(payload: bytes) -> str:
+    try:
+        value = unpack(payload)
+    except UnoError:
+        return "(unreadable)"
+    if isinstance(value, list) and len(value) == 2 and isinstance(value[1], str):
+        return value[1] or "no reason given"
+    return "(unreadable)"
+
+
+# -- the handshake over a stream ---------------------------------------------------------
+async def connect(address: tuple[str, int], identity: Identity, *, code: str | None = None,
+                  expect_host: PeerId | None = None,
+                  timings: Timings = DEFAULT_TIMINGS) -> Link:
+    """Open a link to a host.
+
+    Raises:
+        LinkLost: the host cannot be reached or the handshake timed out.
+        HandshakeFailed: the host refused, or did not authenticate (wrong code,
+            wrong key, tampering).
+    """
+    host, port = address
+    try:
+        reader, writer = await asyncio.wait_for(asyncio.open_connection(host, port),
+                                                timings.handshake_s)
+    except TimeoutError as error:
+        raise LinkLost(f"cannot reach {host}:{port}: no answer", code="unreachable") from error
+    except OSError as error:
+        why = os.strerror(error.errno) if error.errno else str(error)
+        raise LinkLost(f"cannot reach {host}:{port}: {why}", code="unreachable") from error
+    try:
+        shake = JoinerHandshake(identity, secrets.token_bytes(32), secrets.token_bytes(32),
+                                code, expect_host)
+        writer.write(_framed(shake.hello))
+        answer = await read_frame(reader, MAX_HANDSHAKE_BYTES, timings, timings.handshake_s)
+        last, established = shake.finish(answer)
+        writer.write(_framed(last))
+        await writer.drain()
+    except BaseException:
+        writer.close()
+        raise
+    return Link(reader, writer, established, timings, f"{host}:{port}")
+
+
+async def accept(reader: asyncio.StreamReader, writer: asyncio.StreamWriter,
+                 identity: Identity, table_id: bytes, *, code: str | None,
+                 timings: Timings) -> Link:
+    """Run the host's side of a handshake on a new connection.
+
+    Raises:
+        HandshakeFailed: the joiner failed it (a refusal is sent when useful).
+        LinkLost: it timed out or the connection closed.
+    """
+    shake = HostHandshake(identity, table_id, secrets.token_bytes(32),
+                          secrets.token_bytes(32), code)
+    peername = writer.get_extra_info("peername")
+    address = f"{peername[0]}:{peername[1]}" if isinstance(peername, tuple) else "?"
+
+    async def run() -> Established:
+        hello = await read_frame(reader, MAX_HANDSHAKE_BYTES, timings, timings.handshake_s)
+        try:
+            writer.write(_framed(shake.answer(hello)))
+            try:
+                last = await read_frame(reader, MAX_HANDSHAKE_BYTES, timings,
+                                        timings.handshake_s)
+            except LinkLost as error:
+                if code is None:
+                    raise
+                # A joiner that cannot open message 2 leaves here: a guess was spent.
+                raise HandshakeFailed("the joiner left after message 2: a wrong join code?",
+                                      code="wrong_join_code") from error
+            return shake.finish(last)
+        except HandshakeFailed as error:
+            writer.write(_framed(refusal(error.code, str(error))))
+            with contextlib.suppress(OSError, ConnectionError):
+                await writer.drain()
+            raise
+
+    try:
+        established = await asyncio.wait_for(run(), timings.handshake_s)
+    except TimeoutError as error:
+        raise LinkLost("the handshake did not finish in time", code="slow_handshake") \
+            from error
+    return Link(reader, writer, established, timings, address)
+
+
+__all__ = ["HandshakeFailed", "Link", "LinkLost", "Timings", "accept", "connect"]

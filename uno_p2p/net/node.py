@@ -1,0 +1,508 @@
+"""The asyncio shell that drives one sans-IO ``TablePeer`` over real links.
+
+docs/protocol/net.md §7. Like aioquic's asyncio layer around its connection:
+bytes from a link go to ``TablePeer.receive`` (with the sender's key), what
+the peer queues (``data_to_send``) goes to the links its ``Outgoing`` names,
+its timer is one ``call_later``, its events go to a callback, and every entry
+it accepted is written to its ``.unolog`` at once. Nothing here decides
+anything about the game.
+
+The table is a star: every joiner has one link, to the host (table.md §3.1:
+messages go to the sequencer, entries come from it). The host tells every
+joiner who is missing (a ``p`` control frame); a joiner whose link breaks
+reconnects and asks for what it missed (``TablePeer.resync``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from collections import deque
+from collections.abc import Callable
+
+from uno_p2p.crypto.identity import Identity, PeerId
+from uno_p2p.errors import UnoError
+from uno_p2p.net.adverts import Announcement, Discovery, TableAdvert
+from uno_p2p.net.handshake import VERSION, HandshakeFailed
+from uno_p2p.net.link import (
+    DEFAULT_TIMINGS,
+    PRESENCE,
+    Link,
+    LinkLost,
+    Timings,
+    accept,
+    connect,
+)
+from uno_p2p.net.seats import LogSaver
+from uno_p2p.net.stats import NodeStats
+from uno_p2p.rules.actions import Action
+from uno_p2p.table.events import GameEnded, PeerMisbehaved, RoundEnded, TableEvent
+from uno_p2p.table.frames import FRAME_MESSAGE, FRAME_SYNC, frame, sync_request
+from uno_p2p.table.peer import TablePeer
+from uno_p2p.table.sending import Outgoing
+from uno_p2p.table.state import TablePhase
+from uno_p2p.wire.codec import WireValue, pack, unpack
+
+#: Handshakes in progress at once; more connections are closed at once.
+MAX_PENDING = 16
+#: Wrong join codes allowed per window before the host takes no handshake for a while.
+CODE_GUESSES = 5
+CODE_WINDOW_S = 60.0
+#: What a joiner may send the host (table.md §3.1); anything else cuts its link.
+JOINER_FRAMES = (FRAME_MESSAGE, FRAME_SYNC)
+LIVE = (TablePhase.KEYS, TablePhase.PLAYING, TablePhase.REVEALING)
+
+EventSink = Callable[[TableEvent], None]
+NoteSink = Callable[[str], None]
+
+
+def wall_ms() -> int:
+    """The table clock's source: milliseconds since the epoch (the shell's only clock)."""
+    return time.time_ns() // 1_000_000
+
+
+class Driver:
+    """What host and joiner share: pump the peer, save its log, keep its timer."""
+
+    def __init__(self, peer: TablePeer | None, saver: LogSaver | None,
+                 on_event: EventSink, on_note: NoteSink,
+                 clock: Callable[[], int] = wall_ms) -> None:
+        self._peer = peer
+        self.saver = saver
+        self.on_event = on_event
+        self.on_note = on_note
+        self.clock = clock
+        self.finished = asyncio.Event()
+        self._timer: asyncio.TimerHandle | None = None
+        self.stats = NodeStats.from_env()
+        self.all_links: list[Link] = []
+
+    @property
+    def peer(self) -> TablePeer:
+        if self._peer is None:
+            raise UnoError("the peer is not seated yet")
+        return self._peer
+
+    def name_of(self, key: bytes) -> str:
+        if self._peer is None:
+            return PeerId(key).fingerprint
+        return self._peer.state.name_of(key)
+
+    def pump(self) -> None:
+        """Move everything the peer produced: log, frames, events, timer."""
+        peer = self.peer
+        self._before_send()
+        if self.saver is not None:
+            self.saver.save(peer.ledger.chain)
+        for out in peer.data_to_send():
+            self.route(out)
+        while (event := peer.next_event()) is not None:
+            if self.saver is not None and isinstance(event, RoundEnded | GameEnded):
+                self.saver.log.sync()
+            self._saw(event)
+            self.on_event(event)
+        self._schedule()
+        if self.stats is not None:
+            self.stats.observe(peer)
+        if peer.state.phase == TablePhase.ENDED or peer.stopped is not None:
+            self.finished.set()
+
+    def _before_send(self) -> None:
+        """A hook for the host's lobby (autostart)."""
+
+    def _saw(self, event: TableEvent) -> None:
+        """A hook: the host cuts a link whose frame did not decode."""
+
+    def route(self, out: Outgoing) -> None:
+        raise NotImplementedError
+
+    def act(self, action: Action) -> None:
+        """The local player's move (see ``TablePeer.act``).
+
+        Raises:
+            IllegalAction / LocalProtocolError: as ``TablePeer.act``.
+        """
+        self.peer.act(action)
+        self.pump()
+
+    def _schedule(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        when = self.peer.next_timer()
+        if when is not None and not self.finished.is_set():
+            delay = max(0.0, (when - self.clock()) / 1000)
+            self._timer = asyncio.get_running_loop().call_later(delay, self._fire)
+
+    def _fire(self) -> None:
+        self._timer = None
+        self.peer.handle_timer(self.clock())
+        self.pump()
+
+    def close_log(self) -> None:
+        """Stop the timer, close the log, write the stats (if measured)."""
+        if self._timer is not None:
+            self._timer.cancel()
+        if self.saver is not None:
+            self.saver.close()
+        if self.stats is not None and self._peer is not None:
+            self.stats.bytes_sent = sum(link.sent_bytes for link in self.all_links)
+            self.stats.bytes_received = sum(link.received_bytes for link in self.all_links)
+            self.stats.write(self._peer)
+            self.stats = None
+
+
+class HostNode(Driver):
+    """The host: listens, authenticates joiners, and carries the sequencer's frames."""
+
+    def __init__(self, peer: TablePeer, saver: LogSaver | None, *, on_event: EventSink,
+                 on_note: NoteSink, code: str | None = None, timings: Timings = DEFAULT_TIMINGS,
+                 autostart: int | None = None, discovery: Discovery | None = None,
+                 clock: Callable[[], int] = wall_ms) -> None:
+        super().__init__(peer, saver, on_event, on_note, clock)
+        self.code = code
+        self.timings = timings
+        self.autostart = autostart
+        self.discovery = discovery
+        self.links: dict[bytes, Link] = {}
+        self.missing: set[bytes] = set()
+        self.port = 0
+        self.address = ""
+        self._server: asyncio.Server | None = None
+        self._pending = 0
+        self._announcement: Announcement | None = None
+        self._advertised: TableAdvert | None = None
+        self._code_failures: deque[float] = deque()
+        self._sender: bytes | None = None
+        self._bad_frame = ""
+
+    async def listen(self, host: str = "0.0.0.0", port: int = 0) -> int:  # noqa: S104
+        """Open the table's port (0: any free one) and announce it; returns the port.
+
+        Raises:
+            LinkLost: the port cannot be opened.
+        """
+        try:
+            self._server = await asyncio.start_server(self._on_connection, host, port)
+        except OSError as error:
+            raise LinkLost(f"cannot listen on {host}:{port}: {error.strerror}",
+                           code="unreachable") from error
+        self.port = int(self._server.sockets[0].getsockname()[1])
+        self.address = host
+        self.pump()
+        await self._announce()
+        return self.port
+
+    # -- discovery ------------------------------------------------------------------------
+    def advert(self) -> TableAdvert:
+        """What the table says about itself on the network now."""
+        state = self.peer.state
+        lobby = state.lobby
+        taken = 0 if lobby is None else len(lobby.joined)
+        most = 10 if lobby is None else lobby.max_players
+        wildcard = self.address in ("", "0.0.0.0", "::")  # noqa: S104
+        return TableAdvert(
+            instance=f"{self.peer.name}'s table", table_name=f"{self.peer.name}'s table",
+            host_player=self.peer.name, addresses=() if wildcard else (self.address,),
+            port=self.port, protocol_version=VERSION, seats_taken=taken,
+            seats_free=max(0, most - taken) if state.phase == TablePhase.LOBBY else 0,
+            preset=lobby.preset if lobby is not None else "",
+            phase="lobby" if state.phase == TablePhase.LOBBY else "playing",
+            join_code=self.code is not None, host_fingerprint=self.peer.peer_id.fingerprint)
+
+    async def _announce(self) -> None:
+        if self.discovery is None:
+            return
+        advert = self.advert()
+        if advert == self._advertised:
+            return
+        self._advertised = advert
+        if self._announcement is None:
+            self._announcement = await self.discovery.announce(advert)
+        else:
+            await self._announcement.update(advert)
+
+    # -- links ----------------------------------------------------------------------------
+    async def _on_connection(self, reader: asyncio.StreamReader,
+                             writer: asyncio.StreamWriter) -> None:
+        try:
+            await self._connection(reader, writer)
+        except asyncio.CancelledError:
+            # The table is closing: this connection's task ends here, quietly.
+            writer.close()
+
+    async def _connection(self, reader: asyncio.StreamReader,
+                          writer: asyncio.StreamWriter) -> None:
+        peername = writer.get_extra_info("peername")
+        where = f"{peername[0]}:{peername[1]}" if isinstance(peername, tuple) else "?"
+        if self._pending >= MAX_PENDING or self.finished.is_set() or self._locked():
+            writer.close()
+            return
+        self._pending += 1
+        try:
+            link = await accept(reader, writer, self.peer.identity, self.peer.table_id,
+                                code=self.code, timings=self.timings)
+        except (HandshakeFailed, LinkLost) as error:
+            self.on_note(f"a connection from {where} was refused ({error.code}): {error}")
+            if error.code == "wrong_join_code":
+                self._code_failures.append(time.monotonic())
+            writer.close()
+            return
+        finally:
+            self._pending -= 1
+        await self._serve(link)
+
+    def _admitted(self, key: bytes) -> bool:
+        """Once the game has started only its players may talk to the sequencer: a
+        stranger's ``join`` would be refused as cheating and stop the game (table.md §7.2)."""
+        state = self.peer.state
+        lobby = state.lobby
+        if state.phase == TablePhase.LOBBY:
+            return True
+        return state.seat_of(key) is not None or (
+            lobby is not None and any(p.key == key for p in lobby.joined))
+
+    def _locked(self) -> bool:
+        """After ``CODE_GUESSES`` wrong join codes in ``CODE_WINDOW_S``, take no handshake
+        until the window clears: SPAKE2 allows one guess per handshake (net.md §4), and
+        this caps the guesses an attacker gets per minute."""
+        now = time.monotonic()
+        while self._code_failures and now - self._code_failures[0] > CODE_WINDOW_S:
+            self._code_failures.popleft()
+        return len(self._code_failures) >= CODE_GUESSES
+
+    async def _serve(self, link: Link) -> None:
+        key = link.peer.key
+        if not self._admitted(key):
+            self.on_note(f"{link.peer.fingerprint} at {link.address} was turned away: "
+                         "the game has started")
+            await link.close("the game has started; this table takes no new players")
+            return
+        old = self.links.get(key)
+        if old is not None:
+            old.abort()
+        self.links[key] = link
+        self.all_links.append(link)
+        self._back(key)
+        try:
+            while True:
+                data = await link.receive()
+                if self.links.get(key) is not link:
+                    break  # a newer link of this peer took over (it asked for a sync)
+                self._deliver(key, data)
+                await self._announce()
+        except LinkLost as error:
+            if not self.finished.is_set():
+                self.on_note(f"{self.name_of(key)} ({link.peer.fingerprint}) lost its link "
+                             f"({error.code}): {error}")
+        finally:
+            link.abort()
+            if self.links.get(key) is link:
+                del self.links[key]
+                self._gone(key)
+
+    def _deliver(self, key: bytes, data: bytes) -> None:
+        """One frame from a joiner to the sequencer.
+
+        Raises:
+            LinkLost: a frame a joiner never sends, or one that does not decode.
+        """
+        if data[:1] not in JOINER_FRAMES:
+            raise LinkLost(f"a frame of unknown kind {data[:1]!r}", code="unexpected_frame")
+        self._sender, self._bad_frame = key, ""
+        self.peer.receive(data, self.clock(), PeerId(key))
+        self.pump()
+        self._sender = None
+        if self._bad_frame:
+            raise LinkLost(self._bad_frame, code="invalid_frame")
+
+    def _saw(self, event: TableEvent) -> None:
+        if isinstance(event, PeerMisbehaved) and event.code == "invalid_frame" and \
+                event.peer is None and self._sender is not None:
+            self._bad_frame = event.reason
+
+    def _seated(self, key: bytes) -> bool:
+        state = self.peer.state
+        return state.phase in LIVE and state.seat_of(key) is not None
+
+    def _gone(self, key: bytes) -> None:
+        if self._seated(key) and not self.finished.is_set():
+            self.missing.add(key)
+            self.on_note(f"{self.name_of(key)} is missing; the turn timer keeps the table "
+                         "moving until it comes back")
+            self._tell_presence()
+
+    def _back(self, key: bytes) -> None:
+        if key in self.missing:
+            self.missing.discard(key)
+            self.on_note(f"{self.name_of(key)} is back")
+            self._tell_presence()
+
+    def _tell_presence(self) -> None:
+        names: list[WireValue] = [*sorted(self.name_of(k) for k in self.missing)]
+        for link in self.links.values():
+            link.send(PRESENCE + pack(names))
+
+    def route(self, out: Outgoing) -> None:
+        for target in out.to or ():
+            link = self.links.get(target.key)
+            if link is not None:
+                link.send(out.data)
+
+    def _before_send(self) -> None:
+        state = self.peer.state
+        lobby = state.lobby
+        if self.autostart is None or state.phase != TablePhase.LOBBY or lobby is None:
+            return
+        if len(lobby.joined) >= self.autostart and all(p.key in lobby.ready for p in lobby.joined):
+            self.autostart = None
+            self.peer.start()
+
+    async def run(self) -> None:
+        """Until the game ends (or stops), then say goodbye to every joiner."""
+        await self.finished.wait()
+        await self.shutdown("the game is over")
+
+    async def shutdown(self, reason: str) -> None:
+        """Close every link (after sending what is queued), stop listening, unregister."""
+        self.finished.set()
+        if self._server is not None:
+            self._server.close()
+        await asyncio.gather(*(link.close(reason) for link in list(self.links.values())))
+        if self._announcement is not None:
+            with contextlib.suppress(Exception):
+                await self._announcement.close()
+        self.close_log()
+
+
+class JoinNode(Driver):
+    """A joiner: one link to the host, reconnecting by itself when it breaks."""
+
+    def __init__(self, identity: Identity, address: tuple[str, int], *,
+                 make_peer: Callable[[Link], tuple[TablePeer, LogSaver | None]] | None,
+                 peer: TablePeer | None = None, saver: LogSaver | None = None,
+                 on_event: EventSink, on_note: NoteSink, code: str | None = None,
+                 expect_host: PeerId | None = None, expect_fingerprint: str | None = None,
+                 timings: Timings = DEFAULT_TIMINGS, give_up_s: float = 30.0,
+                 clock: Callable[[], int] = wall_ms) -> None:
+        super().__init__(peer, saver, on_event, on_note, clock)
+        self.identity = identity
+        self.address = address
+        self.make_peer = make_peer
+        self.code = code
+        self.expect_host = expect_host
+        self.expect_fingerprint = expect_fingerprint
+        self.timings = timings
+        self.give_up_s = give_up_s
+        self.link: Link | None = None
+        self.missing: list[str] = []
+        self.host_lost = False
+
+    def route(self, out: Outgoing) -> None:
+        if self.link is not None:
+            self.link.send(out.data)
+
+    async def _connect(self) -> Link:
+        link = await connect(self.address, self.identity, code=self.code,
+                             expect_host=self.expect_host, timings=self.timings)
+        wanted = self.expect_fingerprint
+        if wanted is not None and link.peer.fingerprint != wanted:
+            link.abort()
+            raise HandshakeFailed(f"the host at {link.address} is {link.peer.fingerprint}, not "
+                                  f"the announced {wanted}", code="wrong_host")
+        return link
+
+    def _seat(self, link: Link) -> None:
+        """First link: sit down (a fresh join), or ask for what we missed."""
+        if self.expect_host is None:
+            self.expect_host = link.peer
+        if self._peer is None or len(self._peer.ledger.chain) == 0:
+            if self.make_peer is None:
+                raise UnoError("nothing to resume from")
+            again = self._peer is not None
+            self._peer, self.saver = self.make_peer(link)
+            self.pump()  # our join goes out first
+            if again:
+                # The join may have been logged while the link was down: then the same
+                # join is a harmless replay, and this asks for the entries (table.md §9).
+                link.send(frame(FRAME_SYNC, sync_request(0)))
+        else:
+            self.peer.resync()
+
+    async def run(self) -> None:
+        """Play until the game ends, or until the host has been gone for ``give_up_s``.
+
+        Raises:
+            HandshakeFailed: the host refused us or did not authenticate.
+            LinkLost: the host could not be reached at all the first time.
+        """
+        lost_since: float | None = None
+        first = True
+        while not self.finished.is_set():
+            try:
+                self.link = await self._connect()
+            except LinkLost:
+                if first and self._peer is None:
+                    raise
+                if lost_since is None:
+                    lost_since = time.monotonic()
+                if time.monotonic() - lost_since > self.give_up_s:
+                    self._lost()
+                    return
+                await asyncio.sleep(0.5)
+                continue
+            first, lost_since = False, None
+            self.all_links.append(self.link)
+            self._seat(self.link)
+            self.pump()
+            error = await self._serve(self.link)
+            if error is not None and error.code == "bye" and not self.finished.is_set():
+                self.on_note(f"the host closed the link: {error}")
+                self._lost()
+                return
+            if error is not None and not self.finished.is_set():
+                lost_since = time.monotonic()
+                self.on_note(f"lost the link to the host ({error.code}): {error}; "
+                             f"reconnecting for up to {self.give_up_s:.0f} s")
+        if self.link is not None:
+            await self.link.close("the game is over")
+        self.close_log()
+
+    async def _serve(self, link: Link) -> LinkLost | None:
+        try:
+            while not self.finished.is_set():
+                data = await link.receive()
+                if data[:1] == PRESENCE:
+                    self._presence(data[1:])
+                    continue
+                self.peer.receive(data, self.clock(), link.peer)
+                self.pump()
+        except LinkLost as error:
+            link.abort()
+            self.link = None
+            return error
+        return None
+
+    def _presence(self, payload: bytes) -> None:
+        try:
+            names = unpack(payload)
+        except UnoError:
+            return
+        if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+            return
+        missing = [str(n) for n in names]
+        if missing != self.missing:
+            self.missing = missing
+            if missing:
+                self.on_note(f"missing: {', '.join(missing)} (the turn timer keeps the "
+                             "table moving)")
+            else:
+                self.on_note("everyone is back")
+
+    def _lost(self) -> None:
+        self.host_lost = True
+        seq = 0 if self._peer is None else self._peer.state.seq
+        self.on_note(f"the host is gone: the game stopped after entry {seq}")
+        self.finished.set()
+        self.close_log()

@@ -1,0 +1,203 @@
+"""What a peer keeps on disk to come back after a crash: keys, seat files, logs.
+
+docs/protocol/net.md §8. Under ``$XDG_DATA_HOME/uno-lan`` (by default
+``~/.local/share/uno-lan``), every file mode 0600, every directory 0700:
+
+- ``keys/<player>.key``: a player's long-term Ed25519 seed (32 bytes), made on
+  first use, so the same player is the same key from game to game;
+- ``games/<stamp>-<table>-<player>.unolog``: the game log (``store.unolog``);
+- ``games/<stamp>-<table>-<player>.seat``: what ``join --resume`` needs to
+  rebuild the same peer (table.md §9): the identity seed, the game's entropy,
+  the table id and host key, the name, the bot kind, the host's address and
+  the join code. It is renamed ``.seat-ended`` when the game ends.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import secrets
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+
+from uno_p2p.crypto.identity import SEED_BYTES, Identity, PeerId
+from uno_p2p.errors import ConfigError, InvalidMessage, UnoError
+from uno_p2p.store.unolog import SUFFIX, GameLog, games_dir
+from uno_p2p.wire import fields
+from uno_p2p.wire.chain import ChainVerifier
+from uno_p2p.wire.codec import pack, unpack
+
+SEAT_SUFFIX = ".seat"
+ENDED_SUFFIX = ".seat-ended"
+SEAT_MAGIC = "uno-lan seat"
+SEAT_VERSION = 1
+FILE_MODE = 0o600
+DIR_MODE = 0o700
+
+
+def data_dir() -> Path:
+    """``$XDG_DATA_HOME/uno-lan`` (the parent of ``store.games_dir``)."""
+    return games_dir().parent
+
+
+def write_private(path: Path, data: bytes) -> None:
+    """Write a file only its owner may read (0600), atomically.
+
+    Raises:
+        ConfigError: the disk refused.
+    """
+    try:
+        path.parent.mkdir(mode=DIR_MODE, parents=True, exist_ok=True)
+        temporary = path.with_name(path.name + ".new")
+        fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, FILE_MODE)
+        with os.fdopen(fd, "wb") as file:
+            file.write(data)
+            file.flush()
+            os.fsync(file.fileno())
+        os.chmod(temporary, FILE_MODE)
+        os.replace(temporary, path)
+    except OSError as error:
+        raise ConfigError(f"cannot write {path}: {error.strerror}") from error
+
+
+def _safe(name: str) -> str:
+    return re.sub(r"[^A-Za-z0-9_-]", "_", name)[:32] or "player"
+
+
+def player_identity(name: str) -> Identity:
+    """The player's long-term identity, made and saved on first use.
+
+    Raises:
+        ConfigError: the key file is damaged or cannot be written.
+    """
+    path = data_dir() / "keys" / f"{_safe(name)}.key"
+    if path.exists():
+        seed = path.read_bytes()
+        if len(seed) != SEED_BYTES:
+            raise ConfigError(f"{path} is not a key file (it should hold 32 bytes)")
+        return Identity(seed)
+    seed = secrets.token_bytes(SEED_BYTES)
+    write_private(path, seed)
+    return Identity(seed)
+
+
+@dataclass(frozen=True, slots=True)
+class Seat:
+    """One peer's place at one table, as saved for ``join --resume``."""
+
+    identity: Identity
+    entropy: bytes = field(repr=False)
+    table_id: bytes
+    host: PeerId
+    name: str
+    bot: str
+    address: str
+    code: str = field(repr=False, default="")
+    path: Path = Path()
+
+    def to_bytes(self) -> bytes:
+        return pack([SEAT_MAGIC, SEAT_VERSION, self.identity.seed, self.entropy, self.table_id,
+                     self.host.key, self.name, self.bot, self.address, self.code])
+
+    @classmethod
+    def from_bytes(cls, data: bytes, path: Path) -> Seat:
+        """Decode a seat file.
+
+        Raises:
+            ConfigError: not a seat file this version reads.
+        """
+        try:
+            items = fields.array(unpack(data), 10, "a seat file")
+            magic, version, seed, entropy, table_id, host, name, bot, address, code = items
+            if magic != SEAT_MAGIC or version != SEAT_VERSION:
+                raise InvalidMessage("not a version 1 seat file")
+            return cls(Identity(_bytes(seed)), _bytes(entropy), _bytes(table_id),
+                       PeerId.from_wire(host), _text(name), _text(bot), _text(address),
+                       _text(code), path)
+        except UnoError as error:
+            raise ConfigError(f"{path} is not a seat file we can read: {error}") from error
+
+    @property
+    def log_path(self) -> Path:
+        return self.path.with_suffix(SUFFIX)
+
+    def save(self) -> None:
+        """Write (or rewrite) the seat file, 0600.
+
+        Raises:
+            ConfigError: the disk refused.
+        """
+        write_private(self.path, self.to_bytes())
+
+    def ended(self) -> None:
+        """The game is over: this seat can no longer be resumed."""
+        if self.path.exists():
+            self.path.replace(self.path.with_suffix(ENDED_SUFFIX))
+
+
+def _bytes(value: object) -> bytes:
+    if type(value) is not bytes:
+        raise InvalidMessage("a bin field was expected")
+    return value
+
+
+def _text(value: object) -> str:
+    if type(value) is not str:
+        raise InvalidMessage("a str field was expected")
+    return value
+
+
+def seat_path(table_id: bytes, identity: Identity, name: str) -> Path:
+    """``games/<stamp>-<table 8 hex>-<player>-<key 4 hex>.seat``: unique per peer."""
+    stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
+    key = identity.peer.key[:2].hex()
+    return games_dir() / f"{stamp}-{table_id[:4].hex()}-{_safe(name)}-{key}{SEAT_SUFFIX}"
+
+
+def latest_seat(name: str | None = None) -> Seat:
+    """The newest seat not yet ended (of player ``name``, if given).
+
+    Raises:
+        ConfigError: there is none.
+    """
+    found = sorted(games_dir().glob(f"*{SEAT_SUFFIX}"), key=lambda p: p.stat().st_mtime,
+                   reverse=True)
+    for path in found:
+        seat = Seat.from_bytes(path.read_bytes(), path)
+        if name is None or seat.name == name:
+            return seat
+    who = f" for {name}" if name else ""
+    raise ConfigError(f"there is no unfinished game{who} to resume in {games_dir()}")
+
+
+class LogSaver:
+    """Appends every entry the peer accepted to its ``.unolog`` file, mode 0600."""
+
+    def __init__(self, log: GameLog, written: int = 0) -> None:
+        self.log = log
+        self.written = written
+
+    @classmethod
+    def create(cls, path: Path) -> LogSaver:
+        """A new log file.
+
+        Raises:
+            UnreadableLog: it exists or cannot be written.
+        """
+        log = GameLog.create(path)
+        os.chmod(path, FILE_MODE)
+        return cls(log)
+
+    def save(self, chain: ChainVerifier) -> None:
+        """Write the entries of ``chain`` not yet written.
+
+        Raises:
+            UnreadableLog: the disk refused.
+        """
+        for seq in range(self.written, len(chain)):
+            self.log.append(chain.entry(seq))
+        self.written = max(self.written, len(chain))
+
+    def close(self) -> None:
+        self.log.close()

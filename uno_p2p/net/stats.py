@@ -1,0 +1,74 @@
+"""What a node measured, for ``scripts/bench-lan`` (off unless ``UNO_LAN_STATS`` is set).
+
+Each node records the wall-clock millisecond at which it accepted each entry,
+at which it sent each of its own messages, when the first turn became
+playable, its bytes on the wire and its CPU time; at the end it writes them
+as one JSON file into the ``UNO_LAN_STATS`` directory. The benchmark joins
+the files of every peer through the log (entry -> author and counter).
+Wall clocks are comparable because every peer runs on the same machine.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from uno_p2p.rules.state import Phase
+from uno_p2p.table.duties import waiting_for
+from uno_p2p.table.peer import TablePeer
+
+STATS_ENV = "UNO_LAN_STATS"
+
+
+def _now_ms() -> float:
+    return time.time_ns() / 1e6
+
+
+@dataclass(slots=True)
+class NodeStats:
+    """One node's measurements."""
+
+    directory: Path
+    started_ms: float = field(default_factory=_now_ms)
+    ready_ms: float | None = None
+    start_ms: float | None = None
+    accepted: dict[int, float] = field(default_factory=dict)
+    sent: dict[int, float] = field(default_factory=dict)
+    bytes_sent: int = 0
+    bytes_received: int = 0
+
+    @classmethod
+    def from_env(cls) -> NodeStats | None:
+        where = os.environ.get(STATS_ENV, "")
+        return cls(Path(where)) if where else None
+
+    def observe(self, peer: TablePeer) -> None:
+        """After each pump: new entries, our message in flight, the first playable turn."""
+        now = _now_ms()
+        for seq in range(len(self.accepted), len(peer.ledger.chain)):
+            self.accepted[seq] = now
+        if peer.outstanding is not None and peer.outstanding not in self.sent:
+            self.sent[peer.outstanding] = now
+        state = peer.state
+        if self.start_ms is None and state.seats:
+            self.start_ms = now
+        if self.ready_ms is None and state.engine is not None and \
+                state.engine.phase == Phase.PLAYING and not waiting_for(state):
+            self.ready_ms = now
+
+    def write(self, peer: TablePeer) -> None:
+        """Write ``<key>.json`` into the stats directory."""
+        self.directory.mkdir(parents=True, exist_ok=True)
+        data = {
+            "name": peer.name, "key": peer.peer_id.key.hex(), "host": peer.is_host,
+            "started_ms": self.started_ms, "ready_ms": self.ready_ms,
+            "start_ms": self.start_ms,
+            "accepted": self.accepted, "sent": self.sent,
+            "bytes_sent": self.bytes_sent, "bytes_received": self.bytes_received,
+            "cpu_s": time.process_time(),
+        }
+        path = self.directory / f"{peer.peer_id.key.hex()[:16]}.json"
+        path.write_text(json.dumps(data))
