@@ -135,6 +135,8 @@ class TablePeer(Controls):
         self.past_election: Election | None = None
         #: Votes heard for the next term before this peer itself doubted the host.
         self.heard_votes: dict[bytes, Vote] = {}
+        #: How far we sent each voter our entries during this election (§13.3).
+        self.supplied: dict[bytes, int] = {}
         self.heard_host_ms = 0
         self.outstanding_ms = 0
 

@@ -127,14 +127,18 @@ def host_lost(peer: TablePeer) -> None:
 
 
 def _vote(peer: TablePeer) -> None:
+    """Sign our vote for our head: the first to every member (so they may join), a new
+    one after catching up to the successor only (it alone counts them)."""
     election = peer.election
     if election is None:
         return
+    again = election.mine is not None
     vote = Vote.sign(peer.identity, peer.table_id, election.term, election.old, election.new,
                      peer.ledger.head)
     election.mine = vote
     election.hear(vote)
-    others = tuple(p for p in members(peer.state) if p not in (peer.peer_id, election.old))
+    others = tuple(p for p in members(peer.state) if p not in (peer.peer_id, election.old)
+                   and (not again or p == election.new))
     if others:
         peer._out.append(Outgoing(others, frame(FRAME_VOTE, vote.encode())))
     take_over(peer)
@@ -151,11 +155,9 @@ def hear_vote(peer: TablePeer, payload: bytes, sender: PeerId | None) -> None:
     state = peer.state
     if vote.voter not in members(state) or state.phase == TablePhase.ENDED:
         return
-    if vote.head.seen < state.seq and sender is not None:
-        # §13.3: the longest chain wins; every entry proves itself (countersigned).
-        entries = peer.ledger.chain.entries[vote.head.seen:]
-        peer._out.extend(Outgoing((vote.voter,), frame(FRAME_ENTRY, e.encode()))
-                         for e in entries)
+    heir = None if state.host is None else successor(state, state.host)
+    if sender is not None and heir in (peer.peer_id, vote.voter):
+        _supply(peer, vote)
     for held in (peer.election, peer.past_election, None):
         votes = peer.heard_votes if held is None else held.votes
         known = votes.get(vote.voter.key)
@@ -177,6 +179,18 @@ def hear_vote(peer: TablePeer, payload: bytes, sender: PeerId | None) -> None:
         take_over(peer)
 
 
+def _supply(peer: TablePeer, vote: Vote) -> None:
+    """§13.3: the longest chain wins; every entry proves itself (countersigned). The
+    successor sends each voter what it lacks, and anyone sends the successor what it
+    lacks; each entry goes to a voter once (its next vote may still show an old head)."""
+    supplied = max(vote.head.seen, peer.supplied.get(vote.voter.key, 0))
+    if supplied < peer.state.seq:
+        entries = peer.ledger.chain.entries[supplied:]
+        peer.supplied[vote.voter.key] = peer.state.seq
+        peer._out.extend(Outgoing((vote.voter,), frame(FRAME_ENTRY, e.encode()))
+                         for e in entries)
+
+
 def after_entry(peer: TablePeer, entry: Entry) -> None:
     """Follow a ``handover`` entry; during an election, vote again with a longer head."""
     body = entry.body
@@ -194,6 +208,9 @@ def after_entry(peer: TablePeer, entry: Entry) -> None:
     election = peer.election
     if election is not None and election.mine is not None and \
             election.mine.head != peer.ledger.head:
+        if election.new == peer.peer_id:
+            for vote in list(election.votes.values()):
+                _supply(peer, vote)
         _vote(peer)
 
 
@@ -202,6 +219,7 @@ def _follow(peer: TablePeer, body: Handover) -> None:
     peer.host_id = body.new
     peer.past_election, peer.election = peer.election, None
     peer.heard_votes.clear()
+    peer.supplied.clear()
     if body.new != peer.peer_id and peer.sequencer is not None:
         peer.sequencer = None  # a returning old host plays on as an ordinary peer (§13.4)
     if body.new == peer.peer_id and peer.sequencer is None:
