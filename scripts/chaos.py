@@ -72,6 +72,17 @@ def player_of(pid: int) -> str:
     return ""
 
 
+def wait_entries(xdg: Path, count: int, host: subprocess.Popen[bytes]) -> None:
+    """Until the host's log holds ``count`` entries (or the host is done), 60 s at most."""
+    until = time.monotonic() + 60
+    while time.monotonic() < until and host.poll() is None:
+        for path in (xdg / "uno-lan" / "games").glob("*-Ann-*.unolog"):
+            with contextlib.suppress(Exception):
+                if len(read_log(path).entries) >= count:
+                    return
+        time.sleep(0.2)
+
+
 def signal_pid(pid: int, sig: int) -> None:
     with contextlib.suppress(ProcessLookupError):
         os.kill(pid, sig)
@@ -102,7 +113,9 @@ def play(index: int, fault: str, rng: random.Random, args: argparse.Namespace,
         bots = [p for p in children(host.pid) if player_of(p).startswith("Bot")]
         time.sleep(0.2)
     try:
-        time.sleep(rng.uniform(1.5, 4.0))
+        # Faults come once the game is under way (a lobby waits for its players): when
+        # the host's log holds a random number of entries, past the keys and the deal.
+        wait_entries(xdg, rng.randint(40, 160), host)
         victim = rng.choice(bots) if bots else None
         if fault == "host" or victim is None:
             host.send_signal(signal.SIGKILL)
@@ -161,7 +174,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=4)
     parser.add_argument("--players", type=int, default=4)
-    parser.add_argument("--target", type=int, default=60)
+    parser.add_argument("--target", type=int, default=200)
     parser.add_argument("--seed", type=int, default=14)
     parser.add_argument("--faults", default=",".join(FAULTS))
     parser.add_argument("--json", action="store_true")
