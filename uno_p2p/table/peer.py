@@ -64,7 +64,7 @@ from uno_p2p.table.frames import (
     frame,
     sync_request,
 )
-from uno_p2p.table.handover import Election, Vote
+from uno_p2p.table.handover import Election, Vote, handover_successor
 from uno_p2p.table.knowledge import false_claims, openable, private_items
 from uno_p2p.table.ledger import Ledger
 from uno_p2p.table.sending import NONCE_BYTES, Maker, Outgoing, derive
@@ -461,7 +461,8 @@ class TablePeer(Controls):
                 self._early_bytes + size > MAX_EARLY_BYTES:
             return  # the sequencer sends it again on a sync request (table.md §9)
         try:
-            entry.verify_countersignature(self.host_id)
+            # A hand-over is countersigned by its new sequencer (table.md §13.2).
+            entry.verify_countersignature(handover_successor(entry) or self.host_id)
             entry.message.verify(entry=entry.seq)
         except RemoteProtocolError as error:
             self._misbehaved(None, entry.seq, error.code,
