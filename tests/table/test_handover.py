@@ -13,6 +13,8 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from uno_p2p.audit.core import audit_entries
 from uno_p2p.audit.report import Status
@@ -166,3 +168,28 @@ def test_the_host_vanishes_in_the_lobby_and_the_new_host_starts_without_it() -> 
     assert report.status == Status.OK
     assert report.winner is not None
     assert [(h.old, h.new) for h in report.handovers] == [("Ann", "Bob")]
+
+
+@settings(max_examples=5, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(cut=st.integers(min_value=3, max_value=140), back=st.booleans())
+def test_wherever_the_host_vanishes_the_game_finishes_the_same_for_all(cut: int,
+                                                                        back: bool) -> None:
+    net = _table(b"handover property", players=4)
+    host = net.host
+    net.run(until=lambda n: host.state.seq >= cut or host.state.phase == TablePhase.ENDED,
+            max_steps=MAX_STEPS)
+    net.silent.add(host.peer_id.key)
+    others = _others(net, host)
+    for peer in others:  # the shells' link time-outs
+        peer.host_lost()
+        net._flush(peer)
+    net.run(until=lambda n: all(p.state.term >= 1 or p.state.phase == TablePhase.ENDED
+                                for p in others), max_steps=MAX_STEPS)
+    if back:
+        _come_back(net, host)
+    net.run(until=game_over, max_steps=MAX_STEPS)
+    live = [p for k, p in net.peers.items() if k not in net.silent]
+    assert len({tuple(e.hash for e in net.entries(p)) for p in live}) == 1
+    assert all(p.state.phase == TablePhase.ENDED for p in live)
+    report = audit_entries(net.entries(live[0]))
+    assert report.status == Status.OK, report.lines()

@@ -11,6 +11,8 @@ the audit verifies it, naming who left, when, and the final scores.
 from __future__ import annotations
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from tests.table.test_handover import MAX_STEPS, PHASES
 from uno_p2p.audit.core import audit_entries
@@ -140,3 +142,24 @@ def test_a_removed_player_who_comes_back_watches_the_rest() -> None:
     assert victim.state.my_seat is None, "it watches: no seat, no hand, no turn"
     assert victim.state.phase == TablePhase.ENDED
     assert not any(isinstance(e, PeerMisbehaved) for _, e in net.all_events())
+
+
+@settings(max_examples=5, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(cut=st.integers(min_value=8, max_value=160), seat=st.integers(min_value=0, max_value=3))
+def test_wherever_a_player_vanishes_the_others_finish_the_same(cut: int, seat: int) -> None:
+    net = _table(b"removal property", 4, 30)
+    host = net.host
+    net.run(until=lambda n: host.state.seq >= cut or host.state.phase == TablePhase.ENDED,
+            max_steps=MAX_STEPS)
+    victim = list(net.peers.values())[seat]
+    _vanish(net, victim)
+    net.run(until=game_over, max_steps=MAX_STEPS)
+    live = _live(net)
+    assert len({tuple(e.hash for e in net.entries(p)) for p in live}) == 1
+    assert all(p.state.phase == TablePhase.ENDED for p in live)
+    report = audit_entries(net.entries(live[0]))
+    # A winner among the others, or (vanished during the final reveal) the closing entry.
+    assert report.status in (Status.OK, Status.ABORTED), report.lines()
+    if report.status == Status.ABORTED:
+        assert report.violation is not None
+        assert report.violation.code == "missing_reveal"

@@ -517,12 +517,15 @@ class TablePeer(Controls):
         self._learn()
 
     def _dropped(self, counter: int, code: str, reason: str) -> None:
-        if code == SYNCED and self._syncing:
+        if code == SYNCED:
             # The sequencer's count is the truth: a message of ours it never logged
             # (lost with a broken link) is void, and its number is ours to use again.
-            self._syncing = False
-            self.counter = counter
-            self.outstanding = None
+            # A late "synced" (we are no longer waiting for it) says nothing about a
+            # message sent since: taking it as a drop would sign that number twice.
+            if self._syncing:
+                self._syncing = False
+                self.counter = counter
+                self.outstanding = None
             return
         if self.outstanding == counter:
             self.outstanding = None
