@@ -14,6 +14,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from tests.audit.test_report_schema import SCHEMA, errors
 from tests.table.test_handover import MAX_STEPS, PHASES
 from uno_p2p.audit.core import audit_entries
 from uno_p2p.audit.report import Status
@@ -125,6 +126,12 @@ def test_the_host_vanishes_for_good_the_next_seat_takes_over_and_removes_it() ->
     assert [(h.old, h.new) for h in report.handovers] == [("Ann", "Bob")]
     assert [r.name for r in report.removed] == ["Ann"]
     assert report.handovers[0].entry < report.removed[0].entry
+    document = report.to_json()
+    assert errors(document, SCHEMA) == [], "the --json report keeps its schema"
+    assert document["handovers"] == [{"entry": report.handovers[0].entry, "term": 1,
+                                      "from": "Ann", "to": "Bob"}]
+    assert document["removed"] == [{"entry": report.removed[0].entry, "name": "Ann",
+                                    "round": report.removed[0].round}]
 
 
 def test_a_removed_player_who_comes_back_watches_the_rest() -> None:
