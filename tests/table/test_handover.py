@@ -11,6 +11,7 @@ log, and the audit verifies it and names the hand-over.
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -18,9 +19,11 @@ from hypothesis import strategies as st
 
 from uno_p2p.audit.core import audit_entries
 from uno_p2p.audit.report import Status
+from uno_p2p.cli import main
 from uno_p2p.crypto.identity import Identity
 from uno_p2p.rules.options import preset
 from uno_p2p.rules.state import Phase
+from uno_p2p.store.unolog import GameLog
 from uno_p2p.table.bodies import Handover
 from uno_p2p.table.events import PeerMisbehaved, SequencerChanged
 from uno_p2p.table.handover import HOST_LOST_AFTER_MS
@@ -193,3 +196,19 @@ def test_wherever_the_host_vanishes_the_game_finishes_the_same_for_all(cut: int,
     assert all(p.state.phase == TablePhase.ENDED for p in live)
     report = audit_entries(net.entries(live[0]))
     assert report.status == Status.OK, report.lines()
+
+
+def test_log_show_follows_the_handover(tmp_path: Path, capsys: pytest.CaptureFixture[str]
+                                       ) -> None:
+    net = _table(b"handover log show")
+    host = net.host
+    net.run(until=lambda n: host.state.seq > 40, max_steps=MAX_STEPS)
+    _cut_until_handed_over(net, host, 1)
+    _come_back(net, host)
+    net.run(until=game_over, max_steps=MAX_STEPS)
+    path = tmp_path / "game.unolog"
+    with GameLog.create(path) as log:
+        for entry in net.entries(host):
+            log.append(entry)
+    assert main(["log", "show", str(path), "--json"]) == 0
+    assert "broken" not in capsys.readouterr().err

@@ -325,10 +325,12 @@ def verify_entry(entry: Entry, previous: Entry | None, sequencer: PeerId) -> Non
                          evidence=(entry,))
 
 
-def verify_chain(entries: Iterable[Entry], sequencer: PeerId | None = None) -> ChainVerifier:
+def verify_chain(entries: Iterable[Entry], sequencer: PeerId | None = None,
+                 successor: Callable[[Entry], PeerId | None] | None = None) -> ChainVerifier:
     """Verify a whole log from entry 0, returning the verifier at its head.
 
-    ``sequencer`` defaults to the author of entry 0 (the host opens the table).
+    ``sequencer`` defaults to the author of entry 0 (the host opens the table);
+    ``successor`` follows hand-overs of the role (``ChainVerifier``).
 
     Raises:
         ChainError: the first entry that breaks the chain; an empty log is
@@ -338,7 +340,7 @@ def verify_chain(entries: Iterable[Entry], sequencer: PeerId | None = None) -> C
     first = next(iterator, None)
     if first is None:
         raise RemoteProtocolError("the log has no entries", code="empty_log")
-    verifier = ChainVerifier(first.message.table_id, sequencer or first.author)
+    verifier = ChainVerifier(first.message.table_id, sequencer or first.author, successor)
     verifier.accept(first)
     for entry in iterator:
         verifier.accept(entry)
