@@ -40,6 +40,12 @@ CODE_ARGUMENT = {"Finding": 1, "Abort": 1, "_accuse": 2}
 #: or the error class that carries it).
 PRODUCERS = {
     "sequencer_fork": "log:cheat-forked-sequencer.unolog",
+    "bad_handover": "tests/table/test_handover_rules.py::test_only_the_next_seat_may_take_over",
+    "bad_vote": "tests/table/test_handover_rules.py::test_a_handover_needs_a_majority_of_the_seats",
+    "bad_remove": "tests/table/test_handover_rules.py::"
+                  "test_only_the_sequencer_removes_and_only_a_seat_the_table_waits_for",
+    "double_vote":
+        "tests/table/test_handover_rules.py::test_a_seat_that_votes_for_two_sequencers_is_named",
     "wrong_table": "tests/wire/test_wire_chain.py::test_splicing_two_logs_is_refused",
     "bad_sequence": "tests/wire/test_wire_chain.py::test_a_log_must_start_at_entry_zero",
     "bad_prev_hash": "tests/wire/test_wire_chain.py::test_splicing_two_logs_is_refused",

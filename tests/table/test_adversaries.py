@@ -200,13 +200,15 @@ def test_a_silent_peer_is_timed_out_then_named_unresponsive() -> None:
         return lambda n: n.host.state.engine is not None and \
             n.host.state.engine.phase.value == "playing"
 
-    setup = TableSetup(3, preset("official", ["target=60", "turn_timer=30"]), b"mute")
+    # Two players: removing one would leave too few (table.md §14.1), so the table
+    # stops and names it (with three, the silent seat is removed and play goes on).
+    setup = TableSetup(2, preset("official", ["target=60", "turn_timer=30"]), b"mute")
     net = seat_table(setup)
     net.run(until=silence_after_start(net))
-    quiet = cheater_id(net, 2)
+    quiet = cheater_id(net, 1)
     net.silent.add(quiet.key)
     net.run(until=game_over)
-    peers = honest(net, 2)
+    peers = honest(net, 1)
     for peer in peers:
         found = named(net, peer, "unresponsive")
         assert found

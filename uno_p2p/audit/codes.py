@@ -110,6 +110,16 @@ CODES: dict[str, Code] = _codes(
     Code("unexpected_private", "rules", "author", "a sealed body nobody owes its recipient"),
     Code("not_a_move", "rules", "author", "a move carrying Reveal, Reseat or ErrorPenalty"),
     Code("wrong_seat", "rules", "author", "a move in another seat's name"),
+    Code("bad_handover", "rules", "author",
+         "a handover not by the next seat after the sequencer, not from the sequencer, "
+         "not for the next term, or not following its author's head (table.md §13.2)"),
+    Code("bad_vote", "rules", "author",
+         "a handover whose votes are not a majority of the members' signed votes for its "
+         "term, sequencers and head, the new sequencer's among them (table.md §13.2)"),
+    Code("bad_remove", "rules", "author",
+         "a remove not by the sequencer, outside key setup and play, of a seat the table "
+         "does not wait for, of the sequencer itself, or that would leave too few seats "
+         "or break a team (table.md §14.1)"),
     Code("illegal_move", "rules", "author",
          "the rules engine refuses the action (the finding's rule names the RULES.md "
          "rule); at the reveal: a hidden claim proven false (names the claimant)"),
@@ -178,6 +188,9 @@ CODES: dict[str, Code] = _codes(
     Code("shuffle_rejected", "peer", "shuffler", "a shuffle of the wrong shape", audit=False),
     Code("claim_mismatch", "peer", "author", "an opened card is not the claimed one",
          audit=False),
+    Code("double_vote", "peer", "author",
+         "a member's two signed hand-over votes in one term for two sequencers "
+         "(table.md §13.5)", audit=False),
     # -- base classes' defaults: every raise names a specific code ---------------------------
     *(Code(name, "class", "nobody", "the default of an error class", audit=False)
       for name in ("invalid_message", "illegal_action", "protocol_error",

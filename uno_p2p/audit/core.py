@@ -40,7 +40,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from uno_p2p.audit.parallel import ProofPrefetch
-from uno_p2p.audit.report import AuditReport, Finding, Player, RoundResult, Status
+from uno_p2p.audit.report import (
+    AuditReport,
+    Finding,
+    HandoverResult,
+    Player,
+    RemovalResult,
+    RoundResult,
+    Status,
+)
 from uno_p2p.audit.walk import Knowledge, Step, check_private_reveal, walk
 from uno_p2p.crypto.audit import DeckRecord, DeckResult, verify_deck
 from uno_p2p.crypto.cards import card_of
@@ -52,9 +60,10 @@ from uno_p2p.rules.codec import Slot
 from uno_p2p.rules.rounds import describe_claim
 from uno_p2p.rules.state import Claim
 from uno_p2p.store.unolog import MalformedRecord, read_log
-from uno_p2p.table.bodies import Abort, Clock, Move, ShuffleDeck
+from uno_p2p.table.bodies import Abort, Clock, Move, Remove, ShuffleDeck
 from uno_p2p.table.duties import waiting_for
 from uno_p2p.table.events import PeerMisbehaved, RoundEnded
+from uno_p2p.table.handover import handover_successor
 from uno_p2p.table.state import DeckState, Misbehaviour, TablePhase, TableState
 from uno_p2p.wire.chain import ChainError, ChainVerifier, check_fork
 from uno_p2p.wire.envelope import Entry
@@ -143,7 +152,11 @@ class _Audit:
         for entry in entries:
             self.roster.learn(entry)
         self.host = entries[0].author
+        self.chain: ChainVerifier | None = None
         self.verified: list[str] = []
+        #: What a removal leaves unproven (table.md §14.3): said, but no reason to doubt
+        #: the result, which the seats left proved.
+        self.unprovable: list[str] = []
         self.unverified: list[str] = []
         #: Seats whose incoming private reveals were all opened and checked.
         self.checked_privately: frozenset[int] = frozenset()
@@ -178,7 +191,9 @@ class _Audit:
 
     def check_chain(self) -> Finding | None:
         """Stage 1 (wire.md §4): the first entry that breaks the chain, if any."""
-        verifier = ChainVerifier(self.entries[0].message.table_id, self.host)
+        verifier = ChainVerifier(self.entries[0].message.table_id, self.host,
+                                 handover_successor)  # table.md §13: the role moves on
+        self.chain = verifier
         for entry in self.entries:
             if entry.seq < len(verifier):
                 fork = self._fork(verifier, entry)
@@ -196,9 +211,10 @@ class _Audit:
 
     def _fork(self, verifier: ChainVerifier, entry: Entry) -> Finding | None:
         try:
-            check_fork(verifier.entry(entry.seq), entry, self.host)
+            check_fork(verifier.entry(entry.seq), entry, verifier.sequencer_at(entry.seq))
         except ChainError as error:
-            return Finding("chain", error.code, entry.seq, self.player(self.host),
+            return Finding("chain", error.code, entry.seq,
+                           self.player(verifier.sequencer_at(entry.seq)),
                            f"{error}: the log holds both as evidence")
         except RemoteProtocolError:
             return None  # not countersigned: no proof; the next check reports the entry
@@ -207,10 +223,11 @@ class _Audit:
     def chain_finding(self, error: ChainError, entry: Entry) -> Finding:
         culprit = error.peer_key
         reason = str(error)
-        if error.code.startswith("head_") and entry.author != self.host:
+        sequencer = self.host if self.chain is None else self.chain.sequencer_at(entry.seq)
+        if error.code.startswith("head_") and entry.author != sequencer:
             # The sequencer must refuse a head it does not hold (wire.md §4.3): as the
             # live peers do, the audit blames the one that countersigned it.
-            culprit = self.host
+            culprit = sequencer
             reason += "; the sequencer countersigned it, so it showed this author another log"
         return Finding("chain", error.code, entry.seq, self.player(culprit), reason)
 
@@ -255,6 +272,11 @@ class _Audit:
             made = set() if step.before.engine is None else set(step.before.engine.claims)
             public.claims.extend((seq, claim) for claim in after.engine.claims
                                  if claim not in made)
+        if isinstance(step.entry.body, Remove):
+            # table.md §14: the removed seat never reveals, so what the reveal would
+            # judge of the seating before it (claims, private reveals) stays unjudged.
+            public.claims.clear()
+            public.sealed.clear()
         if isinstance(step.entry.body, Sealed):
             public.sealed.append((step.before, step.seen, step.entry))
         if public.revealing_since is None and after.phase in (TablePhase.REVEALING,
@@ -272,6 +294,12 @@ class _Audit:
             return None
         seats = set(range(len(state.seats)))
         knowledge = Knowledge(channel_seeds=dict(state.channel_seeds))
+        if state.removed:
+            gone = ", ".join(f"{state.name_of(peer.key)} (removed at entry {seq})"
+                             for seq, peer, _ in state.removed)
+            self.unprovable.append(
+                f"the {state.void_decks} decks shuffled before the last removal, and the "
+                f"hidden claims and private reveals before it: {gone} never revealed")
         if seats <= set(state.reveals):
             found = self.proven_faces(state) or self.re_execute(state)
             if isinstance(found, Finding):
@@ -352,7 +380,7 @@ class _Audit:
         faces: dict[Slot, int] = {}
         decks: set[int] = set()
         try:
-            for deck in state.decks:
+            for deck in state.decks[state.void_decks:]:
                 if deck.ready and deck.done:
                     faces.update((Slot(deck.number, position), card_of(ct.c2 - ct.c1 * secret))
                                  for position, ct in enumerate(deck.ciphertexts))
@@ -372,7 +400,7 @@ class _Audit:
         index: dict[int, int] = {}
         faces: dict[Slot, int] = {}
         decks: set[int] = set()
-        for deck in state.decks:
+        for deck in state.decks[state.void_decks:]:
             if not deck.done:
                 continue
             # DeckRecord.carried indexes the records list, not the deck numbers.
@@ -536,8 +564,24 @@ class _Audit:
             else state.lobby.preset, options, tuple([] if public is None else public.rounds),
             () if engine is None else engine.scores, winner,
             sum(isinstance(e.body, Move) for e in self.entries), self._duration(),
-            finding, stopped, tuple(self.verified), tuple(self.unverified), self.torn_bytes,
-            self.entries[0].message.table_id, tuple([] if public is None else public.digests))
+            finding, stopped, tuple(self.verified), (*self.unverified, *self.unprovable),
+            self.torn_bytes,
+            self.entries[0].message.table_id, tuple([] if public is None else public.digests),
+            self._handovers(state), self._removed(state))
+
+    def _removed(self, state: TableState | None) -> tuple[RemovalResult, ...]:
+        """Who vanished and was removed, at which entry, voiding which round (§14)."""
+        if state is None:
+            return ()
+        return tuple(RemovalResult(seq, state.name_of(peer.key), round_number)
+                     for seq, peer, round_number in state.removed)
+
+    def _handovers(self, state: TableState | None) -> tuple[HandoverResult, ...]:
+        """Who handed the sequencer role to whom, at which entry (table.md §13)."""
+        if state is None:
+            return ()
+        return tuple(HandoverResult(seq, term, state.name_of(old.key), state.name_of(new.key))
+                     for term, (seq, old, new) in enumerate(state.handovers, start=1))
 
     def _players(self, state: TableState | None) -> tuple[Player, ...]:
         if state is not None and state.seats:

@@ -127,6 +127,31 @@ class RoundResult:
 
 
 @dataclass(frozen=True, slots=True)
+class HandoverResult:
+    """One hand-over of the sequencer role (table.md §13): at ``entry``, term ``term``."""
+
+    entry: int
+    term: int
+    old: str
+    new: str
+
+    def to_json(self) -> dict[str, JsonValue]:
+        return {"entry": self.entry, "term": self.term, "from": self.old, "to": self.new}
+
+
+@dataclass(frozen=True, slots=True)
+class RemovalResult:
+    """A seat removed at ``entry`` because it vanished; round ``round`` was void (§14)."""
+
+    entry: int
+    name: str
+    round: int
+
+    def to_json(self) -> dict[str, JsonValue]:
+        return {"entry": self.entry, "name": self.name, "round": self.round}
+
+
+@dataclass(frozen=True, slots=True)
 class AuditReport:
     """Everything the audit found out about one log."""
 
@@ -149,6 +174,10 @@ class AuditReport:
     #: The public state digest after each replayed entry (docs/protocol/table.md §2):
     #: what every live peer computed, entry by entry.
     digests: tuple[bytes, ...] = ()
+    #: Every time the sequencer role moved on (table.md §13), in log order.
+    handovers: tuple[HandoverResult, ...] = ()
+    #: Every seat removed because it vanished (table.md §14), in log order.
+    removed: tuple[RemovalResult, ...] = ()
 
     @property
     def exit_code(self) -> int:
@@ -164,6 +193,8 @@ class AuditReport:
             "violation": None if self.violation is None else self.violation.to_json(),
             "stopped": self.stopped or None, "verified": list(self.verified),
             "unverified": list(self.unverified), "torn_bytes": self.torn_bytes,
+            "handovers": [h.to_json() for h in self.handovers],
+            "removed": [r.to_json() for r in self.removed],
         }
 
     def lines(self) -> list[str]:
@@ -193,6 +224,10 @@ class AuditReport:
         if self.players:
             out.append("Players:")
             out.extend(f"  {p.label()}" for p in self.players)
+        out.extend(f"Entry {h.entry}: {h.new} took over as sequencer from {h.old} "
+                   f"(term {h.term})." for h in self.handovers)
+        out.extend(f"Entry {r.entry}: {r.name} vanished and was removed; round {r.round} "
+                   "is void." for r in self.removed)
         for result in self.rounds:
             won = "void round" if result.winner is None else f"won by {result.winner}"
             out.append(f"Round {result.number}: {won}; changes {list(result.changes)}; "

@@ -22,6 +22,7 @@ from uno_p2p.cli import EXIT_FAILURE, EXIT_OK, EXIT_USAGE
 from uno_p2p.cli.voice import plain, say_error
 from uno_p2p.errors import RemoteProtocolError
 from uno_p2p.store.unolog import LogContents, UnreadableLog, read_log
+from uno_p2p.table.handover import handover_successor
 from uno_p2p.wire.chain import verify_chain
 from uno_p2p.wire.transcript import describe_entries, entries_as_json
 
@@ -73,7 +74,7 @@ def _chain_break(contents: LogContents) -> str | None:
     if not contents.entries:
         return None
     try:
-        verify_chain(contents.entries)
+        verify_chain(contents.entries, successor=handover_successor)  # table.md §13
     except RemoteProtocolError as error:
         return f"the chain is broken: {error} (code {error.code}, peer {error.peer})"
     return None

@@ -333,6 +333,10 @@ class HostNode(Driver):
             self.on_note(f"{self.name_of(key)} is missing; the turn timer keeps the table "
                          "moving until it comes back")
             self._tell_presence()
+            # table.md §14: if it is not back when the table must wait for it, the
+            # sequencer removes it and the others play on.
+            self.peer.peer_lost(PeerId(key))
+            self.pump()
 
     def _back(self, key: bytes) -> None:
         if key in self.missing:

@@ -356,6 +356,89 @@ class Abort:
         return f"stopped the game: {names(self.culprit.key)} broke the protocol ({self.code})"
 
 
+#: Hand-over votes a ``handover`` entry may carry: one per seat at most.
+MAX_VOTES = MAX_SEATS
+
+
+@BODIES.kind(72, "handover")
+@dataclass(frozen=True, slots=True)
+class Handover:
+    """``[term, old, new, [[voter, signature], ...]]``: the sequencer role moves on (§13).
+
+    Authored and countersigned by ``new``; ``votes`` are the seated peers'
+    signatures over the hand-over vote (table.md §13.2) for exactly the head this
+    entry follows, so the entry proves that a majority of seats agreed on both
+    the new sequencer and the last entry of the old one.
+    """
+
+    term: int
+    old: PeerId
+    new: PeerId
+    votes: tuple[tuple[PeerId, bytes], ...]
+
+    def __post_init__(self) -> None:
+        fields.integer(self.term, "a term", lo=1, hi=MAX_SEATS * 4)
+        if not isinstance(self.old, PeerId) or not isinstance(self.new, PeerId):
+            raise InvalidMessage("a hand-over names the old and the new sequencer")
+        if not 1 <= len(self.votes) <= MAX_VOTES:
+            raise InvalidMessage(f"a hand-over carries 1 to {MAX_VOTES} votes")
+        for voter, signature in self.votes:
+            if not isinstance(voter, PeerId):
+                raise InvalidMessage("a vote names its voter")
+            fields.blob(signature, "a vote signature", size=64)
+
+    def to_wire(self) -> list[WireValue]:
+        votes: list[WireValue] = [[voter.to_wire(), sig] for voter, sig in self.votes]
+        return [self.term, self.old.to_wire(), self.new.to_wire(), votes]
+
+    @classmethod
+    def from_wire(cls, value: WireValue) -> Handover:
+        """Raises: InvalidMessage: malformed."""
+        term, old, new, votes = fields.array(value, 4, "handover")
+        if not isinstance(votes, list) or len(votes) > MAX_VOTES:
+            raise InvalidMessage(f"a hand-over carries at most {MAX_VOTES} votes")
+        pairs = []
+        for vote in votes:
+            voter, signature = fields.array(vote, 2, "a vote")
+            pairs.append((PeerId.from_wire(voter),
+                          fields.blob(signature, "a vote signature", size=64)))
+        return cls(fields.integer(term, "a term", lo=1, hi=MAX_SEATS * 4),
+                   PeerId.from_wire(old), PeerId.from_wire(new), tuple(pairs))
+
+    def describe(self, names: Names) -> str:
+        return (f"took over as sequencer from {names(self.old.key)} (term {self.term}, "
+                f"{len(self.votes)} votes)")
+
+
+@BODIES.kind(73, "remove")
+@dataclass(frozen=True, slots=True)
+class Remove:
+    """``[peer, reason]``: the sequencer removes a seat that vanished (table.md §14).
+
+    The round under way is void and a new one is dealt among the seats left.
+    """
+
+    peer: PeerId
+    reason: str
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.peer, PeerId):
+            raise InvalidMessage("a removal names the peer removed")
+        fields.text(self.reason, "a reason", max_chars=MAX_REASON)
+
+    def to_wire(self) -> list[WireValue]:
+        return [self.peer.to_wire(), self.reason]
+
+    @classmethod
+    def from_wire(cls, value: WireValue) -> Remove:
+        """Raises: InvalidMessage: malformed."""
+        peer, reason = fields.array(value, 2, "remove")
+        return cls(PeerId.from_wire(peer), fields.text(reason, "a reason", max_chars=MAX_REASON))
+
+    def describe(self, names: Names) -> str:
+        return f"removed {names(self.peer.key)} from the table ({self.reason})"
+
+
 def describe_action(action: Action) -> str:
     """An engine action in plain words, as the transcript shows it."""
     if isinstance(action, Play):

@@ -102,6 +102,29 @@ class PeerMisbehaved:
 
 
 @dataclass(frozen=True, slots=True)
+class SequencerChanged:
+    """The sequencer role moved on from ``old`` to ``new`` at ``entry`` (table.md §13)."""
+
+    old: PeerId
+    new: PeerId
+    old_name: str
+    new_name: str
+    term: int
+    entry: int
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerRemoved:
+    """``peer`` vanished and was removed at ``entry``; round ``round`` is void (§14)."""
+
+    peer: PeerId
+    name: str
+    round: int
+    entry: int
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
 class YourTurn:
     """This peer's player must act; ``actions`` are its legal moves."""
 
@@ -125,4 +148,5 @@ class Progress:
 TableEvent = (
     PlayerJoined | OptionsChanged | PlayerReady | PlayerLeft | GameStarted | MovePlayed
     | RoundEnded | GameEnded | PeerMisbehaved | YourTurn | HandChanged | Progress
+    | SequencerChanged | PlayerRemoved
 )

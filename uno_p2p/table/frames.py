@@ -5,7 +5,9 @@ One tag byte, then the payload: ``M`` a signed message for the sequencer,
 did not log a message (``[counter, code, reason]``, unsigned: it only lets
 the author decide again; nothing depends on it), ``S`` a resumed peer's
 request for the entries after the ``[seen]`` it has, ``R`` a peer's own signed
-message relayed to every peer (any peer may carry it on).
+message relayed to every peer (any peer may carry it on), ``V`` a hand-over
+vote (table.md §13). ``E`` frames may come from any peer: an entry proves
+itself by its countersignature.
 """
 
 from __future__ import annotations
@@ -21,7 +23,9 @@ FRAME_SYNC = b"S"
 #: A peer's own signed message, sent to every peer when the sequencer leaves it
 #: unlogged (table.md §6.2): evidence of censorship, and a second path to the host.
 FRAME_RELAY = b"R"
-FRAMES = (FRAME_MESSAGE, FRAME_ENTRY, FRAME_DROP, FRAME_SYNC, FRAME_RELAY)
+#: A seated peer's signed hand-over vote, to every member (table.md §13.2).
+FRAME_VOTE = b"V"
+FRAMES = (FRAME_MESSAGE, FRAME_ENTRY, FRAME_DROP, FRAME_SYNC, FRAME_RELAY, FRAME_VOTE)
 
 
 def frame(tag: bytes, payload: bytes) -> bytes:

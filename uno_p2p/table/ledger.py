@@ -35,8 +35,10 @@ from uno_p2p.table import game
 from uno_p2p.table.bodies import (
     Abort,
     Clock,
+    Handover,
     KeySetup,
     Move,
+    Remove,
     RevealSecrets,
     Shares,
     ShuffleDeck,
@@ -48,9 +50,12 @@ from uno_p2p.table.events import (
     PlayerJoined,
     PlayerLeft,
     PlayerReady,
+    SequencerChanged,
     TableEvent,
 )
 from uno_p2p.table.game import Events, fault
+from uno_p2p.table.handover import HandoverRefused, check_handover, handover_successor
+from uno_p2p.table.removal import apply_remove
 from uno_p2p.table.state import (
     Misbehaviour,
     Seating,
@@ -99,6 +104,8 @@ class _At:
     author: PeerId
     #: How many entries its author had seen (its head).
     seen: int = 0
+    #: The head its author signed (a hand-over must follow exactly that, table.md §13.2).
+    head: Head | None = None
 
     def fault(self, code: str, why: str, culprit: PeerId | None = None) -> Misbehaviour:
         return fault(self.entry, self.seq, culprit or self.author, code, why)
@@ -112,8 +119,8 @@ def apply_entry(ts: TableState, entry: Entry, view: LogView = NO_VIEW
         Misbehaviour: the body breaks the table protocol or the rules; the
             error names the culprit and holds the entry.
     """
-    return apply_body(ts, _At(entry, entry.seq, entry.author, entry.message.head.seen),
-                      entry.body, view)
+    return apply_body(ts, _At(entry, entry.seq, entry.author, entry.message.head.seen,
+                              entry.message.head), entry.body, view)
 
 
 def check_message(ts: TableState, message: Message, view: LogView = NO_VIEW
@@ -126,8 +133,8 @@ def check_message(ts: TableState, message: Message, view: LogView = NO_VIEW
     Raises:
         Misbehaviour: as ``apply_entry``, naming the message's author.
     """
-    return apply_body(ts, _At(None, ts.seq, message.author, message.head.seen), message.body,
-                      view)
+    return apply_body(ts, _At(None, ts.seq, message.author, message.head.seen, message.head),
+                      message.body, view)
 
 
 def apply_body(ts: TableState, at: _At, body: Body, view: LogView
@@ -442,8 +449,8 @@ def _finish(ts: TableState, at: _At) -> tuple[TableState, Events]:
     audit = ts.audit_error  # a seat's own reveal may have convicted it already
     records = [DeckRecord(d.round, d.number, d.card_ids, d.done,
                           tuple(ShuffleMessage(s) for s in d.shuffles),
-                          tuple((s.shuffle, s.position) for s in d.carried))
-               for d in ts.decks if d.done]
+                          tuple((s.shuffle - ts.void_decks, s.position) for s in d.carried))
+               for d in ts.decks[ts.void_decks:] if d.done]
     keys = [k for k in ts.keys if k is not None]
     # Every seat revealed and its own shuffles re-executed clean at its reveal
     # (``game.convict_shuffles``): the whole-game re-execution would say the same.
@@ -470,6 +477,29 @@ def _peer_by_hex(ts: TableState, label: str | None) -> PeerId | None:
     return None
 
 
+def _handover(ts: TableState, at: _At, body: Handover, _: LogView
+              ) -> tuple[TableState, Events]:
+    """The sequencer role moves on (table.md §13.2): the new sequencer is the lobby's
+    host from here on; it sets a new start clock before anything is timed (§6.1)."""
+    head = at.head if at.head is not None else Head(at.seq, b"\x00" * 32)
+    try:
+        check_handover(ts, at.author, head, body)
+    except HandoverRefused as error:
+        raise at.fault(error.code, str(error)) from error
+    lobby = ts.lobby
+    if lobby is None:  # check_handover refuses a table without a lobby
+        raise at.fault("bad_handover", "there is no table to hand over")
+    ts = replace(ts, lobby=replace(lobby, host=body.new), term=body.term,
+                 handovers=(*ts.handovers, (at.seq, body.old, body.new)),
+                 clock_started=False)
+    return ts, [SequencerChanged(body.old, body.new, ts.name_of(body.old.key),
+                                 ts.name_of(body.new.key), body.term, at.seq)]
+
+
+def _remove(ts: TableState, at: _At, body: Remove, _: LogView) -> tuple[TableState, Events]:
+    return apply_remove(ts, at.entry, at.seq, at.author, body)
+
+
 def _move(ts: TableState, at: _At, body: Move, _: LogView) -> tuple[TableState, Events]:
     return game.apply_move(ts, at.entry, at.seq, at.author, body)
 
@@ -493,6 +523,7 @@ _HANDLERS: dict[type, Callable[[TableState, _At, Any, LogView],
     OpenTable: _open_table, Join: _join, SetOptions: _set_options, Ready: _ready, Kick: _kick,
     Leave: _leave, Start: _start, KeySetup: _key_setup, Clock: _clock, RevealSecrets: _reveal,
     Abort: _abort, Move: _move, Shares: _shares, ShuffleDeck: _shuffle, Sealed: _sealed,
+    Handover: _handover, Remove: _remove,
 }
 
 
@@ -515,7 +546,8 @@ class Ledger:
     """
 
     def __init__(self, table_id: bytes, host: PeerId, me: bytes | None = None) -> None:
-        self.chain = ChainVerifier(table_id, host)
+        self.chain = ChainVerifier(table_id, host, handover_successor)
+        self.me = me
         self.state = initial_state(table_id, me)
         self.digests: list[bytes] = []
         self._history: deque[TableState] = deque([self.state], maxlen=HISTORY)
@@ -572,7 +604,18 @@ class Ledger:
 
     def _rewind(self, seq: int) -> None:
         """Forget entry ``seq`` from the chain (it failed the table's checks)."""
+        self.chain.truncate(seq)
+
+    def truncate(self, seq: int) -> None:
+        """Forget every entry from ``seq`` on: a suffix a hand-over replaced (table.md
+        §13.4). The state is rebuilt through the same path (``accept``).
+
+        Raises:
+            ChainError / Misbehaviour: an entry it had accepted is refused now (a bug).
+        """
         entries = self.chain.entries[:seq]
-        self.chain = ChainVerifier(self.chain.table_id, self.chain.sequencer)
+        fresh = Ledger(self.chain.table_id, self.chain.terms[0][1], self.me)
         for entry in entries:
-            self.chain.accept(entry)
+            fresh.accept(entry)
+        self.chain, self.state = fresh.chain, fresh.state
+        self.digests, self._history = fresh.digests, fresh._history

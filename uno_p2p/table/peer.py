@@ -35,7 +35,8 @@ from uno_p2p.rules.engine import learn
 from uno_p2p.rules.legal import legal_actions
 from uno_p2p.rules.options import Options
 from uno_p2p.rules.state import Claim, Phase, State
-from uno_p2p.table.bodies import Abort, PrivateShares, ShareItem
+from uno_p2p.table import succession
+from uno_p2p.table.bodies import Abort, Handover, PrivateShares, ShareItem
 from uno_p2p.table.controls import Controls
 from uno_p2p.table.duties import (
     make_item,
@@ -56,12 +57,14 @@ from uno_p2p.table.frames import (
     FRAME_MESSAGE,
     FRAME_RELAY,
     FRAME_SYNC,
+    FRAME_VOTE,
     decode_drop,
     decode_sync,
     drop_notice,
     frame,
     sync_request,
 )
+from uno_p2p.table.handover import Election, Vote, handover_successor
 from uno_p2p.table.knowledge import false_claims, openable, private_items
 from uno_p2p.table.ledger import Ledger
 from uno_p2p.table.sending import NONCE_BYTES, Maker, Outgoing, derive
@@ -126,6 +129,16 @@ class TablePeer(Controls):
         self.censorship = CensorshipWatch()
         self._live = False
         self._sent: tuple[Message, int] | None = None
+        #: table.md §13: the election while the table has no sequencer, and when we
+        #: last heard from the sequencer.
+        self.election: Election | None = None
+        self.past_election: Election | None = None
+        #: Votes heard for the next term before this peer itself doubted the host.
+        self.heard_votes: dict[bytes, Vote] = {}
+        #: How far we sent each voter our entries during this election (§13.3).
+        self.supplied: dict[bytes, int] = {}
+        self.heard_host_ms = 0
+        self.outstanding_ms = 0
 
     # -- construction ---------------------------------------------------------------------
     @classmethod
@@ -195,12 +208,18 @@ class TablePeer(Controls):
 
 
     def _resend(self, target: PeerId, seen: int) -> None:
-        """A resumed peer asks for the entries after ``seen``: send them to it."""
+        """A resumed peer asks for the entries after ``seen``: send them to it (any peer
+        answers, table.md §13.4; from the last hand-over on at least, which may have
+        replaced entries the asker holds); the sequencer then says it has sent all."""
         lobby = self.state.lobby
         if lobby is not None and target in lobby.joined:
             entries = self.ledger.chain.entries
+            if self.state.handovers:
+                seen = min(seen, self.state.handovers[-1][0])
             self._out.extend(Outgoing((target,), frame(FRAME_ENTRY, e.encode()))
                              for e in entries[seen:])
+            if self.sequencer is None:
+                return
             counter = sum(1 for e in entries if e.author == target)
             self._out.append(Outgoing((target,), frame(FRAME_DROP, drop_notice(
                 counter, SYNCED, "these are all the entries"))))
@@ -244,21 +263,29 @@ class TablePeer(Controls):
         """
         if now_ms is not None:
             self.now_ms = max(self.now_ms, now_ms)
-        if not data or (sender is not None and sender != self.host_id
-                        and data[:1] in (FRAME_ENTRY, FRAME_DROP)):
+        if sender is not None and sender == self.host_id:
+            self.heard_host_ms = self.now_ms
+        if sender is not None and self.sequencer is not None:
+            self.sequencer.lost.discard(sender.key)  # it is back (table.md §14)
+        relayed = sender is not None and sender != self.host_id
+        if not data or (relayed and data[:1] == FRAME_DROP):
             return
         tag, payload = data[:1], data[1:]
         self._live = now_ms is not None
         try:
             if tag == FRAME_ENTRY:
-                self._receive_entry(Entry.decode(payload))
+                entry = Entry.decode(payload)
+                if not relayed or succession.relayed_ok(self, entry):
+                    self._receive_entry(entry)
+            elif tag == FRAME_VOTE and self.stopped is None:
+                succession.hear_vote(self, payload, sender)
             elif tag in (FRAME_MESSAGE, FRAME_RELAY) and self.sequencer is not None:
                 self._order(self.sequencer.submit(Message.decode(payload), self.now_ms))
             elif tag == FRAME_RELAY and self.stopped is None:
                 self.censorship.consider(Message.decode(payload), self.ledger, self.peer_id)
             elif tag == FRAME_DROP:
                 self._dropped(*decode_drop(payload))
-            elif tag == FRAME_SYNC and self.sequencer is not None and sender is not None:
+            elif tag == FRAME_SYNC and sender is not None:
                 self._resend(sender, decode_sync(payload))
         except InvalidMessage as error:
             self._misbehaved(None if tag in (FRAME_MESSAGE, FRAME_RELAY) else self.host_id,
@@ -279,6 +306,9 @@ class TablePeer(Controls):
             times.append(grace)
         if self._sent is not None and self.stopped is None:
             times.append(self._sent[1] + RELAY_AFTER_MS)
+        lost = succession.deadline(self)
+        if lost is not None:
+            times.append(lost)
         return min(times) if times else None
 
     def handle_timer(self, now_ms: int) -> None:
@@ -289,6 +319,31 @@ class TablePeer(Controls):
             self._order(self.sequencer.tick(self.now_ms))
         if self._sent is not None and self.now_ms >= self._sent[1] + RELAY_AFTER_MS:
             self._relay(self._sent[0])
+        succession.tick(self)
+        self._drive()
+
+    # -- the sequencer role moves on (table.md §13) ---------------------------------------
+    def host_lost(self) -> None:
+        """The shell says the sequencer's links are down past its time-out: vote for the
+        next seat to take over (with our head), so the game goes on."""
+        succession.host_lost(self)
+        self._drive()
+
+    def peer_lost(self, peer: PeerId) -> None:
+        """The shell says ``peer``'s links are down past its time-out. The sequencer then
+        removes it when the table waits for it (table.md §14); the sequencer itself
+        lost means a hand-over (§13)."""
+        if peer == self.host_id:
+            self.host_lost()
+            return
+        if self.sequencer is not None:
+            self.sequencer.lost.add(peer.key)
+        self._drive()
+
+    def rejoin(self) -> None:
+        """The shell says we are back after being cut off: ask every member for what we
+        missed (a hand-over included: an old host then plays on as an ordinary peer)."""
+        succession.rejoin(self)
         self._drive()
 
     # -- watching the sequencer (table.md §6.1-§6.2) --------------------------------------
@@ -334,6 +389,7 @@ class TablePeer(Controls):
                                self._maker(body, to, private)(counter))
         self.counter += 1
         self.outstanding = counter
+        self.outstanding_ms = self.now_ms
         self._sent = (message, self.now_ms)
         self._out.append(Outgoing(None, frame(FRAME_MESSAGE, message.encode())))
 
@@ -378,9 +434,12 @@ class TablePeer(Controls):
 
     # -- receiving ------------------------------------------------------------------------
     def _receive_entry(self, entry: Entry) -> None:
-        if self.stopped is not None or self.sequencer is not None:
+        handover = isinstance(entry.body, Handover)
+        if self.stopped is not None or (self.sequencer is not None and not handover):
             return
         expected = self.state.seq
+        if entry.seq < expected and handover and succession.supersede(self, entry):
+            expected = self.state.seq
         if entry.seq < expected:
             self._compare(entry)
             return
@@ -402,7 +461,8 @@ class TablePeer(Controls):
                 self._early_bytes + size > MAX_EARLY_BYTES:
             return  # the sequencer sends it again on a sync request (table.md §9)
         try:
-            entry.verify_countersignature(self.host_id)
+            # A hand-over is countersigned by its new sequencer (table.md §13.2).
+            entry.verify_countersignature(handover_successor(entry) or self.host_id)
             entry.message.verify(entry=entry.seq)
         except RemoteProtocolError as error:
             self._misbehaved(None, entry.seq, error.code,
@@ -447,6 +507,7 @@ class TablePeer(Controls):
 
     def _after(self, entry: Entry, events: Iterable[TableEvent]) -> None:
         self._events.extend(events)
+        succession.after_entry(self, entry)
         if entry.author == self.peer_id:
             self.counter = max(self.counter, entry.message.counter + 1)
             self.outstanding = None
@@ -456,12 +517,15 @@ class TablePeer(Controls):
         self._learn()
 
     def _dropped(self, counter: int, code: str, reason: str) -> None:
-        if code == SYNCED and self._syncing:
+        if code == SYNCED:
             # The sequencer's count is the truth: a message of ours it never logged
             # (lost with a broken link) is void, and its number is ours to use again.
-            self._syncing = False
-            self.counter = counter
-            self.outstanding = None
+            # A late "synced" (we are no longer waiting for it) says nothing about a
+            # message sent since: taking it as a drop would sign that number twice.
+            if self._syncing:
+                self._syncing = False
+                self.counter = counter
+                self.outstanding = None
             return
         if self.outstanding == counter:
             self.outstanding = None

@@ -26,10 +26,11 @@ from uno_p2p.crypto.identity import Identity
 from uno_p2p.errors import IllegalAction, RemoteProtocolError
 from uno_p2p.rules.actions import TimeOut
 from uno_p2p.rules.state import TIMED_PHASES
-from uno_p2p.table.bodies import Abort, Clock, Move
+from uno_p2p.table.bodies import Abort, Clock, Move, Remove
 from uno_p2p.table.duties import waiting_for
 from uno_p2p.table.events import TableEvent
 from uno_p2p.table.ledger import Ledger, check_message, refused
+from uno_p2p.table.removal import awaited, removable
 from uno_p2p.table.state import Misbehaviour, TablePhase, TableState
 from uno_p2p.wire.chain import ChainError
 from uno_p2p.wire.envelope import Entry, Message
@@ -72,11 +73,17 @@ class Sequencer:
         self.counter = 0
         self.response_timeout_ms = response_timeout_ms
         self.last_progress_ms = 0
+        #: Peers the shell reported gone (links down past its time-out), table.md §14.
+        self.lost: set[bytes] = set()
 
     # -- ordering -----------------------------------------------------------------------
     def submit(self, message: Message, now_ms: int) -> Outcome:
         """Check a peer's message and log it, or drop it, or stop the game naming its author."""
         outcome = Outcome()
+        handovers = self.ledger.state.handovers
+        if handovers and message.head.seen <= handovers[-1][0]:
+            # table.md §13.3: signed before the hand-over, void; its author signs anew.
+            return outcome
         self._clock(outcome, now_ms, message)
         try:
             checked = self._check(message)
@@ -123,6 +130,20 @@ class Sequencer:
             message = self._sign_with(make)
             checked = self._check(message)
         self._log(outcome, message, now_ms, checked)
+        return outcome
+
+    def take_over(self, body: Body, now_ms: int) -> Outcome:
+        """Log the ``handover`` entry that makes this peer the sequencer (table.md §13.3):
+        its own message, countersigned by itself, right after the head the votes hold.
+
+        Raises:
+            Misbehaviour / ChainError: the hand-over is refused (a bug: the election
+                checks the votes first).
+        """
+        outcome = Outcome()
+        message = self._sign(body)
+        self._log(outcome, message, now_ms, self._check(message))
+        self.last_progress_ms = now_ms
         return outcome
 
     def _check(self, message: Message) -> tuple[TableState, list[TableEvent]]:
@@ -201,9 +222,14 @@ class Sequencer:
         turn = self._turn_deadline()
         if turn is not None:
             deadlines.append(turn)
-        if state.phase in WAITING and waiting_for(state):
+        if state.phase in WAITING and (waiting_for(state) or self._lost_awaited()):
             deadlines.append(self.last_progress_ms + self.response_timeout_ms)
         return min(deadlines) if deadlines else None
+
+    def _lost_awaited(self) -> list[int]:
+        """Seats the shell reported gone whose decision the table waits for."""
+        state = self.ledger.state
+        return [s for s, p in enumerate(state.seats) if p.key in self.lost and awaited(state, s)]
 
     def _turn_deadline(self) -> int | None:
         state = self.ledger.state
@@ -225,9 +251,16 @@ class Sequencer:
                 self._log(outcome, self._sign(Clock(now_ms)), now_ms)
             self._log(outcome, self._sign(Move(TimeOut(seat))), now_ms)
             return outcome
-        late = waiting_for(state) if state.phase in WAITING else []
+        late = [*waiting_for(state), *self._lost_awaited()] if state.phase in WAITING else []
         if late and now_ms >= self.last_progress_ms + self.response_timeout_ms:
             culprit = state.seats[late[0]]
+            if not removable(state, culprit, self.identity.peer):
+                # table.md §14: a seat that vanished is removed; the game goes on.
+                if now_ms > state.clock_ms:
+                    self._log(outcome, self._sign(Clock(now_ms)), now_ms)
+                self._log(outcome, self._sign(Remove(culprit, "did not answer in time")),
+                          now_ms)
+                return outcome
             if state.phase == TablePhase.REVEALING:
                 # The closing entry (table.md §8): the log ends here, and says why.
                 body = Abort(culprit, "missing_reveal", "did not reveal in time")

@@ -175,6 +175,14 @@ class TableState:
     audit_error: str = ""
     #: The seat the sequencer's closing entry named (its reveal never came), or -1.
     closed: int = -1
+    #: How many times the sequencer role moved on (table.md §13), and each hand-over:
+    #: ``(entry, old sequencer, new sequencer)``.
+    term: int = 0
+    handovers: tuple[tuple[int, PeerId, PeerId], ...] = ()
+    #: Seats removed because they vanished (table.md §14): ``(entry, peer, round)``;
+    #: the decks before ``void_decks`` belong to the seating before the last removal.
+    removed: tuple[tuple[int, PeerId, int], ...] = ()
+    void_decks: int = 0
 
     # -- seats -------------------------------------------------------------------------------
     def seat_of(self, peer: bytes) -> int | None:
@@ -200,6 +208,7 @@ class TableState:
 
     @property
     def host(self) -> PeerId | None:
+        """The sequencer now: the host, or whoever took over from it (table.md §13)."""
         return None if self.lobby is None else self.lobby.host
 
     @property

@@ -24,7 +24,7 @@ that fails leaves the verifier unchanged.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from uno_p2p.crypto.identity import Identity, PeerId
@@ -119,11 +119,21 @@ class ChainVerifier:
     ``sequencer`` is the peer that countersigns (the host: the author of entry
     0). The table layer feeds every entry it receives to ``accept``; a
     sequencer calls ``check_message`` before it countersigns.
+
+    ``successor`` (from the table layer, which knows the bodies) says whether an
+    entry hands the sequencer role on (table.md §13): it returns the new
+    sequencer, which countersigns that entry and every later one, or None.
+    The verifier only follows it; the table's rules judge whether the hand-over
+    was allowed.
     """
 
-    def __init__(self, table_id: bytes, sequencer: PeerId) -> None:
+    def __init__(self, table_id: bytes, sequencer: PeerId,
+                 successor: Callable[[Entry], PeerId | None] | None = None) -> None:
         self.table_id = table_id
         self.sequencer = sequencer
+        self.successor = successor
+        #: ``(first entry, sequencer)``: who countersigns from which number on.
+        self.terms: list[tuple[int, PeerId]] = [(0, sequencer)]
         self._entries: list[Entry] = []
         self._hashes: list[bytes] = [genesis_hash(table_id)]
         self._authors: dict[bytes, _AuthorState] = {}
@@ -179,10 +189,15 @@ class ChainVerifier:
             ChainError: any check fails (see the module docstring for codes).
             EquivocationError: the author reused a counter with new contents.
         """
+        new = None if self.successor is None else self.successor(entry)
+        counter_signer = self.sequencer if new is None else new
         _check_place(entry, self.table_id, len(self._entries), self._hashes[-1], self.sequencer)
         entry.message.verify(entry=entry.seq)
-        entry.verify_countersignature(self.sequencer)
+        entry.verify_countersignature(counter_signer)
         self._check_author(entry.message, entry.seq, entry)
+        if new is not None:
+            self.sequencer = new
+            self.terms.append((entry.seq, new))
         self._entries.append(entry)
         self._hashes.append(entry.hash)
         state = self._authors.setdefault(entry.author.key, _AuthorState())
@@ -201,6 +216,14 @@ class ChainVerifier:
                              entry=None, code="wrong_table", evidence=(message,))
         self._check_author(message, len(self._entries), None)
 
+    def sequencer_at(self, seq: int) -> PeerId:
+        """The sequencer that countersigned (or countersigns) entry ``seq``."""
+        owner = self.terms[0][1]
+        for first, peer in self.terms:
+            if first <= seq:
+                owner = peer
+        return owner
+
     def compare(self, other: Entry) -> None:
         """Compare an entry seen elsewhere (another peer's log) with ours at its number.
 
@@ -208,7 +231,18 @@ class ChainVerifier:
             ForkError: the sequencer countersigned a different entry there.
         """
         if other.seq < len(self._entries):
-            check_fork(self._entries[other.seq], other, self.sequencer)
+            check_fork(self._entries[other.seq], other, self.sequencer_at(other.seq))
+
+    def truncate(self, seq: int) -> None:
+        """Forget the entries from ``seq`` on (an entry the table's rules refused, or a
+        suffix that a hand-over replaced, table.md §13.4)."""
+        keep = self._entries[:seq]
+        self._entries, self._hashes = [], self._hashes[:1]
+        self._authors, self._by_counter = {}, {}
+        self.terms = self.terms[:1]
+        self.sequencer = self.terms[0][1]
+        for entry in keep:
+            self.accept(entry)
 
     def _check_author(self, message: Message, seq: int, entry: Entry | None) -> None:
         if entry is None:
@@ -291,10 +325,12 @@ def verify_entry(entry: Entry, previous: Entry | None, sequencer: PeerId) -> Non
                          evidence=(entry,))
 
 
-def verify_chain(entries: Iterable[Entry], sequencer: PeerId | None = None) -> ChainVerifier:
+def verify_chain(entries: Iterable[Entry], sequencer: PeerId | None = None,
+                 successor: Callable[[Entry], PeerId | None] | None = None) -> ChainVerifier:
     """Verify a whole log from entry 0, returning the verifier at its head.
 
-    ``sequencer`` defaults to the author of entry 0 (the host opens the table).
+    ``sequencer`` defaults to the author of entry 0 (the host opens the table);
+    ``successor`` follows hand-overs of the role (``ChainVerifier``).
 
     Raises:
         ChainError: the first entry that breaks the chain; an empty log is
@@ -304,7 +340,7 @@ def verify_chain(entries: Iterable[Entry], sequencer: PeerId | None = None) -> C
     first = next(iterator, None)
     if first is None:
         raise RemoteProtocolError("the log has no entries", code="empty_log")
-    verifier = ChainVerifier(first.message.table_id, sequencer or first.author)
+    verifier = ChainVerifier(first.message.table_id, sequencer or first.author, successor)
     verifier.accept(first)
     for entry in iterator:
         verifier.accept(entry)

@@ -1,0 +1,99 @@
+"""Removing a seat that vanished (docs/protocol/table.md §14).
+
+The mechanism is the simple sound one: the round under way is void and a new
+one is dealt among the seats left. Every card of the void round stays under
+the joint key of the old seating, which needs the vanished seat's key share
+to open: nobody ever sees them. Every later deck is built under the joint
+key of the seats left only, so the vanished seat's share is needed no more,
+and "no coalition short of all the seats still playing learns a card" keeps
+holding. What it costs: the void round's play, and the end-of-game
+re-execution of the decks the vanished seat shuffled (it never reveals its
+seed): those stay unproven, and the audit says so.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from uno_p2p.crypto.identity import PeerId
+from uno_p2p.errors import ConfigError
+from uno_p2p.rules.removal import can_remove, remove_player
+from uno_p2p.rules.state import Phase
+from uno_p2p.table.bodies import Remove
+from uno_p2p.table.duties import waiting_for
+from uno_p2p.table.events import PlayerRemoved, TableEvent
+from uno_p2p.table.game import fault, follow, start_engine
+from uno_p2p.table.state import TablePhase, TableState
+from uno_p2p.wire.envelope import Entry
+
+PHASES = (TablePhase.KEYS, TablePhase.PLAYING)
+
+
+def awaited(ts: TableState, seat: int) -> bool:
+    """Whether the table waits for ``seat``: work it owes, or a decision of its player
+    that nothing else can make (its turn, its verdict, its colour)."""
+    if seat in waiting_for(ts):
+        return True
+    game = ts.engine
+    if ts.phase != TablePhase.PLAYING or game is None:
+        return False
+    if game.phase == Phase.CHALLENGE:
+        return game.challenge[0] == seat
+    return game.phase in (Phase.PLAYING, Phase.STARTER_COLOUR) and game.current == seat
+
+
+def removable(ts: TableState, peer: PeerId, by: PeerId) -> str:
+    """Why ``by`` may not remove ``peer`` now ("" when it may, table.md §14.1)."""
+    seat = ts.seat_of(peer.key)
+    if ts.phase not in PHASES:
+        return "seats are removed only during key setup and play"
+    if ts.host is None or by != ts.host:
+        return "only the sequencer removes a seat"
+    if seat is None or peer == by:
+        return "the sequencer removes another seat"
+    if not awaited(ts, seat):
+        return "the table is not waiting for this seat"
+    if ts.engine is not None:
+        return can_remove(ts.engine, seat)
+    options = ts.rules
+    if options.teams:
+        return "a team game cannot lose a player"
+    try:
+        options.check_players(len(ts.seats) - 1)
+    except ConfigError as error:
+        return str(error)
+    return ""
+
+
+def apply_remove(ts: TableState, entry: Entry | None, seq: int, author: PeerId,
+                 body: Remove) -> tuple[TableState, list[TableEvent]]:
+    """The seat leaves the seating; in play, the round is void and a new one dealt.
+
+    Raises:
+        Misbehaviour: ``bad_remove`` naming the author (``removable`` says why).
+    """
+    why = removable(ts, body.peer, author)
+    if why:
+        raise fault(entry, seq, author, "bad_remove", why)
+    seat = ts.seat_of(body.peer.key)
+    assert seat is not None  # noqa: S101 (removable checked)
+    name = ts.name_of(body.peer.key)
+    seats = tuple(p for p in ts.seats if p != body.peer)
+    keys = ts.keys[:seat] + ts.keys[seat + 1:]
+    game = ts.engine
+    round_number = 0 if game is None else game.round
+    removed = PlayerRemoved(body.peer, name, round_number, seq, body.reason)
+    ts = replace(ts, seats=seats, keys=keys,
+                 removed=(*ts.removed, (seq, body.peer, round_number)))
+    if game is None:
+        if all(keys):
+            ts, events = start_engine(ts, seq)
+            return ts, [removed, *events]
+        return ts, [removed]
+    new, engine_events = remove_player(game, seat, ts.clock_ms)
+    ts = replace(ts, engine=new, void_decks=len(ts.decks), shares={}, deals=(), privates=())
+    ts, events = follow(ts, engine_events, seq)
+    return ts, [removed, *events]
+
+
+__all__ = ["apply_remove", "awaited", "removable"]

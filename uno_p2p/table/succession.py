@@ -1,0 +1,320 @@
+"""One peer's side of a hand-over: noticing the host is gone, voting, taking over,
+and following the new sequencer (docs/protocol/table.md §13.1-§13.4).
+
+Functions over a ``TablePeer`` (kept apart so the peer stays readable); the
+rules a ``handover`` entry must meet are ``uno_p2p.table.handover``'s, checked by
+the ledger like any other entry's.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from uno_p2p.crypto.identity import PeerId
+from uno_p2p.errors import InvalidMessage, RemoteProtocolError
+from uno_p2p.table.bodies import Handover, Remove
+from uno_p2p.table.duties import waiting_for
+from uno_p2p.table.events import PeerMisbehaved, Progress
+from uno_p2p.table.frames import FRAME_ENTRY, FRAME_VOTE, frame
+from uno_p2p.table.handover import (
+    HOST_LOST_AFTER_MS,
+    VOTE_WAIT_MS,
+    Election,
+    HandoverRefused,
+    Vote,
+    check_handover,
+    decode_vote,
+    double_vote,
+    handover_successor,
+    majority,
+    members,
+    successor,
+)
+from uno_p2p.table.sending import Outgoing
+from uno_p2p.table.sequencer import Sequencer
+from uno_p2p.table.state import TablePhase
+from uno_p2p.table.watch import CensorshipWatch, ClockWatch
+from uno_p2p.wire.envelope import Entry
+from uno_p2p.wire.limits import RELAY_AFTER_MS
+
+if TYPE_CHECKING:
+    from uno_p2p.table.peer import TablePeer
+
+
+def can_vote(peer: TablePeer) -> bool:
+    """A member of a table that is not over, and not the sequencer itself."""
+    state = peer.state
+    return (peer.sequencer is None and peer.stopped is None
+            and state.phase != TablePhase.ENDED and peer.peer_id in members(state)
+            and state.host is not None and peer.peer_id != state.host)
+
+
+def deadline(peer: TablePeer) -> int | None:
+    """When ``tick`` has something to do for the succession, if ever."""
+    if not can_vote(peer) and peer.election is None:
+        return None
+    election = peer.election
+    if election is not None:
+        times = []
+        if election.new == peer.peer_id and peer.now_ms < election.started_ms + VOTE_WAIT_MS:
+            times.append(election.started_ms + VOTE_WAIT_MS)
+        if peer.heard_host_ms > election.started_ms:
+            # The sequencer spoke since: give the election up if no majority came.
+            times.append(election.started_ms + HOST_LOST_AFTER_MS)
+        return min(times) if times else None
+    times = []
+    if peer.heard_votes:
+        times.append(peer.heard_host_ms + HOST_LOST_AFTER_MS)
+    if peer.outstanding is not None:
+        times.append(peer.outstanding_ms + HOST_LOST_AFTER_MS)
+    if _host_owes_work(peer):
+        times.append(peer.heard_host_ms + HOST_LOST_AFTER_MS)
+    return min(times) if times else None
+
+
+def _doubts_host(peer: TablePeer) -> bool:
+    """Whether this peer itself has reason to believe another member's vote (§13.1):
+    the sequencer owes it an answer or work for ``RELAY_AFTER_MS``, or said nothing for
+    ``HOST_LOST_AFTER_MS``. One member alone cannot depose a host that others hear."""
+    quiet = peer.now_ms - peer.heard_host_ms
+    return quiet >= HOST_LOST_AFTER_MS or (
+        peer.outstanding is not None and peer.now_ms - peer.outstanding_ms >= RELAY_AFTER_MS
+    ) or (_host_owes_work(peer) and quiet >= RELAY_AFTER_MS)
+
+
+def _host_owes_work(peer: TablePeer) -> bool:
+    state = peer.state
+    host = state.host
+    seat = None if host is None else state.seat_of(host.key)
+    return seat is not None and seat in waiting_for(state)
+
+
+def tick(peer: TablePeer) -> None:
+    """The host has been silent too long: start the election; the successor hands over
+    with a bare majority once it has waited ``VOTE_WAIT_MS`` for the rest."""
+    election = peer.election
+    if election is not None:
+        take_over(peer)
+        if peer.election is election and peer.heard_host_ms > election.started_ms and \
+                peer.now_ms >= election.started_ms + HOST_LOST_AFTER_MS:
+            # §13.1: the others still hear the sequencer, so no majority came: we were
+            # wrong (or alone cut off). Play on; our vote stays valid for this term.
+            peer.election = None
+            peer._events.append(Progress("the sequencer is back: no hand-over"))
+        return
+    due = deadline(peer)
+    if due is not None and peer.now_ms >= due:
+        host_lost(peer)
+
+
+def host_lost(peer: TablePeer) -> None:
+    """The sequencer is gone (the shell says so, or it stayed silent past the time-out):
+    vote for its successor with our head, to every member but the old sequencer."""
+    if peer.election is not None or not can_vote(peer):
+        return
+    state = peer.state
+    old = state.host
+    new = None if old is None else successor(state, old)
+    if old is None or new is None:
+        return
+    peer.election = Election(state.term + 1, old, new, peer.now_ms)
+    for heard in peer.heard_votes.values():
+        peer.election.hear(heard)
+    peer.heard_votes.clear()
+    peer._events.append(Progress(f"{state.name_of(old.key)} (the sequencer) is gone: "
+                                 f"{state.name_of(new.key)} takes over"))
+    _vote(peer)
+
+
+def _vote(peer: TablePeer) -> None:
+    """Sign our vote for our head: the first to every member (so they may join), a new
+    one after catching up to the successor only (it alone counts them)."""
+    election = peer.election
+    if election is None:
+        return
+    again = election.mine is not None
+    vote = Vote.sign(peer.identity, peer.table_id, election.term, election.old, election.new,
+                     peer.ledger.head)
+    election.mine = vote
+    election.hear(vote)
+    others = tuple(p for p in members(peer.state) if p not in (peer.peer_id, election.old)
+                   and (not again or p == election.new))
+    if others:
+        peer._out.append(Outgoing(others, frame(FRAME_VOTE, vote.encode())))
+    take_over(peer)
+
+
+def hear_vote(peer: TablePeer, payload: bytes, sender: PeerId | None) -> None:
+    """A member's vote: join the election, send the voter what it lacks, and count it.
+
+    Raises:
+        InvalidMessage: a malformed or unsigned vote (the caller names no one: anyone
+            can send bytes).
+    """
+    vote = decode_vote(payload, peer.table_id)
+    state = peer.state
+    if vote.voter not in members(state) or state.phase == TablePhase.ENDED:
+        return
+    heir = None if state.host is None else successor(state, state.host)
+    if sender is not None and heir in (peer.peer_id, vote.voter):
+        _supply(peer, vote)
+    for held in (peer.election, peer.past_election, None):
+        votes = peer.heard_votes if held is None else held.votes
+        known = votes.get(vote.voter.key)
+        if known is not None and double_vote(known, vote, peer.table_id):
+            # §13.5: the two signed votes are the evidence; the peer keeps them.
+            peer._events.append(PeerMisbehaved(
+                vote.voter, state.name_of(vote.voter.key), None, "double_vote",
+                f"voted for two sequencers in term {vote.term}"))
+            return
+    if peer.election is None and vote.term == state.term + 1 and vote.old == state.host:
+        known = peer.heard_votes.get(vote.voter.key)
+        if known is None or known.head.seen < vote.head.seen:
+            peer.heard_votes[vote.voter.key] = vote
+        if _doubts_host(peer):
+            host_lost(peer)
+        return
+    election = peer.election
+    if election is not None and election.hear(vote):
+        take_over(peer)
+
+
+def _supply(peer: TablePeer, vote: Vote) -> None:
+    """§13.3: the longest chain wins; every entry proves itself (countersigned). The
+    successor sends each voter what it lacks, and anyone sends the successor what it
+    lacks; each entry goes to a voter once (its next vote may still show an old head)."""
+    supplied = max(vote.head.seen, peer.supplied.get(vote.voter.key, 0))
+    if supplied < peer.state.seq:
+        entries = peer.ledger.chain.entries[supplied:]
+        peer.supplied[vote.voter.key] = peer.state.seq
+        peer._out.extend(Outgoing((vote.voter,), frame(FRAME_ENTRY, e.encode()))
+                         for e in entries)
+
+
+def after_entry(peer: TablePeer, entry: Entry) -> None:
+    """Follow a ``handover`` entry; during an election, vote again with a longer head."""
+    body = entry.body
+    if isinstance(body, Handover):
+        _follow(peer, body)
+        return
+    if isinstance(body, Remove):
+        # table.md §14: seat numbers changed and the void round's cards stay shut:
+        # what we held of them is of no use any more.
+        peer.private.clear()
+        peer.received.clear()
+        peer.wanted.clear()
+        if peer.sequencer is not None:
+            peer.sequencer.lost.discard(body.peer.key)
+    election = peer.election
+    if election is not None and election.mine is not None and \
+            election.mine.head != peer.ledger.head:
+        if election.new == peer.peer_id:
+            for vote in list(election.votes.values()):
+                _supply(peer, vote)
+        _vote(peer)
+
+
+def _follow(peer: TablePeer, body: Handover) -> None:
+    """The new term: send to the new sequencer, start afresh what depended on the old."""
+    peer.host_id = body.new
+    peer.past_election, peer.election = peer.election, None
+    peer.heard_votes.clear()
+    peer.supplied.clear()
+    if body.new != peer.peer_id and peer.sequencer is not None:
+        peer.sequencer = None  # a returning old host plays on as an ordinary peer (§13.4)
+    if body.new == peer.peer_id and peer.sequencer is None:
+        peer.sequencer = Sequencer(peer.identity, peer.ledger)
+        peer.sequencer.last_progress_ms = peer.now_ms
+    if peer.sequencer is not None and body.new == peer.peer_id:
+        # The old host is gone until it shows up again: if the table waits for it, it
+        # is removed after the response time-out (§14), as any vanished seat.
+        peer.sequencer.lost.add(body.old.key)
+    # Messages signed before the hand-over are void (§13.3): sign our work again.
+    peer.counter = peer.ledger.chain.next_counter(peer.peer_id)
+    if peer.sequencer is not None:
+        peer.sequencer.counter = peer.counter
+    peer.outstanding = None
+    peer._sent = None
+    peer._syncing = False
+    peer.clock_watch = ClockWatch()
+    peer.censorship = CensorshipWatch()
+    peer.heard_host_ms = peer.now_ms
+
+
+def take_over(peer: TablePeer) -> None:
+    """If this peer is the successor and holds enough votes for its own head, log the
+    ``handover`` entry and become the sequencer (§13.3)."""
+    election = peer.election
+    if election is None or election.new != peer.peer_id or peer.stopped is not None:
+        return
+    head = peer.ledger.head
+    if any(v.head.seen > head.seen for v in election.votes.values()):
+        return  # a voter holds more: its entries are on their way to us
+    votes = election.at(head)
+    state = peer.state
+    everyone = len(members(state)) - 1
+    waited = peer.now_ms >= election.started_ms + VOTE_WAIT_MS
+    if len(votes) < majority(state) or (len(votes) < everyone and not waited):
+        return
+    body = Handover(election.term, election.old, election.new,
+                    tuple((v.voter, v.signature) for v in votes))
+    try:
+        check_handover(state, peer.peer_id, head, body)
+    except HandoverRefused as error:  # a bug: the votes were checked on arrival
+        peer._events.append(Progress(f"the hand-over is refused: {error}"))
+        return
+    peer.sequencer = Sequencer(peer.identity, peer.ledger)
+    peer.sequencer.counter = peer.ledger.chain.next_counter(peer.peer_id)
+    peer._order(peer.sequencer.take_over(body, peer.now_ms))
+
+
+def relayed_ok(peer: TablePeer, entry: Entry) -> bool:
+    """An entry from a peer other than the sequencer is kept only if it proves itself:
+    countersigned by the sequencer of its place (§13.3). Anything else is dropped
+    unnamed: anyone can send bytes, and they prove nothing."""
+    if entry.seq > peer.state.seq:
+        return True  # judged by the early-entry buffer, which verifies it
+    signer = handover_successor(entry) or (
+        peer.ledger.chain.sequencer if entry.seq >= peer.state.seq else
+        peer.ledger.chain.sequencer_at(entry.seq))
+    try:
+        entry.verify_countersignature(signer)
+    except RemoteProtocolError:
+        return False
+    return True
+
+
+def supersede(peer: TablePeer, entry: Entry) -> bool:
+    """A ``handover`` at a number where our log holds another entry (we are the old
+    host, or we held entries only it had): if it holds a majority's votes for our entry
+    before it, our later entries were never agreed: forget them and take it (§13.4).
+    True if taken."""
+    body = entry.body
+    if not isinstance(body, Handover) or entry.seq >= peer.state.seq:
+        return False
+    before = peer.ledger.state_at(entry.seq)
+    mine = peer.ledger.chain.entry(entry.seq)
+    if before is None or mine.hash == entry.hash or entry.prev_hash != (
+            peer.ledger.chain.entry(entry.seq - 1).hash if entry.seq else b""):
+        return False
+    try:
+        entry.verify_countersignature(body.new)
+        entry.message.verify(entry=entry.seq)
+        check_handover(before, entry.author, entry.message.head, body)
+    except (HandoverRefused, RemoteProtocolError, InvalidMessage):
+        return False
+    lost = peer.state.seq - entry.seq
+    peer.ledger.truncate(entry.seq)
+    peer._events.append(Progress(f"{lost} entries of ours were never agreed: the table "
+                                 f"went on from entry {entry.seq} without them"))
+    return True
+
+
+def rejoin(peer: TablePeer) -> None:
+    """Back after being cut off (the shell calls this): ask every member for the entries
+    after our head (``S``); any of them answers, the sequencer last (§13.4)."""
+    from uno_p2p.table.frames import FRAME_SYNC, sync_request
+    others = tuple(p for p in members(peer.state) if p != peer.peer_id)
+    if others:
+        peer._syncing = peer.sequencer is None
+        peer._out.append(Outgoing(others, frame(FRAME_SYNC, sync_request(peer.state.seq))))
