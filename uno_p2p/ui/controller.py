@@ -152,8 +152,11 @@ class Controller:
             self.status = f"Your turn is over: {_lower_first(self.turn_lost)}"
         elif mine:
             self.turn_lost = ""
+        if not (mine and self._my_turn):
+            # Still our turn: a move sent over the network is not logged yet, so what
+            # we did is remembered until the turn moves on.
+            self._acted = False
         self._my_turn = mine
-        self._acted = False
 
     # -- keys -----------------------------------------------------------------------------------
     def press(self, key: str, now_ms: int) -> Outcome:
