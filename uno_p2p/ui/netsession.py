@@ -87,6 +87,8 @@ class NetSession(SelfPaced):
         elif isinstance(event, GameEnded):
             self.result = event
             self.game_over()
+            if event.winner < 0:
+                self._add_news(f"The game is over early: {event.stopped or 'it was stopped'}.")
             if event.audit:
                 self._add_news(f"The end-of-game check: {event.audit}")
         elif isinstance(event, PeerMisbehaved):
@@ -243,6 +245,10 @@ class NetSession(SelfPaced):
         log = str(self.log_path) if self.log_path else ""
         if isinstance(driver, JoinNode) and driver.host_lost:
             return Stopped("", "the host is gone", "every move logged so far", log)
+        result = self.result
+        if result is not None and result.winner < 0 and (peer is None or peer.stopped is None):
+            return Stopped("", result.stopped or "the game ended early",
+                           "every move logged until then", log)
         if peer is None or peer.stopped is None:
             return None
         error = peer.stopped
