@@ -133,19 +133,21 @@ def test_host_with_two_bots_lobby_turns_and_log(sessions: Sessions) -> None:
     pane, status = sessions.run(uno_lan("host --bots 2 --bind 127.0.0.1 --player Ann"))
     lobby = pane.wait_for(lambda s: "Bot 1" in s and "Bot 2" in s and "press s to start" in s,
                           "both bots in the lobby, ready", TABLE_S)
-    assert "host, you" in lobby and "turn_timer=30" in lobby
+    assert "host, you" in lobby
+    assert "turn_timer=30" in lobby
     pane.keys("s")
     table = pane.wait_for(lambda s: "Ann deals round 1" in s or "deals round 1" in s,
                           "the first deal", TABLE_S)
     assert "Players: ● Ann  ● Bot" in table, "who is connected is shown"
-    for turn in range(TURNS):
+    for _turn in range(TURNS):
         screen = play_a_turn(pane, "Ann")
     assert draws(screen, "Ann") >= TURNS - 1  # the news column may have scrolled one away
     assert "Bot 1 played" in screen or "Bot 2 played" in screen or "took" in screen
     quit_game(pane, status)
     assert wait_exit(status) == 1, "a game left early has no winner"
     end = pane.screen()
-    assert "Log: " in end and ".unolog" in end
+    assert "Log: " in end
+    assert ".unolog" in end
     assert "Audit: OK" in end, end
     logs = list((sessions.data / "uno-lan" / "games").glob("*.unolog"))
     assert len(logs) == 3, "the host and both bots each keep their own log"
@@ -173,8 +175,8 @@ def test_host_and_joiner_each_play_a_turn(sessions: Sessions) -> None:
     quit_game(guest, guest_rc)
     assert wait_exit(guest_rc) in (0, 1)  # the game ended early: no winner, a clean log
     assert "Audit: OK" in guest.screen()
-    host.wait_for(lambda s: "Bob left" in s and "The game stopped" in s and "The log is kept in" in s,
-                  "the host's stop box: Bob left, and the log to audit")
+    host.wait_for(lambda s: "Bob left" in s and "The game stopped" in s
+                  and "The log is kept in" in s, "the host's stop box: Bob left, and the log")
     quit_game(host, host_rc)
     assert wait_exit(host_rc) == 1
     assert "Audit: OK" in host.screen()
