@@ -21,7 +21,7 @@ from pathlib import Path
 from uno_p2p.audit import audit_file
 from uno_p2p.cli.lan import Console, finish
 from uno_p2p.errors import UnoError
-from uno_p2p.net.node import Driver, HostNode, wall_ms
+from uno_p2p.net.node import Driver, HostNode
 from uno_p2p.store.unolog import UnreadableLog
 from uno_p2p.ui.netsession import NetSession
 
@@ -55,16 +55,9 @@ async def play_screens(session: NetSession, node: Driver,
     Returns (whether the game ended with a winner and a clean audit, why the
     table stopped or could not be reached: empty if it did not).
     """
-    from uno_p2p.ui.app import GameScreen
     from uno_p2p.ui.lobby_app import LobbyOutcome, LobbyScreen
+    from uno_p2p.ui.netscreen import NetGameScreen
     from uno_p2p.ui.theme import plain_mode
-
-    class NetGameScreen(GameScreen):
-        """The table screen on the table's clock (wall milliseconds), where the turn
-        timer's deadline is (RULES.md ``turn_timer``, table.md §6.1)."""
-
-        def now_ms(self) -> int:
-            return wall_ms()
 
     failure: list[str] = []
     node_task: asyncio.Task[None] = asyncio.create_task(run_node())
@@ -84,7 +77,7 @@ async def play_screens(session: NetSession, node: Driver,
         lobby.status = hint
     outcome = await lobby.run()
     if outcome != LobbyOutcome.LEFT and await session.wait_for_game(START_WAIT_S):
-        screen = NetGameScreen(lambda n: (session, ""), 0.0, plain)
+        screen = NetGameScreen(session, plain)
         await screen.run()
         if screen.error is not None:
             failure.append(f"the screen stopped on an internal error: {screen.error}")
