@@ -78,6 +78,7 @@ class Controller:
         self.uno_armed = False
         self.candidates: list[Action] = []
         self.shown_rounds = 0
+        self._over_shown = False
         self._before_quit = Mode.TABLE
         self._before_help = Mode.TABLE
         #: The hand is shown sorted by colour and number (``s`` toggles dealt order).
@@ -125,6 +126,14 @@ class Controller:
         if self.mode == Mode.TABLE and len(summaries) > self.shown_rounds:
             self.mode = Mode.ROUND  # the last round's table first, then the end of the game
             self.shown_rounds = len(summaries)
+            return
+        if self.mode == Mode.TABLE and summaries and summaries[-1].game_winner >= 0 \
+                and view.phase == Phase.GAME_OVER and not self._over_shown:
+            # A network game learns who won after its last round (the final reveal):
+            # the player already closed that round's table, so the end shows now.
+            self.mode = Mode.OVER
+        if self.mode == Mode.OVER:
+            self._over_shown = True
             return
         legal = self.table.legal_actions()
         if self.mode in (Mode.COLOUR, Mode.POWER, Mode.TARGET):
