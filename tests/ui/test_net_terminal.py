@@ -206,3 +206,50 @@ def test_text_flag_keeps_the_plain_console(tmp_path: Path) -> None:
                            "127.0.0.1", "--player", "Ann"], input="quit\n", text=True,
                           capture_output=True, env=env, timeout=60, check=False, cwd=ROOT)
     assert "is open on port" in done.stdout
+
+
+#: A whole one-round game (``target=1``): the human plays or draws on every turn.
+GAME_S = 300.0
+
+
+def take_a_step(pane: Pane, screen: str) -> None:
+    """One press as a plain player would: close the round's table, name red for a
+    Wild, play the card under the cursor (the first playable one), else draw, and
+    pass a drawn card that cannot be played."""
+    if "Enter: next round" in screen or "Enter: the final scores" in screen:
+        pane.keys("Enter")
+    elif "Name a colour" in screen:
+        pane.keys("r")
+    elif my_turn(screen) or " p pass" in screen:
+        pane.keys("Enter")
+        time.sleep(0.5)
+        after = pane.screen()
+        if "Name a colour" in after:
+            pane.keys("r")
+        elif " p pass" in after:
+            pane.keys("p")
+        elif my_turn(after):
+            pane.keys("d")
+
+
+def test_a_whole_game_ends_with_the_audit_verdict(sessions: Sessions) -> None:
+    pane, status = sessions.run(uno_lan("host --bots 2 --bind 127.0.0.1 --player Ann "
+                                        "--option target=1"))
+    pane.wait_for(lambda s: "Bot 2" in s and "press s to start" in s, "the lobby", TABLE_S)
+    pane.keys("s")
+    deadline = time.monotonic() + GAME_S
+    screen = ""
+    while time.monotonic() < deadline:
+        screen = pane.screen()
+        if "Game over" in screen and "Audit:" in screen:
+            break
+        take_a_step(pane, screen)
+        time.sleep(0.3)
+    else:
+        raise AssertionError(f"the game did not end; the screen was:\n{screen}")
+    assert "wins the game" in screen
+    assert "Final scores:" in screen
+    assert "Audit: OK: the game is valid from the first entry to the final scores." in screen
+    assert "uno-lan audit " in screen
+    pane.keys("q")
+    assert wait_exit(status) == 0, "a finished game with a clean log exits 0"
