@@ -23,6 +23,7 @@ import pytest
 from prompt_toolkit.application import create_app_session
 from prompt_toolkit.input import create_pipe_input
 
+from tests.net.test_memdiscovery import ADVERT as ADVERT_BASE
 from tests.ui.screen import SizedOutput, screen_text
 from uno_p2p.crypto.identity import Identity
 from uno_p2p.errors import IllegalAction
@@ -172,3 +173,33 @@ async def test_screens_start_the_game_and_draw_on_keys(table: Table) -> None:
         await until(lambda: "y quit" in screen_text(screen.app), "the quit question")
         pipe.send_text("y")
         assert await asyncio.wait_for(shown, WAIT_S) == 0
+
+
+async def test_join_without_an_address_picks_a_table_found_on_the_network(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """``uno-lan join`` with no TABLE and no --address: the picker lists what discovery
+    hears (docs/protocol/discovery.md), Enter picks it, the join code is typed."""
+    import argparse
+    from dataclasses import replace
+
+    from uno_p2p.cli import join
+    from uno_p2p.net.memdiscovery import MemoryDiscovery, MemoryNetwork
+
+    network = MemoryNetwork()
+    advert = replace(ADVERT_BASE, addresses=("127.0.0.1",), join_code=True)
+    announcement = await MemoryDiscovery(network).announce(advert)
+    monkeypatch.setattr(join, "discovery_for", lambda args: MemoryDiscovery(network))
+    args = argparse.Namespace(address=None, table=None, join_code=None, no_mdns=False)
+    with create_pipe_input() as pipe, \
+            create_app_session(input=pipe, output=SizedOutput(100, 30)):
+        picking = asyncio.ensure_future(join._pick(args))
+        await asyncio.sleep(0.3)
+        pipe.send_text("\r")
+        await asyncio.sleep(0.2)
+        pipe.send_text("7391\r")
+        assert await asyncio.wait_for(picking, WAIT_S)
+    await announcement.close()
+    assert args.address == "127.0.0.1:45123"
+    assert args.join_code == "7391"
+    assert args.table == "Friday night"
+    assert args.fingerprint == advert.host_fingerprint

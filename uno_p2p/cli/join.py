@@ -204,7 +204,8 @@ async def _join_screens(args: argparse.Namespace, player: str, identity: Identit
                     expect_fingerprint=fingerprint)
     session.driver = node
     ok, why = await play_screens(session, node, node.run,
-                                 lambda: made[0].log_path if made else None)
+                                 lambda: made[0].log_path if made else None,
+                                 "A joiner is ready at once (r: not ready); the host starts.")
     if made and node.seated is not None and node.seated.state.phase.value == "ended":
         made[0].ended()
     return EXIT_OK if ok or (session.result is not None and not why) else EXIT_FAILURE
