@@ -12,14 +12,17 @@ seat is taken (``--players``, default the host and its bots): one whole game
 with no human, then the log's path and the audit's verdict, exit 0 if both
 are good. Network play always has a turn timer and a short UNO grace period
 (RULES.md ``turn_timer``, ``catch_grace_ms``; see docs/rules.md) unless an
-option sets them. Without ``--autoplay`` you play in this terminal as plain text: type
-``start`` when everyone is in.
+option sets them. Without ``--autoplay``, in a terminal, you play in the
+full-screen UI: the lobby (r: ready, s: start, b: add a bot), then the table,
+and at the end the audit's verdict of the log; ``--text`` (or no terminal)
+plays as plain text instead: type ``start`` when everyone is in.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import os
 import secrets
 import signal
@@ -29,6 +32,7 @@ from typing import BinaryIO
 
 from uno_p2p.cli import EXIT_FAILURE, EXIT_OK
 from uno_p2p.cli.lan import Console, check_name, discovery_for, finish, run_with_input, say
+from uno_p2p.cli.netui import play_screens, use_screens
 from uno_p2p.errors import ConfigError
 from uno_p2p.net.link import Timings
 from uno_p2p.net.node import HostNode, wall_ms
@@ -60,6 +64,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                         help="the address to listen on (default all)")
     parser.add_argument("--autoplay", action="store_true",
                         help="a bot plays the host's seat; one game, then exit")
+    parser.add_argument("--text", action="store_true",
+                        help="plain text instead of the full-screen UI")
     parser.add_argument("--players", type=int, default=0,
                         help="start when this many have joined (with --autoplay)")
     parser.add_argument("--bot-output", default=None, help=argparse.SUPPRESS)
@@ -105,11 +111,19 @@ async def _host(args: argparse.Namespace, player: str, options: Options, players
     seat.save()
     console = Console(not args.autoplay)
     table_name = (args.name or f"{player}'s table")[:63]
-    node = HostNode(peer, LogSaver.create(seat.log_path), on_event=console.event,
-                    on_note=console.note, code=args.join_code, timings=Timings(),
+    screens = use_screens(args)
+    from uno_p2p.ui.netsession import NetSession  # prompt-toolkit only where a screen is
+    bots: list[asyncio.subprocess.Process] = []
+    session = NetSession(table_name, args.join_code or "", add_bot=lambda: _add_bot(args, bots),
+                         options_for=network_options)
+    node = HostNode(peer, LogSaver.create(seat.log_path),
+                    on_event=session.event if screens else console.event,
+                    on_note=session.note if screens else console.note,
+                    code=args.join_code, timings=Timings(),
                     autostart=players if args.autoplay or args.players else None,
                     discovery=discovery_for(args), table_name=table_name)
-    console.driver = node
+    console.driver = session.driver = node
+    session.log_path = seat.log_path
 
     def start() -> None:
         peer.start()
@@ -123,7 +137,23 @@ async def _host(args: argparse.Namespace, player: str, options: Options, players
         f"Join with: uno-lan join --address {lan_address() if wildcard else where}:{port}"
         + (" --join-code CODE" if args.join_code else ""))
     say(f"Host key: {identity.peer.fingerprint}")
-    bots = await _start_bots(args, f"{where}:{port}")
+    args.bot_address = f"{where}:{port}"
+    for _ in range(args.bots):
+        await _add_bot(args, bots)
+    if screens:
+        try:
+            ok, _ = await play_screens(
+                session, node, node.run, lambda: seat.log_path,
+                f"Others join with: uno-lan join --address {where}:{port}")
+        finally:
+            if peer.state.phase.value != "ended":
+                for process in bots:  # the game is abandoned: the bots need not wait
+                    with contextlib.suppress(ProcessLookupError):
+                        process.terminate()
+            await _stop_bots(bots)
+        if peer.state.phase.value == "ended":
+            seat.ended()
+        return EXIT_OK if ok else EXIT_FAILURE
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, lambda: asyncio.ensure_future(node.shutdown("host quit")))
@@ -149,22 +179,25 @@ def lan_address() -> str:
         return "127.0.0.1"
 
 
-async def _start_bots(args: argparse.Namespace,
-                      address: str) -> list[asyncio.subprocess.Process]:
-    """Each bot is its own process: its own keys, its own link (issue 11)."""
-    bots = []
-    for number in range(1, args.bots + 1):
-        command = [sys.executable, "-m", "uno_p2p", "bot", "--address", address,
-                   "--player", f"Bot {number}"]
-        if args.join_code:
-            command += ["--join-code", args.join_code]
-        out = _bot_output(args.bot_output, number)
-        bots.append(await asyncio.create_subprocess_exec(
-            *command, stdin=asyncio.subprocess.DEVNULL,
-            stdout=out or asyncio.subprocess.DEVNULL, stderr=out or asyncio.subprocess.DEVNULL))
-        if out is not None:
-            out.close()
-    return bots
+async def _add_bot(args: argparse.Namespace, bots: list[asyncio.subprocess.Process]) -> None:
+    """Seat one more bot: its own process, its own keys, its own link (issue 11).
+
+    Raises:
+        ConfigError: the table already has ``MAX_BOTS`` bots.
+    """
+    if len(bots) >= MAX_BOTS:
+        raise ConfigError(f"a table seats at most {MAX_BOTS} bots besides the host")
+    number = len(bots) + 1
+    command = [sys.executable, "-m", "uno_p2p", "bot", "--address", args.bot_address,
+               "--player", f"Bot {number}"]
+    if args.join_code:
+        command += ["--join-code", args.join_code]
+    out = _bot_output(args.bot_output, number)
+    bots.append(await asyncio.create_subprocess_exec(
+        *command, stdin=asyncio.subprocess.DEVNULL,
+        stdout=out or asyncio.subprocess.DEVNULL, stderr=out or asyncio.subprocess.DEVNULL))
+    if out is not None:
+        out.close()
 
 
 def _bot_output(directory: str | None, number: int) -> BinaryIO | None:

@@ -9,6 +9,10 @@ whatever the table logged meanwhile (docs/protocol/table.md §9). A seat that
 was a bot resumes as a bot. If the link breaks, the peer reconnects by
 itself; if the host stays gone, the game stops with a plain message, and the
 log stays on disk, auditable.
+
+In a terminal a human plays in the full-screen UI (``--text``: plain text):
+with neither ``TABLE`` nor ``--address``, a live list of the tables found by
+mDNS to pick from, then the table's lobby, then the table.
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ import asyncio
 import os
 import secrets
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from uno_p2p.cli import EXIT_FAILURE, EXIT_OK
 from uno_p2p.cli.lan import (
@@ -30,6 +35,7 @@ from uno_p2p.cli.lan import (
     run_with_input,
     say,
 )
+from uno_p2p.cli.netui import play_screens, use_screens
 from uno_p2p.crypto.identity import Identity
 from uno_p2p.errors import ConfigError
 from uno_p2p.net.link import Link
@@ -38,6 +44,9 @@ from uno_p2p.net.seats import LogSaver, Seat, latest_seat, player_identity, seat
 from uno_p2p.store.unolog import GameLog
 from uno_p2p.table import bodies  # noqa: F401 (registers the table's body kinds)
 from uno_p2p.table.peer import TablePeer
+
+if TYPE_CHECKING:
+    from uno_p2p.ui.netsession import NetSession
 
 #: How long a joiner keeps trying to reach a host that went away.
 GIVE_UP_S = 30.0
@@ -53,6 +62,8 @@ def add_join_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--join-code", default=None, help="the code of a private table")
     parser.add_argument("--resume", action="store_true",
                         help="come back to the newest unfinished game on this machine")
+    parser.add_argument("--text", action="store_true",
+                        help="plain text instead of the full-screen UI")
     parser.add_argument("--give-up", type=float, default=GIVE_UP_S, help=argparse.SUPPRESS)
 
 
@@ -105,11 +116,46 @@ async def _where(args: argparse.Namespace) -> tuple[tuple[str, int], str | None]
     return (advert.addresses[0], advert.port), advert.host_fingerprint
 
 
+async def _pick(args: argparse.Namespace) -> bool:
+    """With no ``TABLE`` and no ``--address``: the player picks a table found by mDNS
+    (sets ``args.address`` and ``args.join_code``); False if they quit.
+
+    Raises:
+        ConfigError: no discovery here.
+    """
+    from uno_p2p.ui.lobby_app import TablePicker
+    from uno_p2p.ui.theme import plain_mode
+
+    discovery = discovery_for(args)
+    if discovery is None:
+        raise ConfigError("mDNS discovery is off here: give --address HOST:PORT")
+    try:
+        pick = await TablePicker(discovery.browse(), plain_mode()).run()
+    finally:
+        await discovery.close()
+    if pick is None or not pick.advert.addresses:
+        return False
+    args.address = f"{pick.advert.addresses[0]}:{pick.advert.port}"
+    args.join_code = pick.code or args.join_code
+    args.fingerprint = pick.advert.host_fingerprint
+    args.table = pick.advert.table_name
+    return True
+
+
 async def _join(args: argparse.Namespace, player: str, identity: Identity,
                 bot: str | None) -> int:
+    screens = bot is None and use_screens(args)
+    if screens and not args.address and not args.table and not await _pick(args):
+        return EXIT_OK
     address, fingerprint = await _where(args)
+    fingerprint = getattr(args, "fingerprint", None) or fingerprint
     console = Console(bot is None)
     made: list[Seat] = []
+    if screens:
+        from uno_p2p.ui.netsession import NetSession  # prompt-toolkit only for a screen
+
+        session = NetSession(args.table or "", args.join_code or "")
+        return await _join_screens(args, player, identity, address, fingerprint, session)
 
     savers: list[LogSaver] = []
 
@@ -130,6 +176,39 @@ async def _join(args: argparse.Namespace, player: str, identity: Identity,
                     on_note=console.note, code=args.join_code, give_up_s=args.give_up,
                     expect_fingerprint=fingerprint)
     return await _play(node, console, lambda: made[0] if made else None)
+
+
+async def _join_screens(args: argparse.Namespace, player: str, identity: Identity,
+                        address: tuple[str, int], fingerprint: str | None,
+                        session: NetSession) -> int:
+    """A human joins in the full-screen lobby and table (see the module docstring)."""
+    made: list[Seat] = []
+    savers: list[LogSaver] = []
+
+    def make_peer(link: Link) -> tuple[TablePeer, LogSaver]:
+        """As in ``_join``: one seat, its log, made on the first link."""
+        if not made:
+            made.append(Seat(identity, secrets.token_bytes(32), link.table_id, link.peer, player,
+                             "", f"{address[0]}:{address[1]}", args.join_code or "",
+                             seat_path(link.table_id, identity, player)))
+            made[0].save()
+            session.log_path = made[0].log_path
+            savers.append(LogSaver.create(made[0].log_path))
+            session.note(f"Connected to the host {link.peer.fingerprint}; joining as {player}.")
+        peer = TablePeer.join(identity, made[0].entropy, table_id=link.table_id,
+                              host=link.peer, name=player, bot=None)
+        return peer, savers[0]
+
+    node = JoinNode(identity, address, make_peer=make_peer, on_event=session.event,
+                    on_note=session.note, code=args.join_code, give_up_s=args.give_up,
+                    expect_fingerprint=fingerprint)
+    session.driver = node
+    ok, why = await play_screens(session, node, node.run,
+                                 lambda: made[0].log_path if made else None,
+                                 "A joiner is ready at once (r: not ready); the host starts.")
+    if made and node.seated is not None and node.seated.state.phase.value == "ended":
+        made[0].ended()
+    return EXIT_OK if ok or (session.result is not None and not why) else EXIT_FAILURE
 
 
 async def _resume(args: argparse.Namespace, saved: Seat) -> int:

@@ -84,6 +84,11 @@ class Driver:
             raise UnoError("the peer is not seated yet")
         return self._peer
 
+    @property
+    def seated(self) -> TablePeer | None:
+        """The peer, or None before a joiner's first link made it."""
+        return self._peer
+
     def name_of(self, key: bytes) -> str:
         if self._peer is None:
             return PeerId(key).fingerprint

@@ -79,6 +79,7 @@ class Controller:
         self.uno_armed = False
         self.candidates: list[Action] = []
         self.shown_rounds = 0
+        self._over_shown = False
         self._before_quit = Mode.TABLE
         self._before_help = Mode.TABLE
         #: The hand is shown sorted by colour and number (``s`` toggles dealt order).
@@ -127,6 +128,14 @@ class Controller:
             self.mode = Mode.ROUND  # the last round's table first, then the end of the game
             self.shown_rounds = len(summaries)
             return
+        if self.mode == Mode.TABLE and summaries and summaries[-1].game_winner >= 0 \
+                and view.phase == Phase.GAME_OVER and not self._over_shown:
+            # A network game learns who won after its last round (the final reveal):
+            # the player already closed that round's table, so the end shows now.
+            self.mode = Mode.OVER
+        if self.mode == Mode.OVER:
+            self._over_shown = True
+            return
         legal = self.table.legal_actions()
         if self.mode in (Mode.COLOUR, Mode.POWER, Mode.TARGET):
             if not any(c in legal for c in self.candidates):
@@ -153,8 +162,11 @@ class Controller:
             self.status = f"Your turn is over: {_lower_first(self.turn_lost)}"
         elif mine:
             self.turn_lost = ""
+        if not (mine and self._my_turn):
+            # Still our turn: a move sent over the network is not logged yet, so what
+            # we did is remembered until the turn moves on.
+            self._acted = False
         self._my_turn = mine
-        self._acted = False
 
     # -- keys -----------------------------------------------------------------------------------
     def press(self, key: str, now_ms: int) -> Outcome:

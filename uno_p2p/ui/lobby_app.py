@@ -280,6 +280,8 @@ class LobbyScreen(_Screen):
     def _update(self, view: LobbyView) -> None:
         self.view = view
         self.cursor = min(self.cursor, max(0, len(view.seats) - 1))
+        if not self.app.is_running or self.app.is_done:
+            return  # the screen is closing: a late update changes nothing
         if view.started:
             self.app.exit(result=LobbyOutcome.STARTED)
         elif view.closed:

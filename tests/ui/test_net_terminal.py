@@ -1,0 +1,255 @@
+"""End to end in real terminals: the networked game in detached tmux sessions.
+
+``uno-lan host`` listens on 127.0.0.1 only (``--bind``), mDNS is off (the suite
+sets ``UNO_LAN_MDNS=off``, passed on below), the bots are real peer processes
+on loopback links, and every peer keeps its log under a temporary
+``XDG_DATA_HOME``. The tests press keys as a player would (``s`` starts, ``d``
+draws, ``p`` passes a drawn card) and read the screen with ``capture-pane``.
+A turn is seen as done when the news says the player took the card they drew
+(``Ann took 1 card (draw)``, the table's own words for RULES.md ``draw``).
+Every wait polls and gives up after a bound; each game is quit with ``q``, ``y``.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shlex
+import socket
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.ui.test_terminal import TMUX, Pane
+
+ROOT = Path(__file__).resolve().parents[2]
+#: Starting peers, keys and the jointly proven shuffle takes a while on a loaded machine.
+TABLE_S = 90.0
+#: A turn comes back after the bots (turn timer 30 s each at worst, they are quicker).
+TURN_S = 75.0
+EXIT_S = 60.0
+TURNS = 3
+
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(TMUX is None, reason="tmux is not installed (scripts/test installs it)"),
+]
+
+
+class Sessions:
+    """The tmux sessions a test starts; all are killed at the end."""
+
+    def __init__(self, data: Path, status_dir: Path) -> None:
+        self.data = data
+        self.status_dir = status_dir
+        self.panes: list[Pane] = []
+
+    def run(self, command: str, width: int = 120, height: int = 50) -> tuple[Pane, Path]:
+        pane = Pane(f"uno-net-{uuid.uuid4().hex[:8]}")
+        status = self.status_dir / f"{pane.name}.rc"
+        env = f"XDG_DATA_HOME={shlex.quote(str(self.data))} UNO_LAN_MDNS=off"
+        line = f"env {env} {command}; echo $? > {shlex.quote(str(status))}; sleep 60"
+        pane.tmux("new-session", "-d", "-s", pane.name, "-x", str(width), "-y", str(height),
+                  "-c", str(ROOT), line)
+        self.panes.append(pane)
+        return pane, status
+
+
+@pytest.fixture
+def sessions(tmp_path: Path) -> Iterator[Sessions]:
+    made = Sessions(tmp_path / "data", tmp_path)
+    yield made
+    for pane in made.panes:
+        pane.tmux("kill-session", "-t", pane.name)
+
+
+def uno_lan(args: str) -> str:
+    return f"{shlex.quote(sys.executable)} -m uno_p2p {args}"
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def wait_exit(status: Path, timeout: float = EXIT_S) -> int:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if status.exists() and status.read_text().strip():
+            return int(status.read_text())
+        time.sleep(0.2)
+    raise AssertionError("the program did not exit")
+
+
+def draws(screen: str, name: str) -> int:
+    """How many times ``name`` took cards (a draw or a penalty), as the news says."""
+    return len(re.findall(rf"\b{re.escape(name)} took \d+ cards? \((draw|penalty)\)", screen))
+
+
+def my_turn(screen: str) -> bool:
+    """It is this player's turn and the keys offer a draw (the hand's faces are known)."""
+    return re.search(r"\bYour turn\b", screen) is not None and " d draw" in screen
+
+
+def cards(screen: str, name: str) -> int:
+    """The card count on this player's own line (``▶ Ann · 7 cards``)."""
+    found = re.search(rf"{re.escape(name)} · (\d+) cards?", screen)
+    assert found, f"no hand line for {name}:\n{screen}"
+    return int(found.group(1))
+
+
+def play_a_turn(pane: Pane, name: str) -> str:
+    """Wait for this player's turn, draw (``d``: a card, or the penalty owed), then pass
+    the drawn card (``p``) once the keys offer it; returns the screen after the draw."""
+    screen = pane.wait_for(my_turn, f"{name}'s turn", TURN_S)
+    before, drawn = cards(screen, name), draws(screen, name)
+    pane.keys("d")
+    screen = pane.wait_for(lambda s: draws(s, name) > drawn, f"{name}'s draw in the news")
+    assert cards(screen, name) > before, "the drawn cards are in the hand"
+    try:  # RULES.md draw: after drawing a card the player may pass; a penalty ends the turn
+        pane.wait_for(lambda s: " p pass" in s, "the pass key", 5.0)
+    except AssertionError:
+        return screen
+    pane.keys("p")
+    pane.wait_for(lambda s: " p pass" not in s, f"{name}'s pass")
+    return screen
+
+
+def quit_game(pane: Pane, status: Path) -> None:
+    """``q``, and ``y`` when asked (a stopped game's box quits without asking)."""
+    pane.keys("q")
+    screen = pane.wait_for(lambda s: "y quit" in s or "Audit:" in s, "the quit question")
+    if "y quit" in screen:
+        pane.keys("y")
+
+
+def test_host_with_two_bots_lobby_turns_and_log(sessions: Sessions) -> None:
+    pane, status = sessions.run(uno_lan("host --bots 2 --bind 127.0.0.1 --player Ann"))
+    lobby = pane.wait_for(lambda s: "Bot 1" in s and "Bot 2" in s and "press s to start" in s,
+                          "both bots in the lobby, ready", TABLE_S)
+    assert "host, you" in lobby
+    assert "turn_timer=30" in lobby
+    pane.keys("s")
+    table = pane.wait_for(lambda s: "Ann deals round 1" in s or "deals round 1" in s,
+                          "the first deal", TABLE_S)
+    assert "Players: ● Ann  ● Bot" in table, "who is connected is shown"
+    for _turn in range(TURNS):
+        screen = play_a_turn(pane, "Ann")
+    assert draws(screen, "Ann") >= TURNS - 1  # the news column may have scrolled one away
+    assert "Bot 1 played" in screen or "Bot 2 played" in screen or "took" in screen
+    quit_game(pane, status)
+    assert wait_exit(status) == 1, "a game left early has no winner"
+    end = pane.screen()
+    assert "Log: " in end
+    assert ".unolog" in end
+    assert "Audit: OK" in end, end
+    logs = list((sessions.data / "uno-lan" / "games").glob("*.unolog"))
+    assert len(logs) == 3, "the host and both bots each keep their own log"
+
+
+def test_host_and_joiner_each_play_a_turn(sessions: Sessions) -> None:
+    port = free_port()
+    host, host_rc = sessions.run(uno_lan(f"host --bots 1 --bind 127.0.0.1 --port {port} "
+                                         "--player Ann"))
+    host.wait_for(lambda s: "Bot 1" in s, "the bot in the lobby", TABLE_S)
+    guest, guest_rc = sessions.run(uno_lan(f"join --address 127.0.0.1:{port} --player Bob"))
+    guest.wait_for(lambda s: "Bob" in s and "you" in s and "Ann" in s, "Bob in the lobby",
+                   TABLE_S)
+    host.wait_for(lambda s: "Bob" in s and "press s to start" in s, "Bob ready at the host",
+                  TABLE_S)
+    host.keys("s")
+    for pane in (host, guest):
+        pane.wait_for(lambda s: "deals round 1" in s, "the first deal", TABLE_S)
+    for pane, name in ((host, "Ann"), (guest, "Bob"), (host, "Ann"), (guest, "Bob")):
+        play_a_turn(pane, name)
+    for pane in (host, guest):  # both tables narrate both humans' draws
+        seen = pane.wait_for(lambda s: draws(s, "Ann") >= 1 and draws(s, "Bob") >= 1,
+                             "both draws in the news")
+        assert "Players: ● Ann  ● Bot 1 (bot)  ● Bob" in seen
+    quit_game(guest, guest_rc)
+    assert wait_exit(guest_rc) in (0, 1)  # the game ended early: no winner, a clean log
+    assert "Audit: OK" in guest.screen()
+    host.wait_for(lambda s: "Bob left" in s and "The game stopped" in s
+                  and "The log is kept in" in s, "the host's stop box: Bob left, and the log")
+    quit_game(host, host_rc)
+    assert wait_exit(host_rc) == 1
+    assert "Audit: OK" in host.screen()
+
+
+def test_scripts_play_reaches_the_first_turn(sessions: Sessions) -> None:
+    """``scripts/play`` as a newcomer runs it (the worktree's venv is reused)."""
+    if not os.access(ROOT / ".venv" / "bin" / "python", os.X_OK):
+        pytest.skip("scripts/play needs the project's .venv (scripts/bootstrap.sh)")
+    pane, status = sessions.run(
+        f"{shlex.quote(str(ROOT / 'scripts' / 'play'))} --bind 127.0.0.1 --player Ann")
+    pane.wait_for(lambda s: all(f"Bot {n}" in s for n in (1, 2, 3)) and "press s to start" in s,
+                  "three bots in the lobby", TABLE_S)
+    pane.keys("s")
+    pane.wait_for(lambda s: "deals round 1" in s, "the first deal", TABLE_S)
+    screen = play_a_turn(pane, "Ann")
+    assert re.search(r"Bot [123] ", screen)
+    quit_game(pane, status)
+    assert wait_exit(status) == 1
+    assert "Audit: OK" in pane.screen()
+
+
+def test_text_flag_keeps_the_plain_console(tmp_path: Path) -> None:
+    """``--text`` (and no terminal) is the plain console: it prints the join line."""
+    env = {**os.environ, "XDG_DATA_HOME": str(tmp_path), "UNO_LAN_MDNS": "off"}
+    done = subprocess.run([sys.executable, "-m", "uno_p2p", "host", "--text", "--bind",
+                           "127.0.0.1", "--player", "Ann"], input="quit\n", text=True,
+                          capture_output=True, env=env, timeout=60, check=False, cwd=ROOT)
+    assert "is open on port" in done.stdout
+
+
+#: A whole one-round game (``target=1``): the human plays or draws on every turn.
+GAME_S = 300.0
+
+
+def take_a_step(pane: Pane, screen: str) -> None:
+    """One press as a plain player would: close the round's table, name red for a
+    Wild, play the card under the cursor (the first playable one), else draw, and
+    pass a drawn card that cannot be played."""
+    if "Enter: next round" in screen or "Enter: the final scores" in screen:
+        pane.keys("Enter")
+    elif "Name a colour" in screen:
+        pane.keys("r")
+    elif my_turn(screen) or " p pass" in screen:
+        pane.keys("Enter")
+        time.sleep(0.5)
+        after = pane.screen()
+        if "Name a colour" in after:
+            pane.keys("r")
+        elif " p pass" in after:
+            pane.keys("p")
+        elif my_turn(after):
+            pane.keys("d")
+
+
+def test_a_whole_game_ends_with_the_audit_verdict(sessions: Sessions) -> None:
+    pane, status = sessions.run(uno_lan("host --bots 2 --bind 127.0.0.1 --player Ann "
+                                        "--option target=1"))
+    pane.wait_for(lambda s: "Bot 2" in s and "press s to start" in s, "the lobby", TABLE_S)
+    pane.keys("s")
+    deadline = time.monotonic() + GAME_S
+    screen = ""
+    while time.monotonic() < deadline:
+        screen = pane.screen()
+        if "Game over" in screen and "Audit:" in screen:
+            break
+        take_a_step(pane, screen)
+        time.sleep(0.3)
+    else:
+        raise AssertionError(f"the game did not end; the screen was:\n{screen}")
+    assert "wins the game" in screen
+    assert "Final scores:" in screen
+    assert "Audit: OK: the game is valid from the first entry to the final scores." in screen
+    assert "uno-lan audit " in screen
+    pane.keys("q")
+    assert wait_exit(status) == 0, "a finished game with a clean log exits 0"
