@@ -39,6 +39,7 @@ CODE_ARGUMENT = {"Finding": 1, "Abort": 1, "_accuse": 2}
 #: ``<test file>::<function or module-level name>`` (whose source names the code
 #: or the error class that carries it).
 PRODUCERS = {
+    "bad_pake": "tests/net/test_handshake.py::test_spake2_refuses_a_point_outside_the_group",
     "sequencer_fork": "log:cheat-forked-sequencer.unolog",
     "bad_handover": "tests/table/test_handover_rules.py::test_only_the_next_seat_may_take_over",
     "bad_vote": "tests/table/test_handover_rules.py::test_a_handover_needs_a_majority_of_the_seats",

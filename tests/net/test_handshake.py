@@ -176,7 +176,9 @@ def test_spake2_agrees_only_with_the_same_code() -> None:
 
 def test_spake2_refuses_a_point_outside_the_group() -> None:
     a = Spake2("A", "1234", rnd("a"))
-    with pytest.raises(CryptoError):
+    with pytest.raises(CryptoError) as caught:
         a.finish(bytes(32))
-    with pytest.raises(CryptoError):
+    assert caught.value.code == "bad_pake"
+    with pytest.raises(CryptoError) as caught:
         a.finish(b"\x01" + bytes(31))  # the identity
+    assert caught.value.code == "bad_pake"

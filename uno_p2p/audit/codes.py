@@ -191,6 +191,9 @@ CODES: dict[str, Code] = _codes(
     Code("double_vote", "peer", "author",
          "a member's two signed hand-over votes in one term for two sequencers "
          "(table.md §13.5)", audit=False),
+    Code("bad_pake", "peer", "author",
+         "a SPAKE2 join-code message that is no point of the group, or degenerate "
+         "(net.md); the link ends, nothing reaches the log", audit=False),
     # -- base classes' defaults: every raise names a specific code ---------------------------
     *(Code(name, "class", "nobody", "the default of an error class", audit=False)
       for name in ("invalid_message", "illegal_action", "protocol_error",
