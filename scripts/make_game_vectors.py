@@ -71,7 +71,7 @@ GAMES = (
          "two players, official rules, one round to a target of 1"),
     Game("3p-house", 3, "house", ("target=1",), "3p",
          "three players, house rules (stacking, jump-in), one round"),
-    Game("3p-reseat", 3, "official", ("target=60", "seat_shuffle_every=1"), "r60",
+    Game("3p-reseat", 3, "official", ("target=30", "seat_shuffle_every=1"), "r30",
          "three players, official rules, several rounds with a reseat between each",
          min_reseats=1),
     Game("2p-leave", 2, "official", ("target=1",), "2p-leave",
