@@ -42,6 +42,8 @@ from uno_p2p.wire.registry import BODIES
 
 OUT = Path(__file__).resolve().parent.parent / "protocol" / "vectors" / "games"
 SEED = b"uno-lan/game-vectors/"
+#: How many seed labels a game that needs reseats tries (``label-1`` ...).
+SEARCH = 40
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,6 +61,9 @@ class Game:
     #: Cut the log at the first move and have a colluding host log there a move by
     #: seat 1 in seat 0's name (a violation, ``wrong_seat``).
     forged: bool = False
+    #: The fewest reseats (a draw that changes the order) the game must show: its seed
+    #: is the first of ``label-1`` ... ``label-<SEARCH>`` that gives them.
+    min_reseats: int = 0
 
 
 GAMES = (
@@ -66,23 +71,25 @@ GAMES = (
          "two players, official rules, one round to a target of 1"),
     Game("3p-house", 3, "house", ("target=1",), "3p",
          "three players, house rules (stacking, jump-in), one round"),
-    Game("3p-reseat", 3, "official", ("target=60", "seat_shuffle_every=1"), "r60-5",
-         "three players, official rules, several rounds with a reseat between each"),
+    Game("3p-reseat", 3, "official", ("target=30", "seat_shuffle_every=1"), "r30",
+         "three players, official rules, several rounds with a reseat between each",
+         min_reseats=1),
     Game("2p-leave", 2, "official", ("target=1",), "2p-leave",
          "two players; the second leaves during the first round (verdict stopped)",
          leave_after=30),
-    Game("4p-teams", 4, "official", ("target=80", "seat_shuffle_every=1", "teams=2"), "t80-3",
-         "four players in two teams, several rounds, reseated after each (teams alternate)"),
+    Game("4p-teams", 4, "official", ("target=80", "seat_shuffle_every=1", "teams=2"), "t80",
+         "four players in two teams, several rounds, reseated after each (teams alternate)",
+         min_reseats=2),
     Game("2p-forged", 2, "official", ("target=1",), "2p",
          "the 2p-official game cut at its first move, where the host countersigns Bob's "
          "move in Ann's name (verdict violation, wrong_seat, naming Bob)", forged=True),
 )
 
 
-def play(game: Game) -> tuple[Entry, ...]:
+def play(game: Game, label: str | None = None) -> tuple[Entry, ...]:
     """Seat the table and run it to its end (or to the leave, then to its end)."""
     setup = TableSetup(game.players, preset(game.preset, list(game.overrides)),
-                       SEED + game.label.encode(), preset=game.preset)
+                       SEED + (label or game.label).encode(), preset=game.preset)
     net = seat_table(setup)
     if game.leave_after:
         net.run(until=lambda n: len(n.entries()) >= game.leave_after)
@@ -91,6 +98,36 @@ def play(game: Game) -> tuple[Entry, ...]:
     net.run(until=game_over)
     entries = net.entries()
     return forge_wrong_seat(setup, entries) if game.forged else entries
+
+
+def reseats(entries: Sequence[Entry]) -> int:
+    """How many times the seating order changes between rounds in ``entries``."""
+    count = 0
+    for step in walk(entries):
+        if step.before.engine is not None and step.after.engine is not None and \
+                step.before.engine.order != step.after.engine.order:
+            count += 1
+    return count
+
+
+def play_searched(game: Game) -> tuple[Entry, ...]:
+    """``game`` from the first seed label that gives the reseats it must show.
+
+    Hand-picked labels break with every engine change (the deals move); the search is
+    bounded and deterministic, so the vectors stay reproducible.
+
+    Raises:
+        SystemExit: no label in the bound gives enough reseats.
+    """
+    if not game.min_reseats:
+        return play(game)
+    for k in range(1, SEARCH + 1):
+        entries = play(game, f"{game.label}-{k}")
+        if reseats(entries) >= game.min_reseats:
+            print(f"{game.name}: seed label {game.label}-{k}")
+            return entries
+    raise SystemExit(f"{game.name}: none of the seed labels {game.label}-1 .. "
+                     f"{game.label}-{SEARCH} gives {game.min_reseats} reseats")
 
 
 def forge_wrong_seat(setup: TableSetup, entries: Sequence[Entry]) -> tuple[Entry, ...]:
@@ -179,7 +216,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args.out.mkdir(parents=True, exist_ok=True)
     games = []
     for game in GAMES:
-        entries = play(game)
+        entries = play_searched(game)
         path = args.out / f"{game.name}.unolog"
         path.unlink(missing_ok=True)
         with GameLog.create(path) as log:

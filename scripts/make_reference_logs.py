@@ -34,7 +34,7 @@ import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from uno_p2p.audit.core import revealed_knowledge
 from uno_p2p.audit.walk import walk
@@ -74,6 +74,40 @@ DATA = Path(__file__).resolve().parent.parent / "tests" / "data"
 SEED = b"uno-lan/reference/"
 WILD_DRAW_FOUR = 104
 MAX_STEPS = 1_000_000
+#: How many seed labels a log that needs a particular event tries (``label-1`` ...).
+SEARCH = 60
+
+T = TypeVar("T")
+
+
+class Missing(Exception):
+    """The game from this seed does not hold the event the log needs (try the next)."""
+
+
+def first_seed(label: str, make: Callable[[str], T], bound: int = SEARCH) -> T:
+    """``make`` of the first of ``label-1`` ... ``label-<bound>`` that holds its event.
+
+    A log that needs a particular event (a caught bluff, a lie, a moment to cheat)
+    should not depend on one hand-picked seed: any engine change reshuffles the
+    games. The search is bounded and deterministic, so the bytes stay reproducible.
+
+    Raises:
+        SystemExit: no label in the bound gives the event (each one's reason printed).
+    """
+    reasons: list[str] = []
+    for k in range(1, bound + 1):
+        try:
+            return make(f"{label}-{k}")
+        except Missing as missing:
+            reasons.append(str(missing))
+    raise SystemExit(f"none of the seed labels {label}-1 .. {label}-{bound} gives the event "
+                     f"the log needs (last: {reasons[-1]}); raise SEARCH or change the cheat")
+
+
+def need(condition: object, what: str) -> None:
+    """Go on to the next seed unless ``condition``: ``what`` did not happen."""
+    if not condition:
+        raise Missing(what)
 
 
 @dataclass(frozen=True, slots=True)
@@ -156,8 +190,14 @@ def entry_of(entries: Sequence[Entry], author: bytes, counter: int) -> int:
 
 
 def abort_entry(entries: Sequence[Entry]) -> int:
-    """The number of the first ``abort`` entry."""
-    return next(e.seq for e in entries if type(e.body).__name__ == "Abort")
+    """The number of the first ``abort`` entry.
+
+    Raises:
+        Missing: there is none (the cheat never came to pass in this game).
+    """
+    found = [e.seq for e in entries if isinstance(e.body, Abort)]
+    need(found, "no abort entry")
+    return found[0]
 
 
 def countersigned(game: Game, entries: Sequence[Entry], index: int,
@@ -242,13 +282,16 @@ def bluffs() -> tuple[Sequence[Entry], Expected]:
     """RULES.md "may bluff": Ann bluffs whenever she can; Bob never challenges (a bluff on
     him stands), Cy challenges every Wild Draw Four (a bluff on her is caught). All legal:
     the audit must call the game valid."""
-    entries, expected = honest(3, "official", ["target=60"], "bluffs-3p",
-                               custom={0: OftenBluffing, 1: NeverChallenging,
-                                       2: Challenger})
-    verdicts = [e.body.action for e in entries if isinstance(e.body, Move)
-                and isinstance(e.body.action, ChallengeVerdict)]
-    assert any(v.guilty for v in verdicts), "no bluff was caught"  # noqa: S101
-    assert unchallenged_bluffs(entries), "every bluff was challenged"  # noqa: S101
+    def make(label: str) -> tuple[Sequence[Entry], Expected]:
+        found = honest(3, "official", ["target=60"], label,
+                       custom={0: OftenBluffing, 1: NeverChallenging, 2: Challenger})
+        verdicts = [e.body.action for e in found[0] if isinstance(e.body, Move)
+                    and isinstance(e.body.action, ChallengeVerdict)]
+        need(any(v.guilty for v in verdicts), "no bluff was caught")
+        need(unchallenged_bluffs(found[0]), "every bluff was challenged")
+        return found
+
+    entries, expected = first_seed("bluffs-3p", make)
     return entries, replace(expected, what="honest 3-player game with Wild Draw Four bluffs, "
                             "caught and not, " + expected.what.split(", ", 1)[1])
 
@@ -290,10 +333,15 @@ def out_of_turn() -> tuple[Sequence[Entry], Expected]:
             return [frame(FRAME_MESSAGE, forged.encode())]
         return hook
 
-    game = play(2, "official", ["target=100"], "out-of-turn", tamper=tamper)
-    entries = game.entries
-    return entries, Expected("violation", "Bob plays while it is Ann's turn", "illegal_move",
-                             abort_entry(entries), NAMES[1])
+    def make(label: str) -> tuple[Sequence[Entry], Expected]:
+        done.clear()
+        game = play(2, "official", ["target=100"], label, tamper=tamper)
+        entries = game.entries
+        need(done, "Bob never had the chance")
+        return entries, Expected("violation", "Bob plays while it is Ann's turn",
+                                 "illegal_move", abort_entry(entries), NAMES[1])
+
+    return first_seed("out-of-turn", make)
 
 
 def wrong_face() -> tuple[Sequence[Entry], Expected]:
@@ -314,10 +362,15 @@ def wrong_face() -> tuple[Sequence[Entry], Expected]:
             return [frame(FRAME_MESSAGE, forged.encode())]
         return hook
 
-    game = play(3, "house", ["target=100"], "wrong-face", tamper=tamper)
-    entries = game.entries
-    return entries, Expected("violation", "Cy shows a card as a Wild it is not", "wrong_face",
-                             abort_entry(entries), NAMES[2])
+    def make(label: str) -> tuple[Sequence[Entry], Expected]:
+        done.clear()
+        game = play(3, "house", ["target=100"], label, tamper=tamper)
+        entries = game.entries
+        need(done, "Cy never played a coloured card alone")
+        return entries, Expected("violation", "Cy shows a card as a Wild it is not",
+                                 "wrong_face", abort_entry(entries), NAMES[2])
+
+    return first_seed("wrong-face", make)
 
 
 class LiarBot(HeuristicBot):
@@ -372,15 +425,18 @@ def challenge_lie() -> tuple[Sequence[Entry], Expected]:
     """RULES.md: the challenged hand is "shown to the challenger alone"; Bob says guilty
     though Ann held no card of the colour. Ann sees it at once, everyone at the round's
     reveal, and the audit names Bob at his verdict."""
-    game = play(2, "official", ["target=100"], "challenge-lie-3", custom={1: Liar})
-    entries = game.entries
-    bob = game.peer(1)
-    assert isinstance(bob, Liar), "Bob is the liar"  # noqa: S101
-    assert bob.lies, "Bob never lied"  # noqa: S101
-    return entries, Expected("violation", "Bob calls a Wild Draw Four guilty though Ann held "
-                             "no card of the colour to match", "illegal_move",
-                             entry_of(entries, game.identity(1).peer.key, bob.lies[0]),
-                             NAMES[1])
+    def make(label: str) -> tuple[Sequence[Entry], Expected]:
+        game = play(2, "official", ["target=50"], label, custom={1: Liar})
+        entries = game.entries
+        bob = game.peer(1)
+        assert isinstance(bob, Liar), "Bob is the liar"  # noqa: S101
+        need(bob.lies, "Bob never lied")
+        return entries, Expected("violation", "Bob calls a Wild Draw Four guilty though Ann "
+                                 "held no card of the colour to match", "illegal_move",
+                                 entry_of(entries, game.identity(1).peer.key, bob.lies[0]),
+                                 NAMES[1])
+
+    return first_seed("challenge-lie", make)
 
 
 class BluffBot(HeuristicBot):
@@ -411,12 +467,20 @@ class Bluffer(TablePeer):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.bluffed: list[bool] = []
+        #: The counters of its messages that play a Wild Draw Four holding the colour.
+        self.bluffs: list[int] = []
 
     def _bot(self) -> Bot | None:
         return BluffBot(b"bluff" + self.state.seq.to_bytes(8, "big"), self.bluffed)
 
     def act(self, action: Action) -> None:
         if isinstance(action, Play) and action.cards[0] >= WILD_DRAW_FOUR:
+            game = self.state.engine
+            assert game is not None  # noqa: S101
+            rest = [s for s in game.hands[action.seat] if s not in action.slots]
+            if any(s in game.known and game.known[s] < CARD_COUNT - 8
+                   and CARD_COLOUR[game.known[s]] == game.colour for s in rest):
+                self.bluffs.append(self.counter)  # the counter this message will carry
             self._submit(Move(action, self._proofs(action)))
             return
         super().act(action)
@@ -438,15 +502,19 @@ def wild_draw_four() -> tuple[Sequence[Entry], Expected]:
     """Under ``wd4_strict`` (no bluffing) Cy's client plays a Wild Draw Four while she holds
     the colour; only the reveal shows it: the audit names her at the play itself. (Under
     the default rules the same play is a legal bluff: see ``honest-3p-bluffs``.)"""
-    game = play(3, "official", ["target=60", "wd4_strict=true"], "bluff",
-                custom={2: Bluffer})
-    entries = game.entries
-    cy = game.identity(2).peer
-    index = next(e.seq for e in entries if e.author == cy and isinstance(e.body, Move)
-                 and isinstance(e.body.action, Play) and e.body.action.cards[0] >= WILD_DRAW_FOUR)
-    return entries, Expected("violation", "Cy plays a Wild Draw Four holding the colour "
-                             "under wd4_strict",
-                             "illegal_move", index, NAMES[2])
+    def make(label: str) -> tuple[Sequence[Entry], Expected]:
+        game = play(3, "official", ["target=60", "wd4_strict=true"], label,
+                    custom={2: Bluffer})
+        entries = game.entries
+        cy = game.peer(2)
+        assert isinstance(cy, Bluffer), "Cy is the bluffer"  # noqa: S101
+        need(cy.bluffs, "Cy never bluffed")
+        return entries, Expected("violation", "Cy plays a Wild Draw Four holding the colour "
+                                 "under wd4_strict", "illegal_move",
+                                 entry_of(entries, game.identity(2).peer.key, cy.bluffs[0]),
+                                 NAMES[2])
+
+    return first_seed("bluff", make)
 
 
 class ChallengerBot(HeuristicBot):
@@ -485,26 +553,34 @@ class FalseAccuser(Challenger):
 
 
 def _first_sealed(entries: Sequence[Entry], author: bytes) -> int:
-    return next(e.seq for e in entries if e.author.key == author and isinstance(e.body, Sealed))
+    found = [e.seq for e in entries if e.author.key == author and isinstance(e.body, Sealed)]
+    need(found, "no private reveal")
+    return found[0]
 
 
 def bad_private_reveal() -> tuple[Sequence[Entry], Expected]:
     """Ann shows her hand to the challenger with a bad share; Bob accuses her; the log
     alone cannot tell who is right until Bob's revealed channel seed opens it."""
-    game = play(2, "official", ["target=500"], "bad-private",
-                custom={0: BadPrivate, 1: Challenger})
-    entries = game.entries
-    return entries, Expected("violation", "Ann's private reveal to a challenger is not proven",
-                             "bad_private_reveal",
-                             _first_sealed(entries, game.identity(0).peer.key), NAMES[0])
+    def make(label: str) -> tuple[Sequence[Entry], Expected]:
+        game = play(2, "official", ["target=500"], label,
+                    custom={0: BadPrivate, 1: Challenger})
+        entries = game.entries
+        return entries, Expected("violation", "Ann's private reveal to a challenger is not "
+                                 "proven", "bad_private_reveal",
+                                 _first_sealed(entries, game.identity(0).peer.key), NAMES[0])
+
+    return first_seed("bad-private", make)
 
 
 def false_accusation() -> tuple[Sequence[Entry], Expected]:
     """Bob says Ann's private reveal was bad; the revealed keys show it was right."""
-    game = play(2, "official", ["target=500"], "false-accusation", custom={1: FalseAccuser})
-    entries = game.entries
-    return entries, Expected("violation", "Bob falsely accuses Ann of a bad private reveal",
-                             "false_accusation", abort_entry(entries), NAMES[1])
+    def make(label: str) -> tuple[Sequence[Entry], Expected]:
+        game = play(2, "official", ["target=500"], label, custom={1: FalseAccuser})
+        entries = game.entries
+        return entries, Expected("violation", "Bob falsely accuses Ann of a bad private "
+                                 "reveal", "false_accusation", abort_entry(entries), NAMES[1])
+
+    return first_seed("false-accusation", make)
 
 
 def equivocation() -> tuple[Sequence[Entry], Expected]:
@@ -522,10 +598,15 @@ def equivocation() -> tuple[Sequence[Entry], Expected]:
             return [data, frame(FRAME_MESSAGE, other.encode())]
         return hook
 
-    game = play(3, "official", ["target=100"], "equivocation", tamper=tamper)
-    entries = game.entries
-    return entries, Expected("violation", "Bob signs two messages as one number",
-                             "equivocation", abort_entry(entries), NAMES[1])
+    def make(label: str) -> tuple[Sequence[Entry], Expected]:
+        done.clear()
+        game = play(3, "official", ["target=100"], label, tamper=tamper)
+        entries = game.entries
+        need(done, "Bob never sent two shares at once")
+        return entries, Expected("violation", "Bob signs two messages as one number",
+                                 "equivocation", abort_entry(entries), NAMES[1])
+
+    return first_seed("equivocation", make)
 
 
 def _tamper_shuffle(done: list[tuple[bytes, int]],
@@ -702,9 +783,9 @@ def dropped_turn() -> tuple[Sequence[Entry], Expected]:
 
 # -- writing ------------------------------------------------------------------------------------
 LOGS: dict[str, Callable[[], tuple[Sequence[Entry], Expected]]] = {
-    "honest-2p-official": lambda: honest(2, "official", ["target=60"], "honest-2p"),
-    "honest-3p-house": lambda: honest(3, "house", ["target=60"], "honest-3p"),
-    "honest-4p-party": lambda: honest(4, "party", ["target=50"], "honest-4p"),
+    "honest-2p-official": lambda: honest(2, "official", ["target=30"], "honest-2p"),
+    "honest-3p-house": lambda: honest(3, "house", ["target=30"], "honest-3p"),
+    "honest-4p-party": lambda: honest(4, "party", ["target=30"], "honest-4p"),
     "honest-3p-bluffs": bluffs,
     "honest-3p-seeds": lambda: honest(3, "seeds", ["target=60", "turn_timer=30"], "seeds-3p",
                                       ms_per_frame=40),

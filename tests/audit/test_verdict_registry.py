@@ -85,8 +85,10 @@ PRODUCERS = {
                          "test_a_short_private_reveal_is_named_by_its_recipient_and_proven_by_the_audit",
     "unresponsive":
         "tests/table/test_adversaries.py::test_a_silent_peer_is_timed_out_then_named_unresponsive",
-    "wild_draw_four": "tests/rules/test_challenge.py::"
-                      "test_lying_not_guilty_is_refused_by_the_challenger_engine_and_caught_at_round_end",
+    "wild_draw_four":
+        "tests/rules/test_challenge.py::test_wd4_strict_caught_play_stays_a_violation",
+    "challenge": "tests/rules/test_challenge.py::"
+                 "test_a_false_guilty_verdict_is_caught_at_the_round_end_naming_the_challenger",
     "draw_until_playable": "tests/rules/test_house_rules.py::test_draw_until_playable_claims",
     "forced_play":
         "tests/rules/test_scoring.py::test_false_claim_is_caught_by_the_round_end_reveal",

@@ -294,7 +294,9 @@ def test_forced_play_a_drawn_wild_draw_four_must_be_played() -> None:
     table = started(Options(forced_play=True), 3, starter="R5", pile=["W+4"],
                     hands=[[], ["R9"]])
     table.draw(1)
-    assert table.refused(Pass(1)).rule == "forced_play"
+    # Only the drawer sees the drawn card: the others' views take the pass as a hidden
+    # claim, proven at the round end's reveal (verdicts.md §7, forced_play).
+    assert table.refused(Pass(1), checked_by=[1]).rule == "forced_play"
     strict = started(Options(forced_play=True, wd4_strict=True), 3, starter="R5",
                      pile=["W+4"], hands=[[], ["R9"]])
     strict.draw(1)
@@ -302,7 +304,7 @@ def test_forced_play_a_drawn_wild_draw_four_must_be_played() -> None:
     free = started(Options(forced_play=True, wd4_strict=True), 3, starter="R5",
                    pile=["W+4"], hands=[[], ["B9"]], exact=True)
     free.draw(1)
-    assert free.refused(Pass(1)).rule == "forced_play"
+    assert free.refused(Pass(1), checked_by=[1]).rule == "forced_play"
 
 
 def test_draw_until_playable_stops_only_at_a_card_its_holder_may_play() -> None:
@@ -310,11 +312,13 @@ def test_draw_until_playable_stops_only_at_a_card_its_holder_may_play() -> None:
     table = started(Options(draw_until_playable=True), 3, starter="R5", pile=["W+4"],
                     hands=[[], ["R9"]])
     table.draw(1)
-    assert table.refused(Draw(1)).rule == "draw_until_playable"  # a W+4 may be played
+    # the drawn card is the drawer's alone to see: only its view can refuse (the others
+    # take a hidden claim, proven at the round end)
+    assert table.refused(Draw(1), checked_by=[1]).rule == "draw_until_playable"  # W+4
     strict = started(Options(draw_until_playable=True, wd4_strict=True), 3, starter="R5",
                      pile=["W+4", "B3", "Y5"], hands=[[], ["R9"]])
     strict.draw(1)
-    assert strict.refused(Pass(1)).rule == "draw_until_playable"  # it holds red: draw on
+    assert strict.refused(Pass(1), checked_by=[1]).rule == "draw_until_playable"  # red held
     strict.draw(1)
     assert strict.state.claims[-1].kind == "unplayable"
     view0, _ = apply(strict.views[0], Pass(1))

@@ -96,7 +96,7 @@ def test_jump_in_pair_uno_may_be_said_just_before_going_out() -> None:
     assert table.state.round == 2 or table.hand_size(1) == 0
     # said early over two different cards: the holder's engine refuses it
     odd = started(options, 3, hands=[[], ["R3", "B3"]], starter="R5", exact=True)
-    assert odd.refused(SayUno(1)).rule == "jump_in"
+    assert odd.refused(SayUno(1), checked_by=[1]).rule == "jump_in"
     # an early UNO counts only for going out with the pair: after one card it is forgotten
     pair = started(options, 3, hands=[[], ["R3", "R3"]], starter="R5", exact=True)
     pair.apply(SayUno(1))

@@ -91,7 +91,10 @@ class Seer(TablePeer):
 
 
 def test_a_host_that_saw_the_bluffers_hand_logs_the_bluff_and_is_never_convicted() -> None:
-    net = table(custom={0: Seer, 2: adv.Bluffer}, seed=b"bluff-seen")
+    # RULES.md: the bluff is legal by default; only under wd4_strict is a Wild Draw Four
+    # played holding the colour a cheat, which the host's private sight must not judge.
+    net = table(custom={0: Seer, 2: adv.Bluffer}, seed=b"bluff-seen",
+                options=[*OPTIONS, "wd4_strict=true"])
     host = net.host
     assert isinstance(host, Seer)
     cy = list(net.peers.values())[2]

@@ -352,9 +352,15 @@ def test_only_a_seated_peer_stops_a_game_under_way_and_the_stop_names_both(
     names = before.player_names
     assert events == [PeerMisbehaved(culprit, names[2], before.seq, "unresponsive",
                                      "did not answer")]
-    assert after.stop is not None
-    assert after.stop.reason == f"{names[1]} stopped the game: {names[2]} did not answer " \
-        "(unresponsive)"
+    # table.md §7.3: without evidence the accusation is unproven: the Stop names the
+    # accuser as the one who stopped the game, records the accused, and excuses nobody.
+    stop = after.stop
+    assert stop is not None
+    assert (stop.code, stop.culprit, stop.entry) == ("unresponsive", None, before.seq)
+    assert (stop.accuser, stop.accused) == (identities[1].peer, culprit)
+    assert stop.reason.startswith(f"{names[1]} stopped the game")
+    for said in (names[2], "unresponsive", "did not answer", "unproven"):
+        assert said in stop.reason
     stranger = Identity(seeded(b"grace", "identity 9"))
     with pytest.raises(Misbehaviour) as caught:
         check_message(before, resigned(step, stranger, body))

@@ -82,11 +82,20 @@ def assert_clean_end(net: Network) -> None:
 
 
 def test_bots_wait_out_the_grace_period_and_a_missed_uno_is_caught() -> None:
-    net = timed_game(3, 1500, 0, 1, ("random", "random", "random"), b"grace")
-    assert_clean_end(net)
-    seen = check_timing_by_the_rules(net)
-    assert seen["grace_waits"] >= 1, "this seed exposes a missed UNO: someone had to wait"
-    assert seen["catches"] >= 1
+    # Whether a missed UNO stands long enough for someone to wait (and be caught) depends
+    # on the deal: the first of a bounded, fixed list of seeds where it happens is used,
+    # so a rules change that moves the deals does not silently remove the case. Every
+    # game tried must still keep every timed rule and end cleanly.
+    tried = []
+    for k in range(1, 13):
+        net = timed_game(3, 1500, 0, 1, ("random", "random", "random"), b"grace-%d" % k)
+        assert_clean_end(net)
+        seen = check_timing_by_the_rules(net)
+        tried.append(seen)
+        if seen["grace_waits"] >= 1 and seen["catches"] >= 1:
+            return
+    pytest.fail(f"no game in grace-1 .. grace-12 had a missed UNO waited on and caught: "
+                f"{tried}")
 
 
 def test_an_absent_player_is_timed_out_every_turn_and_the_game_still_ends() -> None:
@@ -129,9 +138,16 @@ def test_a_move_racing_the_grace_period_is_held_back_not_punished(
 
     monkeypatch.setattr(Sequencer, "_grace_rule", staticmethod(counting))
     options = preset("official", ["target=30", "catch_grace_ms=400"])
-    net = seat_table(TableSetup(3, options, b"grace", bots=("random",) * 3))
-    net.run(until=game_over, max_steps=400_000)
-    assert_clean_end(net)
-    seen = check_timing_by_the_rules(net)
-    assert seen["grace_waits"] >= 1
+    # A missed UNO that someone waits on depends on the deal: the first game of a bounded,
+    # fixed seed list that has one is used (every game tried must end cleanly and keep
+    # the timed rules; a race must never be punished).
+    for k in range(1, 13):
+        races.clear()
+        net = seat_table(TableSetup(3, options, b"grace-%d" % k, bots=("random",) * 3))
+        net.run(until=game_over, max_steps=400_000)
+        assert_clean_end(net)
+        if check_timing_by_the_rules(net)["grace_waits"] >= 1:
+            break
+    else:
+        pytest.fail("no game in grace-1 .. grace-12 had a missed UNO anyone waited on")
     assert any(races), "a move raced the grace period at least once"

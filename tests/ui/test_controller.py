@@ -356,7 +356,7 @@ def test_a_wild_draw_four_bluff_is_allowed_with_a_warning() -> None:
 
 def test_wild_draw_four_while_holding_the_colour_is_refused_under_wd4_strict() -> None:
     game = stacked(["W+4", "R7"], options=preset("official", ["wd4_strict=true"]))
-    controller = Controller(game)
+    controller = held(game)  # "1" is the first card as dealt (a sorted hand puts R7 first)
     press(controller, "1", "enter")
     assert controller.status == ("You hold a card of the colour to match and may not play "
                                  "a Wild Draw Four.")

@@ -79,31 +79,42 @@ def assert_names(error: ChainError, code: str, peer: PeerId, entry: int | None,
 def test_an_older_head_must_carry_that_entrys_true_hash(through: str) -> None:
     table = table_after_lobby()
     seq = len(table.verifier)
-    bob = table.peers[1].identity.peer
+    host, bob = table.peers[0].identity.peer, table.peers[1].identity.peer
+    # wire.md §4.1: checked before countersigning, a message names its author; once
+    # countersigned, the sequencer vouched for a head not of its log and is named.
+    named = host if through == "entry" else bob
     entries = table.verifier.entries
     for seen in range(3, seq):  # every older view Bob may still sign over
         for wrong in (entries[seen].hash, entries[seen - 2].hash, bytes(32)):
             message = signed(table, 1, Head(seen, wrong))
             item = as_entry(table, message) if through == "entry" else message
             error = refusal(table.verifier, item)
-            assert_names(error, "head_mismatch", bob, seq, (item,))
+            assert_names(error, "head_mismatch", named, seq, (item,))
             assert f"a different entry {seen - 1} than" in str(error)
     good = signed(table, 1, Head(seq - 2, entries[seq - 3].hash))
     table.verifier.check_message(good)
     table.place(good)
 
 
-def test_a_head_from_the_future_and_a_head_going_back_name_the_author() -> None:
+def test_a_head_from_the_future_and_a_head_going_back_name_the_sequencer_once_countersigned(
+        ) -> None:
+    # wire.md §4.1 (*): countersigned, the entry names the sequencer; the message alone,
+    # checked before countersigning, names its author.
     table = table_after_lobby()
     seq = len(table.verifier)
-    bob = table.peers[1].identity.peer
-    ahead = as_entry(table, signed(table, 1, Head(seq + 1, table.verifier.head.hash)))
-    assert_names(refusal(table.verifier, ahead), "head_ahead", bob, seq, (ahead,))
+    host, bob = table.peers[0].identity.peer, table.peers[1].identity.peer
+    early = signed(table, 1, Head(seq + 1, table.verifier.head.hash))
+    ahead = as_entry(table, early)
+    assert_names(refusal(table.verifier, ahead), "head_ahead", host, seq, (ahead,))
+    assert_names(refusal(table.verifier, early), "head_ahead", bob, seq, (early,))
     table.place(signed(table, 1, table.verifier.head))
     table.counters[1] += 1
     entries = table.verifier.entries
-    back = as_entry(table, signed(table, 1, Head(seq - 1, entries[seq - 2].hash)))
-    assert_names(refusal(table.verifier, back), "head_regressed", bob, seq + 1, (back,))
+    going_back = signed(table, 1, Head(seq - 1, entries[seq - 2].hash))
+    back = as_entry(table, going_back)
+    assert_names(refusal(table.verifier, back), "head_regressed", host, seq + 1, (back,))
+    assert_names(refusal(table.verifier, going_back), "head_regressed", bob, seq + 1,
+                 (going_back,))
 
 
 def test_counter_faults_name_the_sequencer_or_the_author_with_both_messages() -> None:
@@ -154,12 +165,13 @@ def test_verify_entry_refuses_a_head_that_is_not_of_this_log() -> None:
     table = table_after_lobby()
     previous = table.verifier.entries[-1]
     seq = previous.seq + 1
-    bob = table.peers[1].identity.peer
+    host = table.peers[0].identity.peer
     for head in (Head(seq, bytes(32)), Head(seq + 1, previous.hash)):
         entry = as_entry(table, signed(table, 1, head))
         with pytest.raises(ChainError) as caught:
             verify_entry(entry, previous, table.verifier.sequencer)
-        assert_names(caught.value, "head_mismatch", bob, seq, (entry,))
+        # a countersigned entry: the sequencer vouched for the head (wire.md §4.1)
+        assert_names(caught.value, "head_mismatch", host, seq, (entry,))
     # One entry alone cannot judge an older head; its own view (seen == seq) it can.
     fine = as_entry(table, signed(table, 1, Head(seq, previous.hash)))
     verify_entry(fine, previous, table.verifier.sequencer)

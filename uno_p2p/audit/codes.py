@@ -162,6 +162,9 @@ CODES: dict[str, Code] = _codes(
     Code("wild_draw_four", "rules", "claimant",
          "a round end's revealed hands prove a Wild Draw Four played while holding the "
          "colour (ClaimViolated)"),
+    Code("challenge", "rules", "claimant",
+         "a round end's revealed hands prove a challenge's verdict false: guilty though "
+         "the hand held no card of the colour, or not guilty though it did (ClaimViolated)"),
     Code("draw_until_playable", "rules", "claimant",
          "a round end's revealed hands prove a false claim about a drawn card under "
          "draw_until_playable (ClaimViolated)"),
