@@ -50,7 +50,7 @@ def test_a_player_vanishes_and_the_others_finish_the_game(phase: str) -> None:
     # Seeds and targets so that the phase comes before the game's end (a challenge early
     # with this seed; a round end that does not end the game).
     target = {"round end": 150}.get(phase, 30)
-    net = _table(b"challenge 5", 3, 100) if phase == "challenge" else \
+    net = _table(b"challenge 6", 3, 100) if phase == "challenge" else \
         _table(b"removal " + phase.encode(), 4, target)
     host = net.host
     net.run(until=lambda n: PHASES[phase](host.state), max_steps=MAX_STEPS)
