@@ -91,7 +91,10 @@ class Seer(TablePeer):
 
 
 def test_a_host_that_saw_the_bluffers_hand_logs_the_bluff_and_is_never_convicted() -> None:
-    net = table(custom={0: Seer, 2: adv.Bluffer}, seed=b"bluff-seen")
+    # RULES.md wd4_strict: "the software refuses the bluff"; by default a bluff is legal
+    # (left to a challenge), so only under the strict option is there a fault to name.
+    net = table(custom={0: Seer, 2: adv.Bluffer}, seed=b"bluff-seen",
+                options=[*OPTIONS, "wd4_strict=true"])
     host = net.host
     assert isinstance(host, Seer)
     cy = list(net.peers.values())[2]
