@@ -111,6 +111,6 @@ def false_claims(state: TableState, named: Set[Claim]) -> list[tuple[Claim, str]
     if game is None:
         return []
     return [(claim, f"{game.players[claim.seat]} broke {claim.rule}: "
-             f"{describe_claim(claim.kind)}")
+             f"{describe_claim(claim.kind, claim.rule)}")
             for claim in game.claims
             if claim not in named and claim.verdict(game.known) is False]
