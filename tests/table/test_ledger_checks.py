@@ -353,8 +353,13 @@ def test_only_a_seated_peer_stops_a_game_under_way_and_the_stop_names_both(
     assert events == [PeerMisbehaved(culprit, names[2], before.seq, "unresponsive",
                                      "did not answer")]
     assert after.stop is not None
-    assert after.stop.reason == f"{names[1]} stopped the game: {names[2]} did not answer " \
-        "(unresponsive)"
+    # table.md §7.3: unproven, it names the accuser as the one who stopped the game and
+    # records the accused; nobody is excused (no culprit).
+    assert after.stop.accuser == identities[1].peer
+    assert after.stop.culprit is None
+    assert after.stop.reason.startswith(f"{names[1]} stopped the game, accusing {names[2]}")
+    assert "did not answer" in after.stop.reason
+    assert "unproven" in after.stop.reason
     stranger = Identity(seeded(b"grace", "identity 9"))
     with pytest.raises(Misbehaviour) as caught:
         check_message(before, resigned(step, stranger, body))
