@@ -180,8 +180,11 @@ def test_a_misbehaving_sequencer_is_caught_by_the_honest_peers(
     if host is adv.UncheckingHost:
         custom[1] = adv.PlaysCardNotHeld
     net = seat(custom)
-    peers = [p for p in net.peers.values() if not p.is_host]
-    hurt = [p for p in peers if victims is None or p.state.my_seat in victims]
+    # Victims by their seat at the start (the peers in seat order): a victim that stopped
+    # is removed by the sequencer (table.md §14) and the seats after it move up.
+    seated = list(net.peers.values())
+    peers = [p for p in seated if not p.is_host]
+    hurt = [p for p in peers if victims is None or seated.index(p) in victims]
     for peer in hurt:
         assert peer.stopped is not None, f"{peer.name} went on"
         found = named(net, peer)

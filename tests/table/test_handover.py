@@ -105,7 +105,7 @@ def _finish_and_check(net: Network, handovers: int) -> None:
 @pytest.mark.parametrize("phase", list(PHASES))
 def test_the_host_vanishes_and_the_next_seat_carries_on(phase: str) -> None:
     # A seed whose bots reach a Wild Draw Four challenge early (found by trying seeds).
-    net = _table(b"challenge 5", target=100) if phase == "challenge" else \
+    net = _table(b"challenge 6", target=100) if phase == "challenge" else \
         _table(b"handover " + phase.encode())
     host = net.host
     net.run(until=lambda n: PHASES[phase](host.state), max_steps=MAX_STEPS)

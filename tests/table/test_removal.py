@@ -34,7 +34,13 @@ def _table(seed: bytes, players: int, target: int) -> Network:
 
 
 def _vanish(net: Network, victim: TablePeer) -> None:
-    net.silent.add(victim.peer_id.key)
+    key = victim.peer_id.key
+    net.silent.add(key)
+    # The shell holds a peer lost once its links stayed quiet past the time-out: by then
+    # the frames it sent before it vanished have arrived (a frame from a peer is a sign
+    # it is back, table.md §14). FIFO delivery: they leave the queue in bounded steps.
+    net.run(until=lambda n: all(sender != key for sender, _, _ in n.queue),
+            max_steps=MAX_STEPS)
     for peer in net.peers.values():
         if peer is not victim:
             peer.peer_lost(victim.peer_id)  # the shell's link time-out
@@ -50,7 +56,7 @@ def test_a_player_vanishes_and_the_others_finish_the_game(phase: str) -> None:
     # Seeds and targets so that the phase comes before the game's end (a challenge early
     # with this seed; a round end that does not end the game).
     target = {"round end": 150}.get(phase, 30)
-    net = _table(b"challenge 5", 3, 100) if phase == "challenge" else \
+    net = _table(b"challenge 6", 3, 100) if phase == "challenge" else \
         _table(b"removal " + phase.encode(), 4, target)
     host = net.host
     net.run(until=lambda n: PHASES[phase](host.state), max_steps=MAX_STEPS)

@@ -404,7 +404,7 @@ def apply_shuffle(ts: TableState, entry: Entry | None, seq: int, author: PeerId,
     or accepted and no card of it opens.
     """
     seat = ts.seat_of(author.key)
-    if ts.phase != TablePhase.PLAYING or not 0 <= body.shuffle < len(ts.decks):
+    if ts.phase != TablePhase.PLAYING or not ts.void_decks <= body.shuffle < len(ts.decks):
         raise fault(entry, seq, author, "unexpected", f"no shuffle {body.shuffle} is under way")
     deck = ts.decks[body.shuffle]
     if seat is None or deck.next_shuffler != seat:
@@ -563,7 +563,9 @@ def convict_shuffles(ts: TableState, seat: int, shuffle_master: bytes,
     """
     peer = ts.seats[seat]
     key = table_key(ts)
-    for deck in ts.decks:
+    # A void round's decks (table.md §14) were shuffled under the old seating's key and
+    # seat numbers: they stay shut, and unproven, like the whole-game re-execution's.
+    for deck in ts.decks[ts.void_decks:]:
         for turn, shuffler in enumerate(deck.done):
             if shuffler != seat:
                 continue

@@ -89,8 +89,8 @@ def openable(state: TableState, wanted: Iterable[Slot],
     faces = []
     seen = {**game.known, **state.opened}
     for slot in sorted(wanted):
-        if slot in game.known or not state.slot_ready(slot):
-            continue
+        if slot in game.known or slot.shuffle < state.void_decks or not state.slot_ready(slot):
+            continue  # a void round's card stays shut for good (table.md §14)
         shares = {**state.shares.get(slot, {}), **private.get(slot, {})}
         shares.pop(me if me is not None else -1, None)
         if len(shares) == len(state.seats) - 1:

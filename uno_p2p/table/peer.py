@@ -567,8 +567,9 @@ class TablePeer(Controls):
         except Misbehaviour as error:  # a card of ours opens to no card: a bad shuffle
             self._stop(error.culprit, state.seq, error.code, str(error), ())
             return
-        self.wanted = {s for s in self.wanted if s.shuffle >= min(
-            (d.number for d in state.decks if d.round == game.round), default=0)}
+        first = max(state.void_decks, min(
+            (d.number for d in state.decks if d.round == game.round), default=0))
+        self.wanted = {s for s in self.wanted if s.shuffle >= first}
         if faces:
             self._learn_faces(faces)
         self._name_false_claims()

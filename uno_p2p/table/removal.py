@@ -91,7 +91,11 @@ def apply_remove(ts: TableState, entry: Entry | None, seq: int, author: PeerId,
             return ts, [removed, *events]
         return ts, [removed]
     new, engine_events = remove_player(game, seat, ts.clock_ms)
-    ts = replace(ts, engine=new, void_decks=len(ts.decks), shares={}, deals=(), privates=())
+    # The void round's decks are shut for good: no seat owes them a shuffle any more
+    # (the seat numbers changed, and a shuffle now would be under the new joint key).
+    decks = tuple(replace(d, shufflers=()) for d in ts.decks)
+    ts = replace(ts, engine=new, decks=decks, void_decks=len(decks), shares={}, deals=(),
+                 privates=())
     ts, events = follow(ts, engine_events, seq)
     return ts, [removed, *events]
 
