@@ -159,11 +159,16 @@ async def test_the_hosts_start_sets_its_own_keys_and_the_clock_at_once(table: Ta
     ``s`` and the time-out named the host itself)."""
     session, peer = table.session, table.peer
     await everyone_ready(table)
+    await asyncio.sleep(0.2)  # the lobby sits idle: the host last heard a peer before this
+    pressed = wall_ms()
     await session.start()
     # No await since the start: no joiner can have answered yet.
     state = peer.state
     assert state.phase == TablePhase.KEYS
     assert state.clock_started, "the start clock follows the start"
+    # §6.1: the start clock reads the time of the start, not the last time a peer spoke
+    # (a clock behind real time makes the next clock entry look as if it ran ahead).
+    assert pressed <= state.clock_ms <= wall_ms()
     assert state.my_seat is not None
     assert state.keys[state.my_seat] is not None, "the host's seat announced its keys"
     assert state.my_seat not in waiting_for(state)

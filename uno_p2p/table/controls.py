@@ -57,8 +57,12 @@ class Controls(ABC):
         """The host changes the rules before the start."""
         self._submit(SetOptions(preset, tuple((str(k), v) for k, v in options.to_wire())))
 
-    def start(self) -> None:
+    def start(self, now_ms: int | None = None) -> None:
         """The host starts the game with everyone who joined, in joining order.
+
+        ``now_ms`` is the shell's clock now: the start clock is logged with the start
+        (table.md §6.1), and a time last heard minutes ago in the lobby would put it
+        behind, so that every peer refuses the next clock entry as running ahead.
 
         Raises:
             LocalProtocolError: not the host, or the lobby refuses (someone not ready).
@@ -66,6 +70,8 @@ class Controls(ABC):
         lobby = self.state.lobby
         if self.sequencer is None or lobby is None:
             raise LocalProtocolError("only the host starts the game")
+        if now_ms is not None:
+            self.now_ms = max(self.now_ms, now_ms)
         self._submit(Start(lobby.joined))
         # The host's seat owes its key setup now (table.md §4), and its sequencer logs
         # the start clock with it (§6.1). A joiner's message would drive that too, but
