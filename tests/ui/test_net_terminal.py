@@ -26,6 +26,7 @@ from pathlib import Path
 import pytest
 
 from tests.ui.test_terminal import TMUX, Pane
+from uno_p2p.rules.options import NETWORK_TURN_TIMER
 
 ROOT = Path(__file__).resolve().parents[2]
 #: Starting peers, keys and the jointly proven shuffle takes a while on a loaded machine.
@@ -134,7 +135,7 @@ def test_host_with_two_bots_lobby_turns_and_log(sessions: Sessions) -> None:
     lobby = pane.wait_for(lambda s: "Bot 1" in s and "Bot 2" in s and "press s to start" in s,
                           "both bots in the lobby, ready", TABLE_S)
     assert "host, you" in lobby
-    assert "turn_timer=30" in lobby
+    assert f"turn_timer={NETWORK_TURN_TIMER}" in lobby, "network play has a turn timer"
     pane.keys("s")
     table = pane.wait_for(lambda s: "Ann deals round 1" in s or "deals round 1" in s,
                           "the first deal", TABLE_S)

@@ -31,13 +31,17 @@ from uno_p2p.net.link import Link, Timings
 from uno_p2p.net.node import HostNode, JoinNode, wall_ms
 from uno_p2p.rules import Draw, Pass, legal_actions, preset
 from uno_p2p.table import bodies  # noqa: F401 (registers the table's body kinds)
+from uno_p2p.table.duties import waiting_for
 from uno_p2p.table.peer import TablePeer
+from uno_p2p.table.state import TablePhase
 from uno_p2p.ui.lobby_app import LobbyOutcome, LobbyScreen
 from uno_p2p.ui.netscreen import NetGameScreen
 from uno_p2p.ui.netsession import NetSession
 from uno_p2p.ui.status import NetworkTable
 
 WAIT_S = 60.0
+#: The first deal comes within this after the start (the players are all on loopback).
+START_S = 20.0
 BOTS = 2
 
 
@@ -145,6 +149,31 @@ async def test_the_session_shows_only_this_seat_and_the_engine_moves(table: Tabl
     # The others saw it: the host's log holds it, signed (every bot logs the same entries).
     await until(lambda: any(isinstance(a, Pass) for a in session.legal_actions())
                 or session.view().current != me, "the drawn card's face")
+
+
+async def test_the_hosts_start_sets_its_own_keys_and_the_clock_at_once(table: Table) -> None:
+    """The lobby's ``s`` (``NetSession.start``): the host's seat owes its key setup as soon
+    as the start is logged (table.md §4), and the sequencer logs the start clock first
+    (§6.1). Neither may wait for a joiner's message: if the joiners say nothing, the
+    table must wait for them, not for the host (issue: ``scripts/play`` stalled after
+    ``s`` and the time-out named the host itself)."""
+    session, peer = table.session, table.peer
+    await everyone_ready(table)
+    await asyncio.sleep(0.2)  # the lobby sits idle: the host last heard a peer before this
+    pressed = wall_ms()
+    await session.start()
+    # No await since the start: no joiner can have answered yet.
+    state = peer.state
+    assert state.phase == TablePhase.KEYS
+    assert state.clock_started, "the start clock follows the start"
+    # §6.1: the start clock reads the time of the start, not the last time a peer spoke
+    # (a clock behind real time makes the next clock entry look as if it ran ahead).
+    assert pressed <= state.clock_ms <= wall_ms()
+    assert state.my_seat is not None
+    assert state.keys[state.my_seat] is not None, "the host's seat announced its keys"
+    assert state.my_seat not in waiting_for(state)
+    assert await session.wait_for_game(START_S)
+    await until(lambda: bool(session.view().hands[session.seat]), "the first deal", START_S)
 
 
 async def test_screens_start_the_game_and_draw_on_keys(table: Table) -> None:

@@ -126,7 +126,7 @@ async def _host(args: argparse.Namespace, player: str, options: Options, players
     session.log_path = seat.log_path
 
     def start() -> None:
-        peer.start()
+        peer.start(node.clock())
         node.pump()
 
     console.on_start = start

@@ -367,7 +367,7 @@ class HostNode(Driver):
             return
         if len(lobby.joined) >= self.autostart and all(p.key in lobby.ready for p in lobby.joined):
             self.autostart = None
-            self.peer.start()
+            self.peer.start(self.clock())
 
     async def run(self) -> None:
         """Until the game ends (or stops), then say goodbye to every joiner."""

@@ -46,6 +46,10 @@ class Controls(ABC):
                 private: PrivateShares | None = None) -> None:
         """Sign and send (or, for the host, log) one body."""
 
+    @abstractmethod
+    def _drive(self) -> None:
+        """Send what the table now waits for from us (duties, then the bot's move)."""
+
     def set_ready(self, ready: bool = True) -> None:
         self._submit(Ready(ready))
 
@@ -53,8 +57,12 @@ class Controls(ABC):
         """The host changes the rules before the start."""
         self._submit(SetOptions(preset, tuple((str(k), v) for k, v in options.to_wire())))
 
-    def start(self) -> None:
+    def start(self, now_ms: int | None = None) -> None:
         """The host starts the game with everyone who joined, in joining order.
+
+        ``now_ms`` is the shell's clock now: the start clock is logged with the start
+        (table.md §6.1), and a time last heard minutes ago in the lobby would put it
+        behind, so that every peer refuses the next clock entry as running ahead.
 
         Raises:
             LocalProtocolError: not the host, or the lobby refuses (someone not ready).
@@ -62,7 +70,14 @@ class Controls(ABC):
         lobby = self.state.lobby
         if self.sequencer is None or lobby is None:
             raise LocalProtocolError("only the host starts the game")
+        if now_ms is not None:
+            self.now_ms = max(self.now_ms, now_ms)
         self._submit(Start(lobby.joined))
+        # The host's seat owes its key setup now (table.md §4), and its sequencer logs
+        # the start clock with it (§6.1). A joiner's message would drive that too, but
+        # the host must not wait for one: if none came the table would time out the
+        # host itself.
+        self._drive()
 
     def kick(self, peer: PeerId, reason: str = "") -> None:
         """The host removes a peer from the lobby before the start.
@@ -100,6 +115,9 @@ class Controls(ABC):
             raise LocalProtocolError("wait until our last message is logged")
         engine_apply(state.engine, action, max(state.clock_ms, self.now_ms))
         self._submit(Move(action, self._proofs(action)))
+        # The host's move may leave it owing shares at once (a card dealt to another
+        # seat, table.md §5): send them now rather than at the next joiner's message.
+        self._drive()
 
     def _proofs(self, action: Action) -> tuple[ShareItem, ...]:
         seat = self.state.my_seat

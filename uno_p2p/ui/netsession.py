@@ -314,7 +314,7 @@ class NetSession(SelfPaced):
 
     async def start(self) -> None:
         """Raises: UnoError: not the host, or the lobby refuses."""
-        self._peer().start()
+        self._peer().start(None if self.driver is None else self.driver.clock())
         self._pump()
 
     async def kick(self, seat: int) -> None:
