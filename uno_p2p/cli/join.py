@@ -76,7 +76,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 
 def join(args: argparse.Namespace) -> int:
-    """Join as a human (plain text), or resume a saved seat.
+    """Join as a human (full-screen on a terminal, else plain text), or resume a saved seat.
 
     Raises:
         ConfigError: no address and no discovery, a bad name, nothing to resume.
