@@ -288,11 +288,18 @@ def check_against_the_words(state: State, action: Action, now_ms: int,
         if allowed and plain(state, action) and grace_over:
             assert accepted, f"RULES.md allows {action}, yet it was refused: {result}"
     if isinstance(action, TimeOut):
-        # turn_timer: "when it runs out the player draws a penalty card and the turn passes"
-        due = (opts.turn_timer > 0 and state.phase == Phase.PLAYING
-               and action.seat == state.current
+        # turn_timer covers "every decision a player owes": a turn, a challenge verdict and a
+        # starter Wild's colour; "when it runs out the player draws a penalty card and the
+        # turn passes" (only the pending penalty if one waits: a lapsed challenge draws 4)
+        owes = state.phase in (Phase.PLAYING, Phase.CHALLENGE, Phase.STARTER_COLOUR)
+        due = (opts.turn_timer > 0 and owes and action.seat == state.current
                and now_ms >= state.turn_started_ms + opts.turn_timer * 1000)
         assert accepted == due, (action, now_ms, state.turn_started_ms, result)
+        if isinstance(result, State):
+            grown = len(result.hands[action.seat]) - len(state.hands[action.seat])
+            owed = 1 if state.phase == Phase.STARTER_COLOUR else max(state.pending, 1)
+            assert 0 <= grown <= owed  # fewer only when the deck runs dry
+            assert result.current != action.seat or len(state.players) == 1
     if isinstance(action, ErrorPenalty):
         # error_penalty: a refused play "costs" error_penalty cards; off, it is refused
         due = opts.error_penalty > 0 and state.phase in (Phase.PLAYING, Phase.CHALLENGE) \
