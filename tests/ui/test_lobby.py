@@ -149,6 +149,8 @@ def test_the_waiting_line_says_who_is_not_ready() -> None:
         "Everyone is ready: waiting for Ann to start."
     alone = replace(lobby(True), seats=lobby(True).seats[:1])
     assert waiting_line(alone) == "Waiting for players: at least 2 are needed."
+    lost = replace(lobby(False, (True, True)), reconnecting=True)
+    assert waiting_line(lost) == "The link to Ann is lost: reconnecting… (q leaves the table)"
 
 
 async def test_the_host_sees_seats_rules_code_and_can_kick_add_and_start(

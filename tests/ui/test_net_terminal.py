@@ -15,6 +15,7 @@ from __future__ import annotations
 import os
 import re
 import shlex
+import signal
 import socket
 import subprocess
 import sys
@@ -79,6 +80,16 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
+def kill_program(pane: Pane, sig: signal.Signals) -> None:
+    """Signal the program in a pane (the child of the pane's shell), not the pane."""
+    shell = pane.tmux("list-panes", "-t", pane.name, "-F", "#{pane_pid}").strip()
+    children = subprocess.run(["pgrep", "-P", shell], capture_output=True, text=True,
+                              check=False).stdout.split()
+    assert children, "the program in the pane is running"
+    for pid in children:
+        os.kill(int(pid), sig)
+
+
 def wait_exit(status: Path, timeout: float = EXIT_S) -> int:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -120,6 +131,20 @@ def play_a_turn(pane: Pane, name: str) -> str:
     pane.keys("p")
     pane.wait_for(lambda s: " p pass" not in s, f"{name}'s pass")
     return screen
+
+
+def take_turns(players: dict[str, Pane], turns: int) -> None:
+    """Each human plays ``turns`` turns, in whatever order the game gives them (a Skip or a
+    Reverse may bring one player's turn twice before the other's)."""
+    played = dict.fromkeys(players, 0)
+    deadline = time.monotonic() + TURN_S * turns * len(players)
+    while min(played.values()) < turns:
+        assert time.monotonic() < deadline, f"the turns did not come round: {played}"
+        for name, pane in players.items():
+            if my_turn(pane.screen()):
+                play_a_turn(pane, name)
+                played[name] += 1
+        time.sleep(0.2)
 
 
 def quit_game(pane: Pane, status: Path) -> None:
@@ -167,8 +192,7 @@ def test_host_and_joiner_each_play_a_turn(sessions: Sessions) -> None:
     host.keys("s")
     for pane in (host, guest):
         pane.wait_for(lambda s: "deals round 1" in s, "the first deal", TABLE_S)
-    for pane, name in ((host, "Ann"), (guest, "Bob"), (host, "Ann"), (guest, "Bob")):
-        play_a_turn(pane, name)
+    take_turns({"Ann": host, "Bob": guest}, 2)
     for pane in (host, guest):  # both tables narrate both humans' draws
         seen = pane.wait_for(lambda s: draws(s, "Ann") >= 1 and draws(s, "Bob") >= 1,
                              "both draws in the news")
@@ -254,3 +278,22 @@ def test_a_whole_game_ends_with_the_audit_verdict(sessions: Sessions) -> None:
     assert "uno-lan audit " in screen
     pane.keys("q")
     assert wait_exit(status) == 0, "a finished game with a clean log exits 0"
+
+
+def test_a_joiner_who_quits_while_reconnecting_leaves_cleanly(sessions: Sessions) -> None:
+    # The host vanishes; the joiner keeps reconnecting (give_up_s); its player quits in the
+    # meantime. The node is cancelled mid-retry: one clean ending, never a traceback.
+    port = free_port()
+    host, _ = sessions.run(uno_lan(f"host --bind 127.0.0.1 --port {port} --player Ann"))
+    host.wait_for(lambda s: "Ann" in s and "host, you" in s, "the host's lobby", TABLE_S)
+    guest, guest_rc = sessions.run(uno_lan(f"join --address 127.0.0.1:{port} --player Bob"))
+    guest.wait_for(lambda s: "Bob" in s and "Ann" in s, "Bob in the lobby", TABLE_S)
+    kill_program(host, signal.SIGKILL)  # no goodbye: the link just breaks
+    guest.wait_for(lambda s: "reconnecting" in s, "the joiner reconnecting", 20.0)
+    guest.keys("q")
+    guest.wait_for(lambda s: "Leave this table?" in s, "the leave question")
+    guest.keys("y")
+    assert wait_exit(guest_rc) in (0, 1)
+    end = guest.screen()
+    assert "Traceback" not in end, end
+    assert "Error" not in end, end

@@ -63,11 +63,15 @@ async def play_screens(session: NetSession, node: Driver,
     node_task: asyncio.Task[None] = asyncio.create_task(run_node())
 
     async def watch() -> None:
-        try:
-            await node_task
-        except (UnoError, OSError) as error:
+        # asyncio.wait, not await: a node cancelled by _leave (a joiner still reconnecting
+        # when its player quits) must end the watch quietly, not cancel the watcher too.
+        await asyncio.wait([node_task])
+        error = None if node_task.cancelled() else node_task.exception()
+        if isinstance(error, UnoError | OSError):
             failure.append(str(error))
             session.left = f"could not join: {error}"
+        elif error is not None:
+            raise error
         session.finished(verdict_of(log()), log())
 
     watcher = asyncio.create_task(watch())

@@ -40,6 +40,7 @@ class LobbyView:
     ``join_code`` is shown only to the host (who tells it to friends); joiners
     see ``code_needed``. ``started`` ends the lobby: the game begins.
     ``closed`` ends it too, with the reason (``the host closed the table``).
+    ``reconnecting``: a joiner's link to the host broke and it is trying again.
     """
 
     table_name: str
@@ -53,6 +54,7 @@ class LobbyView:
     started: bool = False
     closed: str = ""
     min_players: int = 2
+    reconnecting: bool = False
 
     @property
     def everyone_ready(self) -> bool:
@@ -183,6 +185,9 @@ def seat_line(n: int, seat: LobbySeat, name_w: int, selected: bool) -> Line:
 
 def waiting_line(view: LobbyView) -> str:
     """What the table waits for, in one sentence."""
+    if view.reconnecting:
+        host = next((s.name for s in view.seats if s.host), "the host")
+        return f"The link to {host} is lost: reconnecting… (q leaves the table)"
     missing = ["you" if s.me else s.name for s in view.seats if not s.ready]
     if len(view.seats) < view.min_players:
         return f"Waiting for players: at least {view.min_players} are needed."

@@ -281,7 +281,13 @@ class NetSession(SelfPaced):
                          am_host=peer.is_host, join_code=self.join_code if peer.is_host else "",
                          code_needed=bool(self.join_code) and not peer.is_host,
                          started=state.phase != TablePhase.LOBBY and self.in_game,
-                         closed=closed, min_players=MIN_PLAYERS)
+                         closed=closed, min_players=MIN_PLAYERS,
+                         reconnecting=self._reconnecting())
+
+    def _reconnecting(self) -> bool:
+        driver = self.driver
+        return isinstance(driver, JoinNode) and driver.link is None \
+            and not driver.finished.is_set()
 
     def _lobby_closed(self) -> str:
         driver, peer = self.driver, self.peer
