@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import argparse
 import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+from uno_p2p import cli
 from uno_p2p.store.unolog import GameLog
 from uno_p2p.wire.samples import sample_log
 
@@ -59,3 +63,29 @@ def test_a_usage_error_speaks_like_every_other_error() -> None:
     assert done.stderr.splitlines() == [
         "uno-lan: argument --players: invalid int value: 'many'; "
         "run uno-lan simulate --help for the usage."]
+
+
+def test_a_bug_is_one_sentence_and_a_crash_report(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    def broken(args: argparse.Namespace) -> int:
+        raise ValueError("a bug in a sub-command")
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    monkeypatch.delenv("UNO_LAN_DEBUG", raising=False)
+    parser = cli.build_parser()
+    monkeypatch.setattr(cli, "build_parser", lambda: parser)
+    monkeypatch.setattr(parser, "parse_args",
+                        lambda argv: argparse.Namespace(command="list", func=broken))
+    assert cli.main(["list"]) == cli.EXIT_FAILURE
+    said = capsys.readouterr().err
+    assert "Traceback" not in said
+    assert said.count("\n") == 1, said
+    assert "an internal error stopped it (ValueError: a bug in a sub-command)" in said
+    reports = list((tmp_path / "uno-lan" / "crashes").glob("*.txt"))
+    assert len(reports) == 1
+    assert str(reports[0]) in said
+    assert "Traceback" in reports[0].read_text()
+    assert 'raise ValueError("a bug in a sub-command")' in reports[0].read_text()
+    monkeypatch.setenv("UNO_LAN_DEBUG", "1")
+    with pytest.raises(ValueError, match="a bug"):
+        cli.main(["list"])

@@ -4,16 +4,22 @@ Each sub-command module exposes ``register(subparsers)``, which adds its parser
 and sets ``func`` to a callable taking the parsed arguments and returning an
 exit code. ``main`` is the only place that turns an ``UnoError`` into one plain
 sentence for the user (``voice``: one format, one set of exit codes, listed by
-``uno-lan --help``): a traceback reaching the terminal is a bug.
+``uno-lan --help``). Anything else is a bug: its traceback goes to a crash
+report on disk (``UNO_LAN_DEBUG=1`` shows it instead) and the player reads
+one sentence saying where.
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import os
 import sys
+import time
+import traceback
 from collections.abc import Sequence
 from importlib import import_module
+from pathlib import Path
 
 from uno_p2p import __version__
 from uno_p2p.cli.voice import EPILOG, Parser, plain, say_error, usage_error
@@ -85,7 +91,34 @@ def main(argv: Sequence[str] | None = None) -> int:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         return EXIT_OK
+    except (Exception, asyncio.CancelledError) as error:  # a bug: keep it, say one line
+        if os.environ.get("UNO_LAN_DEBUG"):
+            raise
+        report = keep_crash_report(command)
+        where = f"the details are in {report}" if report else "the details could not be saved"
+        say_error(command, f"an internal error stopped it ({type(error).__name__}: {error})",
+                  f"{where}; please report them (the game's log is kept)")
+        return EXIT_FAILURE
     return code
+
+
+def keep_crash_report(command: str) -> Path | None:
+    """Write the traceback being handled under ``$XDG_DATA_HOME/uno-lan/crashes``.
+
+    A player sees one sentence, never a traceback; the report keeps what a
+    developer needs. None if even that cannot be written.
+    """
+    from uno_p2p.net.seats import data_dir
+
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    try:
+        folder = data_dir() / "crashes"
+        folder.mkdir(parents=True, exist_ok=True)
+        path = folder / f"{stamp}-{command.replace(' ', '-') or 'uno-lan'}-{os.getpid()}.txt"
+        path.write_text(f"uno-lan {__version__} {command}\n{traceback.format_exc()}")
+    except OSError:
+        return None
+    return path
 
 
 if __name__ == "__main__":  # pragma: no cover
