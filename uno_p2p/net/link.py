@@ -35,7 +35,8 @@ from uno_p2p.net.handshake import (
 )
 from uno_p2p.wire.codec import pack, unpack
 
-#: Control frames (net.md §5.2); table frames keep their own tags (M, E, D, S).
+#: Control frames (net.md §5.1); table frames keep their own tags (M, E, D, S, R, V),
+#: the mesh's are in ``uno_p2p.net.mesh`` (a, k, f).
 HEARTBEAT = b"h"
 BYE = b"b"
 PRESENCE = b"p"
@@ -113,6 +114,9 @@ class Link:
         self.peer: PeerId = established.peer
         self.table_id = established.table_id
         self.address = address
+        local = writer.get_extra_info("sockname")
+        #: The address this end of the link has: a joiner listens for peer links there.
+        self.local_host = str(local[0]) if isinstance(local, tuple) else ""
         self.name = established.peer.fingerprint
         self.timings = timings
         self.sent_bytes = 0

@@ -7,10 +7,12 @@ its timer is one ``call_later``, its events go to a callback, and every entry
 it accepted is written to its ``.unolog`` at once. Nothing here decides
 anything about the game.
 
-The table is a star: every joiner has one link, to the host (table.md §3.1:
-messages go to the sequencer, entries come from it). The host tells every
-joiner who is missing (a ``p`` control frame); a joiner whose link breaks
-reconnects and asks for what it missed (``TablePeer.resync``).
+Every member links to every other (``uno_p2p.net.mesh``, net.md §1): messages go
+to the sequencer, entries come from it, and votes, relayed messages and
+entries travel on any surviving path, so the game goes on when the host is
+gone (table.md §13). The host tells every joiner who is missing (a ``p``
+control frame); a joiner whose link to the host breaks reconnects and asks
+for what it missed (``TablePeer.resync``).
 """
 
 from __future__ import annotations
@@ -34,11 +36,12 @@ from uno_p2p.net.link import (
     accept,
     connect,
 )
+from uno_p2p.net.mesh import Mesh
 from uno_p2p.net.seats import LogSaver
 from uno_p2p.net.stats import NodeStats
 from uno_p2p.rules.actions import Action
 from uno_p2p.table.events import GameEnded, PeerMisbehaved, RoundEnded, TableEvent
-from uno_p2p.table.frames import FRAME_MESSAGE, FRAME_SYNC, frame, sync_request
+from uno_p2p.table.frames import FRAME_DROP, FRAME_SYNC, FRAMES, frame, sync_request
 from uno_p2p.table.peer import TablePeer
 from uno_p2p.table.sending import Outgoing
 from uno_p2p.table.state import TablePhase
@@ -49,8 +52,9 @@ MAX_PENDING = 16
 #: Wrong join codes allowed per window before the host takes no handshake for a while.
 CODE_GUESSES = 5
 CODE_WINDOW_S = 60.0
-#: What a joiner may send the host (table.md §3.1); anything else cuts its link.
-JOINER_FRAMES = (FRAME_MESSAGE, FRAME_SYNC)
+#: What a joiner may send the host (table.md §3.1: every table frame but the
+#: sequencer's ``D``); anything else cuts its link.
+JOINER_FRAMES = tuple(f for f in FRAMES if f != FRAME_DROP)
 LIVE = (TablePhase.KEYS, TablePhase.PLAYING, TablePhase.REVEALING)
 
 EventSink = Callable[[TableEvent], None]
@@ -77,6 +81,7 @@ class Driver:
         self._timer: asyncio.TimerHandle | None = None
         self.stats = NodeStats.from_env()
         self.all_links: list[Link] = []
+        self.mesh: Mesh
 
     @property
     def peer(self) -> TablePeer:
@@ -120,7 +125,22 @@ class Driver:
         """A hook: the host cuts a link whose frame did not decode."""
 
     def route(self, out: Outgoing) -> None:
-        raise NotImplementedError
+        """To the sequencer or the listed members, on any path the mesh has."""
+        self.mesh.route(out)
+
+    def deliver(self, key: bytes, data: bytes) -> None:
+        """A frame from a member's link: the mesh's own, or one for the peer.
+
+        Raises:
+            LinkLost: a frame a member never sends, or one that does not decode.
+        """
+        if self.mesh.control(key, data) or data[:1] == PRESENCE or self._peer is None:
+            return
+        self.peer.receive(data, self.clock(), PeerId(key))
+        self.pump()
+
+    def give_up(self) -> None:
+        """The sequencer stayed out of reach and no hand-over came (a joiner stops)."""
 
     def act(self, action: Action) -> None:
         """The local player's move (see ``TablePeer.act``).
@@ -171,7 +191,8 @@ class HostNode(Driver):
         self.timings = timings
         self.autostart = autostart
         self.discovery = discovery
-        self.links: dict[bytes, Link] = {}
+        self.mesh = Mesh(self, timings, dials=False)
+        self.links: dict[bytes, Link] = self.mesh.links
         self.missing: set[bytes] = set()
         self.port = 0
         self.address = ""
@@ -197,6 +218,7 @@ class HostNode(Driver):
         self.port = int(self._server.sockets[0].getsockname()[1])
         self.address = host
         self.pump()
+        await self.mesh.start(None)
         await self._announce()
         return self.port
 
@@ -285,11 +307,7 @@ class HostNode(Driver):
                          "the game has started")
             await link.close("the game has started; this table takes no new players")
             return
-        old = self.links.get(key)
-        if old is not None:
-            old.abort()
-        self.links[key] = link
-        self.all_links.append(link)
+        self.mesh.catch_up(link, self.mesh.attach(link))
         self._back(key)
         try:
             while True:
@@ -305,7 +323,7 @@ class HostNode(Driver):
         finally:
             link.abort()
             if self.links.get(key) is link:
-                del self.links[key]
+                self.mesh.detach(key, link)
                 self._gone(key)
 
     def _deliver(self, key: bytes, data: bytes) -> None:
@@ -314,6 +332,8 @@ class HostNode(Driver):
         Raises:
             LinkLost: a frame a joiner never sends, or one that does not decode.
         """
+        if self.mesh.control(key, data):
+            return
         if data[:1] not in JOINER_FRAMES:
             raise LinkLost(f"a frame of unknown kind {data[:1]!r}", code="unexpected_frame")
         self._sender, self._bad_frame = key, ""
@@ -338,10 +358,8 @@ class HostNode(Driver):
             self.on_note(f"{self.name_of(key)} is missing; the turn timer keeps the table "
                          "moving until it comes back")
             self._tell_presence()
-            # table.md §14: if it is not back when the table must wait for it, the
-            # sequencer removes it and the others play on.
-            self.peer.peer_lost(PeerId(key))
-            self.pump()
+            # table.md §14: out of reach by every path (the mesh judges), it is removed
+            # when the table must wait for it, and the others play on.
 
     def _back(self, key: bytes) -> None:
         if key in self.missing:
@@ -353,12 +371,6 @@ class HostNode(Driver):
         names: list[WireValue] = [*sorted(self.name_of(k) for k in self.missing)]
         for link in self.links.values():
             link.send(PRESENCE + pack(names))
-
-    def route(self, out: Outgoing) -> None:
-        for target in out.to or ():
-            link = self.links.get(target.key)
-            if link is not None:
-                link.send(out.data)
 
     def _before_send(self) -> None:
         state = self.peer.state
@@ -379,7 +391,7 @@ class HostNode(Driver):
         self.finished.set()
         if self._server is not None:
             self._server.close()
-        await asyncio.gather(*(link.close(reason) for link in list(self.links.values())))
+        await self.mesh.close(reason)
         if self._announcement is not None:
             with contextlib.suppress(Exception):
                 await self._announcement.close()
@@ -387,7 +399,8 @@ class HostNode(Driver):
 
 
 class JoinNode(Driver):
-    """A joiner: one link to the host, reconnecting by itself when it breaks."""
+    """A joiner: a link to the host, reconnecting by itself when it breaks, and links to
+    every other member (``uno_p2p.net.mesh``)."""
 
     def __init__(self, identity: Identity, address: tuple[str, int], *,
                  make_peer: Callable[[Link], tuple[TablePeer, LogSaver | None]] | None,
@@ -408,10 +421,9 @@ class JoinNode(Driver):
         self.link: Link | None = None
         self.missing: list[str] = []
         self.host_lost = False
-
-    def route(self, out: Outgoing) -> None:
-        if self.link is not None:
-            self.link.send(out.data)
+        self.mesh = Mesh(self, timings, dials=True, give_up_ms=int(give_up_s * 1000))
+        # Resumed from disk: its first link is a way back, and asks every member (§13.4).
+        self.mesh.ever_linked = peer is not None
 
     async def _connect(self) -> Link:
         link = await connect(self.address, self.identity, code=self.code,
@@ -423,8 +435,10 @@ class JoinNode(Driver):
                                   f"the announced {wanted}", code="wrong_host")
         return link
 
-    def _seat(self, link: Link) -> None:
-        """First link: sit down (a fresh join), or ask for what we missed."""
+    def _seat(self, link: Link, cut_off: bool) -> None:
+        """A link to the host: sit down (a fresh join), or ask for what we missed: from
+        the host while it is the sequencer, from every member when we were cut off from
+        everyone (the table may have handed the sequencer on, table.md §13.4)."""
         if self.expect_host is None:
             self.expect_host = link.peer
         if self._peer is None or len(self._peer.ledger.chain) == 0:
@@ -438,16 +452,26 @@ class JoinNode(Driver):
                 # join is a harmless replay, and this asks for the entries (table.md §9).
                 link.send(frame(FRAME_SYNC, sync_request(0)))
         else:
-            self.peer.resync()
+            self.mesh.catch_up(link, cut_off)
 
     async def run(self) -> None:
-        """Play until the game ends, or until the host has been gone for ``give_up_s``.
+        """Play until the game ends, or until the sequencer has been out of reach for
+        the hand-over time-out plus ``give_up_s`` (no hand-over could be made).
 
         Raises:
             HandshakeFailed: the host refused us or did not authenticate.
             LinkLost: the host could not be reached at all the first time.
         """
-        lost_since: float | None = None
+        try:
+            await self._run()
+        except BaseException:
+            self.mesh.abort()  # cancelled, or the first link failed: nothing to flush
+            self.close_log()
+            raise
+        await self.mesh.close("the game is over")
+        self.close_log()
+
+    async def _run(self) -> None:
         first = True
         while not self.finished.is_set():
             try:
@@ -455,29 +479,29 @@ class JoinNode(Driver):
             except LinkLost:
                 if first and self._peer is None:
                     raise
-                if lost_since is None:
-                    lost_since = time.monotonic()
-                if time.monotonic() - lost_since > self.give_up_s:
-                    self._lost()
-                    return
                 await asyncio.sleep(0.5)
                 continue
-            first, lost_since = False, None
-            self.all_links.append(self.link)
-            self._seat(self.link)
+            first = False
+            self._seat(self.link, self.mesh.attach(self.link))
+            await self.mesh.start(self.link.local_host or None)
             self.pump()
-            error = await self._serve(self.link)
-            if error is not None and error.code == "bye" and not self.finished.is_set():
+            link = self.link
+            error = await self._serve(link)
+            self.mesh.detach(link.peer.key, link)
+            if error is not None and error.code == "bye" and not self._member():
                 self.on_note(f"the host closed the link: {error}")
                 self._lost()
                 return
             if error is not None and not self.finished.is_set():
-                lost_since = time.monotonic()
                 self.on_note(f"lost the link to the host ({error.code}): {error}; "
-                             f"reconnecting for up to {self.give_up_s:.0f} s")
+                             "reconnecting, and playing on through the other members")
         if self.link is not None:
             await self.link.close("the game is over")
-        self.close_log()
+
+    def _member(self) -> bool:
+        peer = self._peer
+        return peer is not None and peer.state.lobby is not None and \
+            peer.peer_id in peer.state.lobby.joined
 
     async def _serve(self, link: Link) -> LinkLost | None:
         try:
@@ -486,8 +510,7 @@ class JoinNode(Driver):
                 if data[:1] == PRESENCE:
                     self._presence(data[1:])
                     continue
-                self.peer.receive(data, self.clock(), link.peer)
-                self.pump()
+                self.deliver(link.peer.key, data)
         except LinkLost as error:
             link.abort()
             self.link = None
@@ -510,9 +533,13 @@ class JoinNode(Driver):
             else:
                 self.on_note("everyone is back")
 
+    def give_up(self) -> None:
+        self._lost()
+
     def _lost(self) -> None:
+        if self.finished.is_set():
+            return
         self.host_lost = True
         seq = 0 if self._peer is None else self._peer.state.seq
         self.on_note(f"the host is gone: the game stopped after entry {seq}")
         self.finished.set()
-        self.close_log()

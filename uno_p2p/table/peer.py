@@ -288,8 +288,9 @@ class TablePeer(Controls):
             elif tag == FRAME_SYNC and sender is not None:
                 self._resend(sender, decode_sync(payload))
         except InvalidMessage as error:
-            self._misbehaved(None if tag in (FRAME_MESSAGE, FRAME_RELAY) else self.host_id,
-                             None, "invalid_frame", str(error), ())
+            # Bytes from another peer than the sequencer name nobody: anyone can send them.
+            named = None if relayed or tag in (FRAME_MESSAGE, FRAME_RELAY) else self.host_id
+            self._misbehaved(named, None, "invalid_frame", str(error), ())
         finally:
             self._live = False
         self._drive()
@@ -339,6 +340,12 @@ class TablePeer(Controls):
         if self.sequencer is not None:
             self.sequencer.lost.add(peer.key)
         self._drive()
+
+    def peer_back(self, peer: PeerId) -> None:
+        """The shell says ``peer`` is in reach again (a link, or a path through another
+        member): the sequencer no longer counts it lost (table.md §14.1)."""
+        if self.sequencer is not None:
+            self.sequencer.lost.discard(peer.key)
 
     def rejoin(self) -> None:
         """The shell says we are back after being cut off: ask every member for what we

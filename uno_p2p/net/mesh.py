@@ -1,0 +1,415 @@
+"""Links between every two members, so that losing the host does not stop the game.
+
+docs/protocol/net.md §1 and §5.3. Every joiner also listens (on the local
+address of its link to the host) and tells the others where (an ``a`` frame,
+passed on by whoever learns something new); of every two members, the one
+that joined later dials the one that joined earlier, pinning the identity
+key the log holds for it (the handshake's ``expect_host``), so every pair has
+one link and no address can be spoofed. The host joined first: everyone
+dials it, as before.
+
+What a node sends goes straight to its destination's link; with no such
+link it goes through one member that says (``k`` frame) it holds one (``f``
+frame, one hop). The receiver hands a forwarded frame to its peer as coming
+from the forwarder: entries prove themselves by their countersignature and
+messages by their author's signature, so a forwarder can drop but not forge
+(table.md §3.1).
+
+The mesh also tells the peer what only the network can know (table.md
+§13.1, §14.1): a member out of reach by any path is lost (``peer_lost``), back
+in reach is back (``peer_back``); the sequencer out of reach for
+``HOST_LOST_AFTER_MS`` is gone (``host_lost``: the members vote over the mesh
+and the next seat takes over); a node that was cut off from everyone asks
+every member for what it missed (``rejoin``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from collections.abc import Callable
+from typing import Protocol
+
+from uno_p2p.crypto.identity import PeerId
+from uno_p2p.errors import InvalidMessage, UnoError
+from uno_p2p.net.handshake import MAX_PLAINTEXT, HandshakeFailed
+from uno_p2p.net.link import Link, LinkLost, Timings, accept, connect
+from uno_p2p.table.frames import FRAME_ENTRY, FRAME_MESSAGE, FRAME_RELAY, FRAME_VOTE
+from uno_p2p.table.handover import HOST_LOST_AFTER_MS
+from uno_p2p.table.peer import TablePeer
+from uno_p2p.table.sending import Outgoing
+from uno_p2p.table.state import TablePhase
+from uno_p2p.wire import fields
+from uno_p2p.wire.codec import Limits, WireValue, pack, unpack
+
+#: Link-level frames of the mesh (net.md §5.1).
+ADDRESSES = b"a"
+LINKED = b"k"
+FORWARD = b"f"
+MESH_FRAMES = (ADDRESSES, LINKED, FORWARD)
+#: Table frames a member passes on (``S`` and ``D`` name their sender: never forwarded).
+FORWARDABLE = (FRAME_MESSAGE, FRAME_ENTRY, FRAME_RELAY, FRAME_VOTE)
+#: A forwarded frame's wrapping: ``f``, the msgpack array, the key and the bin header.
+FORWARD_OVERHEAD = 64
+#: At most this many entries in an ``a`` or ``k`` frame (a table seats 10).
+MAX_MEMBERS = 16
+ADDRESS_LIMITS = Limits(max_frame=8192, max_array=MAX_MEMBERS, max_str=64, max_bin=32,
+                        max_depth=3)
+TICK_S = 0.25
+REDIAL_S = 0.5
+LIVE = (TablePhase.KEYS, TablePhase.PLAYING, TablePhase.REVEALING)
+
+
+class MeshNode(Protocol):
+    """What the mesh needs of its node (``uno_p2p.net.node.Driver``)."""
+
+    finished: asyncio.Event
+    all_links: list[Link]
+    on_note: Callable[[str], None]
+
+    @property
+    def seated(self) -> TablePeer | None: ...
+
+    def clock(self) -> int: ...
+
+    def pump(self) -> None: ...
+
+    def deliver(self, key: bytes, data: bytes) -> None: ...
+
+    def give_up(self) -> None: ...
+
+
+def members_in_order(peer: TablePeer) -> tuple[PeerId, ...]:
+    """Every member that ever joined, in joining order: who dials whom (§5.3)."""
+    lobby = peer.state.lobby
+    return () if lobby is None else lobby.joined
+
+
+class Mesh:
+    """One node's links to the other members, and what they say about reaching each other."""
+
+    def __init__(self, node: MeshNode, timings: Timings, *, dials: bool,
+                 give_up_ms: int | None = None,
+                 host_lost_after_ms: int = HOST_LOST_AFTER_MS) -> None:
+        self.node = node
+        self.timings = timings
+        self.dials = dials
+        self.give_up_ms = give_up_ms
+        self.host_lost_after_ms = host_lost_after_ms
+        self.links: dict[bytes, Link] = {}
+        #: key -> (host, port, stamp): where each member listens; the newest stamp wins.
+        self.addresses: dict[bytes, tuple[str, int, int]] = {}
+        #: For each linked member, the members it says it has a link to.
+        self.reports: dict[bytes, frozenset[bytes]] = {}
+        self.lost: set[bytes] = set()
+        self.port = 0
+        self._server: asyncio.Server | None = None
+        self._tasks: dict[bytes, asyncio.Task[None]] = {}
+        self._ticker: asyncio.Task[None] | None = None
+        self._out_of_reach: tuple[bytes, float] | None = None
+        self._voted = False
+        self._judged_for: PeerId | None = None
+        #: Whether this node ever had a link (a node resumed from disk had one).
+        self.ever_linked = False
+
+    # -- starting and stopping ------------------------------------------------------------
+    async def start(self, listen_host: str | None) -> None:
+        """Listen for peer links on ``listen_host`` (None: the node has its own port) and
+        start keeping the mesh; idempotent.
+
+        Raises:
+            LinkLost: the port cannot be opened.
+        """
+        if self._ticker is None:
+            self._ticker = asyncio.create_task(self._tick_loop())
+        if listen_host is None or self._server is not None:
+            return
+        try:
+            self._server = await asyncio.start_server(self._on_connection, listen_host, 0)
+        except OSError as error:
+            raise LinkLost(f"cannot listen on {listen_host}: {error.strerror}",
+                           code="unreachable") from error
+        self.port = int(self._server.sockets[0].getsockname()[1])
+        peer = self.node.seated
+        if peer is not None:
+            self._learn(peer.peer_id.key, listen_host, self.port, self.node.clock())
+            book = ADDRESSES + self._book()
+            for link in self.links.values():
+                link.send(book)
+
+    async def close(self, reason: str) -> None:
+        """Stop listening and dialing, close every link (after what is queued)."""
+        if self._server is not None:
+            self._server.close()
+        for task in [*self._tasks.values(), *([self._ticker] if self._ticker else [])]:
+            task.cancel()
+        await asyncio.gather(*(link.close(reason) for link in list(self.links.values())))
+
+    def abort(self) -> None:
+        """Drop everything at once (the node is being cancelled: nothing is awaited)."""
+        if self._server is not None:
+            self._server.close()
+        for task in [*self._tasks.values(), *([self._ticker] if self._ticker else [])]:
+            task.cancel()
+        for link in list(self.links.values()):
+            link.abort()
+
+    # -- links ----------------------------------------------------------------------------
+    def attach(self, link: Link) -> bool:
+        """A new authenticated link to a member (it replaces an older one). True when this
+        node had no link at all before: it was cut off, and should ask what it missed."""
+        key = link.peer.key
+        cut_off = not self.links and self.ever_linked
+        self.ever_linked = True
+        old = self.links.get(key)
+        if old is not None and old is not link:
+            old.abort()
+        self.links[key] = link
+        self.node.all_links.append(link)
+        link.send(ADDRESSES + self._book())
+        self._tell_linked()
+        self.judge()
+        return cut_off
+
+    def detach(self, key: bytes, link: Link) -> None:
+        """A link ended (its reader saw it): forget it and what its member said."""
+        if self.links.get(key) is link:
+            del self.links[key]
+            self.reports.pop(key, None)
+            self._tell_linked()
+            self.judge()
+
+    async def serve(self, link: Link) -> None:
+        """Carry one peer link's frames to the node until it ends."""
+        key = link.peer.key
+        self.catch_up(link, self.attach(link))
+        try:
+            while not self.node.finished.is_set():
+                data = await link.receive()
+                if self.links.get(key) is not link:
+                    break  # a newer link of this member took over
+                self.node.deliver(key, data)
+        except LinkLost as error:
+            if not self.node.finished.is_set():
+                self.node.on_note(f"the link to {self._name(key)} ended ({error.code})")
+        finally:
+            link.abort()
+            self.detach(key, link)
+
+    async def _on_connection(self, reader: asyncio.StreamReader,
+                             writer: asyncio.StreamWriter) -> None:
+        peer = self.node.seated
+        if peer is None or self.node.finished.is_set():
+            writer.close()
+            return
+        try:
+            link = await accept(reader, writer, peer.identity, peer.table_id, code=None,
+                                timings=self.timings)
+        except (HandshakeFailed, LinkLost, asyncio.CancelledError):
+            writer.close()
+            return
+        members = members_in_order(peer)
+        if link.peer not in members or link.peer == peer.peer_id:
+            # Only a member the log knows may link to us (net.md §5.3).
+            await link.close("not a member of this table")
+            return
+        await self.serve(link)
+
+    async def _dial(self, member: PeerId) -> None:
+        """Keep one link to an earlier member: dial its latest address, pinning its key."""
+        while not self.node.finished.is_set():
+            peer = self.node.seated
+            where = self.addresses.get(member.key)
+            if peer is not None and where is not None and member.key not in self.links:
+                with contextlib.suppress(LinkLost, HandshakeFailed):
+                    link = await connect((where[0], where[1]), peer.identity,
+                                         expect_host=member, timings=self.timings)
+                    if link.table_id != peer.table_id:
+                        link.abort()
+                    else:
+                        await self.serve(link)
+            await asyncio.sleep(REDIAL_S)
+
+    def _ensure_dialers(self, peer: TablePeer) -> None:
+        """Of every two members the later dials the earlier; the host's link (the first
+        member's) is the node's own."""
+        order = members_in_order(peer)
+        if not self.dials or peer.peer_id not in order:
+            return
+        for member in order[1:order.index(peer.peer_id)]:
+            if member.key not in self._tasks:
+                self._tasks[member.key] = asyncio.create_task(self._dial(member))
+
+    # -- frames -----------------------------------------------------------------------------
+    def control(self, key: bytes, data: bytes) -> bool:
+        """A mesh frame from ``key``'s link: True if it was one (handled or ignored)."""
+        tag = data[:1]
+        if tag not in MESH_FRAMES:
+            return False
+        try:
+            if tag == ADDRESSES:
+                self._addresses(data[1:])
+            elif tag == LINKED:
+                self._linked(key, data[1:])
+            else:
+                self._forward(key, data[1:])
+        except (InvalidMessage, UnoError):
+            pass  # a malformed hint: addresses and paths are hints, keys are pinned
+        return True
+
+    def route(self, out: Outgoing) -> None:
+        """What the peer sends: to the sequencer (``to`` None) or the listed members."""
+        peer = self.node.seated
+        if peer is None:
+            return
+        targets = (peer.host_id,) if out.to is None else out.to
+        for target in targets:
+            link = self.links.get(target.key)
+            if link is not None:
+                link.send(out.data)
+            elif target != peer.peer_id:
+                self._send_through(target.key, out.data)
+
+    def _send_through(self, target: bytes, data: bytes) -> None:
+        if data[:1] not in FORWARDABLE or len(data) + FORWARD_OVERHEAD > MAX_PLAINTEXT:
+            return
+        for key in sorted(self.reports):
+            if target in self.reports[key] and key in self.links:
+                self.links[key].send(FORWARD + pack([target, data]))
+                return
+
+    def _forward(self, key: bytes, payload: bytes) -> None:
+        target, data = fields.array(unpack(payload), 2, "a forwarded frame")
+        target = fields.blob(target, "a member's key", size=32)
+        data = fields.blob(data, "a table frame")
+        link = self.links.get(target)
+        peer = self.node.seated
+        if link is None or peer is None or data[:1] not in FORWARDABLE or \
+                PeerId(key) not in members_in_order(peer):
+            return
+        link.send(data)
+
+    def _linked(self, key: bytes, payload: bytes) -> None:
+        keys = fields.items(unpack(payload, ADDRESS_LIMITS), "linked members", max_len=MAX_MEMBERS)
+        self.reports[key] = frozenset(fields.blob(k, "a key", size=32) for k in keys)
+        self.judge()
+
+    def _tell_linked(self) -> None:
+        linked: list[WireValue] = [*sorted(self.links)]
+        for link in self.links.values():
+            link.send(LINKED + pack(linked))
+
+    def _addresses(self, payload: bytes) -> None:
+        changed = False
+        for item in fields.items(unpack(payload, ADDRESS_LIMITS), "addresses", max_len=MAX_MEMBERS):
+            key, host, port, stamp = fields.array(item, 4, "an address")
+            changed |= self._learn(fields.blob(key, "a key", size=32),
+                                   fields.text(host, "a host", max_chars=64),
+                                   fields.integer(port, "a port", lo=1, hi=65535),
+                                   fields.integer(stamp, "a stamp", lo=0, hi=(1 << 62)))
+        if changed:  # pass news on: a stamp only grows, so this ends
+            book = ADDRESSES + self._book()
+            for link in self.links.values():
+                link.send(book)
+
+    def _learn(self, key: bytes, host: str, port: int, stamp: int) -> bool:
+        known = self.addresses.get(key)
+        if known is not None and known[2] >= stamp:
+            return False
+        self.addresses[key] = (host, port, stamp)
+        return True
+
+    def _book(self) -> bytes:
+        return pack([[k, h, p, s] for k, (h, p, s) in sorted(self.addresses.items())])
+
+    # -- who is in reach (table.md §13.1, §14.1) ----------------------------------------
+    def reachable(self, key: bytes) -> bool:
+        """A direct link, or a linked member that holds one."""
+        return key in self.links or any(key in r for k, r in self.reports.items()
+                                        if k in self.links)
+
+    def judge(self) -> None:
+        """Tell the peer who is lost and who is back, by every path the mesh knows."""
+        peer = self.node.seated
+        if peer is None or self.node.finished.is_set():
+            return
+        self._ensure_dialers(peer)
+        if peer.state.phase not in LIVE:
+            return
+        if self._judged_for != peer.host_id:
+            # A new sequencer (table.md §13): it learns afresh who is out of reach.
+            self._judged_for, self.lost = peer.host_id, set()
+        me, changed = peer.peer_id.key, False
+        for member in members_in_order(peer):
+            key = member.key
+            if key == me or member == peer.host_id:
+                continue
+            if self.reachable(key):
+                if key in self.lost or (peer.sequencer is not None and
+                                        key in peer.sequencer.lost):
+                    self.lost.discard(key)
+                    peer.peer_back(member)
+                    changed = True
+            elif key not in self.lost:
+                self.lost.add(key)
+                peer.peer_lost(member)
+                changed = True
+        if changed:
+            self.node.pump()
+
+    def _watch_sequencer(self, peer: TablePeer) -> None:
+        """The sequencer out of reach: after ``host_lost_after_ms``, hold it gone (once per
+        absence); past ``give_up_ms`` more, the node gives up (no hand-over came)."""
+        sequencer = peer.host_id.key
+        if sequencer == peer.peer_id.key or self.reachable(sequencer) or \
+                peer.state.phase == TablePhase.ENDED:
+            self._out_of_reach, self._voted = None, False
+            return
+        now = time.monotonic()
+        if self._out_of_reach is None or self._out_of_reach[0] != sequencer:
+            self._out_of_reach, self._voted = (sequencer, now), False
+            return
+        gone_ms = (now - self._out_of_reach[1]) * 1000
+        # A lobby whose host is gone closes: only a started game is worth a hand-over
+        # (and only the host's node starts a game).
+        live = peer.state.phase != TablePhase.LOBBY
+        if live and gone_ms >= self.host_lost_after_ms and not self._voted:
+            self._voted = True
+            self.node.on_note(f"{self._name(sequencer)} (the sequencer) is out of reach: "
+                              "voting for the next seat to take over")
+            peer.host_lost()
+            self.node.pump()
+        if self.give_up_ms is not None and gone_ms >= self.host_lost_after_ms + self.give_up_ms:
+            self.node.give_up()
+
+    async def _tick_loop(self) -> None:
+        while not self.node.finished.is_set():
+            await asyncio.sleep(TICK_S)
+            peer = self.node.seated
+            if peer is None:
+                continue
+            self.judge()
+            self._watch_sequencer(peer)
+
+    def catch_up(self, link: Link, cut_off: bool) -> None:
+        """A new link: what the broken one may have lost. Cut off from everyone, ask
+        every member (the table may have handed the sequencer on, table.md §13.4); a new
+        link to the sequencer, ask it (§9)."""
+        peer = self.node.seated
+        if peer is None or peer.state.phase not in LIVE or peer.stopped is not None:
+            return
+        if cut_off:
+            peer.rejoin()
+        elif link.peer == peer.host_id:
+            peer.resync()
+        else:
+            return
+        self.node.pump()
+
+    def _name(self, key: bytes) -> str:
+        peer = self.node.seated
+        return PeerId(key).fingerprint if peer is None else peer.state.name_of(key)
+
+
+__all__ = ["ADDRESSES", "FORWARD", "LINKED", "MESH_FRAMES", "Mesh", "MeshNode"]
