@@ -7,8 +7,9 @@ one fault, chosen by the seed:
 - ``stop``: SIGSTOP a bot for a few seconds, then SIGCONT (a laptop that sleeps);
 - ``kill``: SIGKILL a bot, then bring it back with ``uno-lan join --resume``;
 - ``vanish``: SIGKILL a bot for good (the table removes it, table.md §14);
-- ``host``: SIGKILL the host (the links are host-to-joiner today, so the joiners
-  stop with a plain message; the hand-over of table.md §13 needs peer links).
+- ``host``: SIGKILL the host: the joiners, linked to each other (net.md §5.3),
+  vote, the next seat takes over (table.md §13), the host's seat is removed
+  when the table waits for it, and the others finish the game.
 
 Then it waits for the game to end, audits every peer's log and compares the
 logs. It prints games played, faults injected, games finished, logs audited
@@ -37,7 +38,8 @@ from uno_p2p.table import bodies  # noqa: F401 (registers the table's body kinds
 
 UNO = [sys.executable, "-m", "uno_p2p"]
 FAULTS = ("stop", "kill", "vanish", "host")
-GAME_TIMEOUT_S = 180
+#: A host-kill game takes the hand-over (15 s) and the removal (60 s) on top.
+GAME_TIMEOUT_S = 300
 
 
 @dataclass
@@ -81,6 +83,13 @@ def wait_entries(xdg: Path, count: int, host: subprocess.Popen[bytes]) -> None:
                 if len(read_log(path).entries) >= count:
                     return
         time.sleep(0.2)
+
+
+def alive(pid: int) -> bool:
+    """Whether ``pid`` still runs (a bot whose parent, the host, was killed included)."""
+    with contextlib.suppress(OSError):
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    return False
 
 
 def signal_pid(pid: int, sig: int) -> None:
@@ -131,9 +140,10 @@ def play(index: int, fault: str, rng: random.Random, args: argparse.Namespace,
                 run(["join", "--resume", "--player", name], "resumed")
         end = time.monotonic() + GAME_TIMEOUT_S
         while time.monotonic() < end and (host.poll() is None or any(
-                p.poll() is None for p in started[1:])):
+                p.poll() is None for p in started[1:]) or any(alive(b) for b in bots)):
             time.sleep(0.3)
-        game.note = "" if host.poll() is not None else "timed out"
+        running = host.poll() is None or any(alive(b) for b in bots)
+        game.note = "timed out" if running else ""
     finally:
         for pid in [*bots, *(p.pid for p in started)]:
             signal_pid(pid, signal.SIGCONT)

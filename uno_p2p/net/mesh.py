@@ -185,7 +185,7 @@ class Mesh:
         key = link.peer.key
         self.catch_up(link, self.attach(link))
         try:
-            while not self.node.finished.is_set():
+            while True:  # until the link ends: a finished node closes it (after its queue)
                 data = await link.receive()
                 if self.links.get(key) is not link:
                     break  # a newer link of this member took over

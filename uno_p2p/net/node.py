@@ -56,6 +56,9 @@ CODE_WINDOW_S = 60.0
 #: sequencer's ``D``); anything else cuts its link.
 JOINER_FRAMES = tuple(f for f in FRAMES if f != FRAME_DROP)
 LIVE = (TablePhase.KEYS, TablePhase.PLAYING, TablePhase.REVEALING)
+#: After the game ends a node keeps its links this long: the last entries still
+#: travel, through a member if need be (net.md §5.3), before anyone hangs up.
+LINGER_S = 2.0
 
 EventSink = Callable[[TableEvent], None]
 NoteSink = Callable[[str], None]
@@ -82,6 +85,7 @@ class Driver:
         self.stats = NodeStats.from_env()
         self.all_links: list[Link] = []
         self.mesh: Mesh
+        self.closed = False
 
     @property
     def peer(self) -> TablePeer:
@@ -134,7 +138,8 @@ class Driver:
         Raises:
             LinkLost: a frame a member never sends, or one that does not decode.
         """
-        if self.mesh.control(key, data) or data[:1] == PRESENCE or self._peer is None:
+        if self.mesh.control(key, data) or data[:1] == PRESENCE or self._peer is None or \
+                self.closed:
             return
         self.peer.receive(data, self.clock(), PeerId(key))
         self.pump()
@@ -167,6 +172,7 @@ class Driver:
 
     def close_log(self) -> None:
         """Stop the timer, close the log, write the stats (if measured)."""
+        self.closed = True
         if self._timer is not None:
             self._timer.cancel()
         if self.saver is not None:
@@ -332,7 +338,7 @@ class HostNode(Driver):
         Raises:
             LinkLost: a frame a joiner never sends, or one that does not decode.
         """
-        if self.mesh.control(key, data):
+        if self.mesh.control(key, data) or self.closed:
             return
         if data[:1] not in JOINER_FRAMES:
             raise LinkLost(f"a frame of unknown kind {data[:1]!r}", code="unexpected_frame")
@@ -384,6 +390,7 @@ class HostNode(Driver):
     async def run(self) -> None:
         """Until the game ends (or stops), then say goodbye to every joiner."""
         await self.finished.wait()
+        await asyncio.sleep(LINGER_S)
         await self.shutdown("the game is over")
 
     async def shutdown(self, reason: str) -> None:
@@ -495,6 +502,7 @@ class JoinNode(Driver):
             if error is not None and not self.finished.is_set():
                 self.on_note(f"lost the link to the host ({error.code}): {error}; "
                              "reconnecting, and playing on through the other members")
+        await asyncio.sleep(LINGER_S)
         if self.link is not None:
             await self.link.close("the game is over")
 
