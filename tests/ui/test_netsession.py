@@ -26,7 +26,7 @@ from prompt_toolkit.input import create_pipe_input
 from tests.net.test_memdiscovery import ADVERT as ADVERT_BASE
 from tests.ui.screen import SizedOutput, screen_text
 from uno_p2p.crypto.identity import Identity
-from uno_p2p.errors import IllegalAction
+from uno_p2p.errors import ConfigError, IllegalAction
 from uno_p2p.net.link import Link, Timings
 from uno_p2p.net.node import HostNode, JoinNode, wall_ms
 from uno_p2p.rules import Draw, Pass, legal_actions, preset
@@ -232,3 +232,22 @@ async def test_join_without_an_address_picks_a_table_found_on_the_network(
     assert args.join_code == "7391"
     assert args.table == "Friday night"
     assert args.fingerprint == advert.host_fingerprint
+
+
+async def test_the_host_kicks_a_player_and_changes_the_rules_from_the_lobby(
+        table: Table) -> None:
+    await everyone_ready(table)
+    names = [seat.name for seat in table.session.lobby_view().seats]
+    await table.session.kick(2)
+    await until(lambda: len(table.session.lobby_view().seats) == 2, "the kicked seat gone")
+    assert [seat.name for seat in table.session.lobby_view().seats] == names[:2]
+    await until(lambda: sum(task.done() for task in table.tasks) == 1,
+                "the kicked bot's node ends", 20.0)
+    await table.session.set_options("house", ["target=200"])
+    await until(lambda: table.session.lobby_view().preset == "house", "the new rules")
+    view = table.session.lobby_view()
+    assert view.options == preset("house", ["target=200"])
+    with pytest.raises(ConfigError):
+        await table.session.set_options("hose", [])
+    with pytest.raises(ConfigError):
+        await table.session.kick(5)

@@ -293,6 +293,8 @@ class NetSession(SelfPaced):
         driver, peer = self.driver, self.peer
         if self.left:
             return self.left
+        if driver is not None and driver.removed:
+            return f"the host removed you from the table ({driver.removed})"
         if isinstance(driver, JoinNode) and driver.host_lost:
             return "the host closed the table"
         if peer is not None and peer.stopped is not None:
