@@ -37,7 +37,7 @@ from uno_p2p.table.state import TablePhase
 from uno_p2p.ui.lobby_app import LobbyOutcome, LobbyScreen
 from uno_p2p.ui.netscreen import NetGameScreen
 from uno_p2p.ui.netsession import NetSession
-from uno_p2p.ui.status import NetworkTable
+from uno_p2p.ui.status import ChatLine, NetworkTable
 
 WAIT_S = 60.0
 #: The first deal comes within this after the start (the players are all on loopback).
@@ -251,3 +251,12 @@ async def test_the_host_kicks_a_player_and_changes_the_rules_from_the_lobby(
         await table.session.set_options("hose", [])
     with pytest.raises(ConfigError):
         await table.session.kick(5)
+
+
+async def test_a_chat_line_shows_on_the_table_and_a_bad_one_is_refused(table: Table) -> None:
+    await everyone_ready(table)
+    table.session.send_chat("good luck, bots")
+    assert table.session.table_status().chat[-1] == ChatLine("Ann", "good luck, bots", True)
+    with pytest.raises(ValueError, match="1 to 200 characters"):
+        table.session.send_chat("x" * 201)
+    assert len(table.session.table_status().chat) == 1
