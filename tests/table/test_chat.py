@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 
 from uno_p2p.crypto.identity import Identity
-from uno_p2p.errors import LocalProtocolError
+from uno_p2p.errors import InvalidMessage, LocalProtocolError
 from uno_p2p.rules.options import preset
 from uno_p2p.table.chat import MAX_CHAT_CHARS, ChatLine, signed_bytes
 from uno_p2p.table.events import ChatSaid, PeerMisbehaved
@@ -80,6 +80,7 @@ def test_in_a_star_the_host_passes_a_joiners_line_on() -> None:
 def test_a_changed_replayed_or_forged_line_is_dropped_and_blames_nobody() -> None:
     net = table()
     ann, bob, cy = peers(net)
+    cy.now_ms = 10**12
     line = bob.chat.write("I have two Wilds", 10**12)
     changed = ChatLine(line.author, line.counter, "I have no Wilds", line.signature)
     outsider = Identity(seeded(b"chat", "outsider"))
@@ -103,12 +104,12 @@ def test_a_restarted_author_keeps_its_lines_fresh_with_its_clock() -> None:
     net = table()
     ann, bob, _ = peers(net)
     first = bob.chat.write("before the crash", 5_000)
-    assert ann.chat.hear(first, ann.state)
+    assert ann.chat.hear(first, ann.state, 5_000)
     bob.chat.heard.clear()  # a restart from disk keeps no chat counters
     again = bob.chat.write("back again", 6_000)
     assert again.counter > first.counter
-    assert ann.chat.hear(again, ann.state)
-    assert not ann.chat.hear(first, ann.state)  # an old line is not news
+    assert ann.chat.hear(again, ann.state, 6_000)
+    assert not ann.chat.hear(first, ann.state, 5_000)  # an old line is not news
 
 
 @pytest.mark.parametrize("text", ["", "   ", "x" * (MAX_CHAT_CHARS + 1), "bell\x07"])
@@ -146,3 +147,24 @@ def test_the_line_bytes_are_the_specified_vector() -> None:
     payload = b"\x94" + array[1:] + b"\xc4\x40" + signature
     assert ChatLine(bob.peer, counter, text, signature).encode() == payload
     assert ChatLine.decode(payload) == ChatLine(bob.peer, counter, text, signature)
+
+
+def test_a_flood_is_held_to_four_lines_a_second_and_a_minute_ahead() -> None:
+    net = table(2)
+    ann, bob = peers(net)
+
+    def line(counter: int) -> ChatLine:
+        return ChatLine(bob.peer_id, counter, "spam", bob.identity.sign(
+            signed_bytes(ann.table_id, bob.peer_id, counter, "spam")))
+
+    now = 1_000_000
+    assert ann.chat.hear(line(now), ann.state, now)
+    with pytest.raises(InvalidMessage, match="too soon"):
+        ann.chat.hear(line(now + 249), ann.state, now)
+    assert ann.chat.hear(line(now + 250), ann.state, now)
+    with pytest.raises(InvalidMessage, match="ahead"):
+        ann.chat.hear(line(now + 60_251), ann.state, now)
+    assert ann.chat.hear(line(now + 60_000), ann.state, now)
+    # Our own lines keep that pace, so that nobody drops them.
+    first = bob.chat.write("one", now)
+    assert bob.chat.write("two", now).counter == first.counter + 250

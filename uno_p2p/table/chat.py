@@ -30,6 +30,10 @@ CHAT_LABEL = b"uno-lan/table/v1/chat\x00"
 MAX_CHAT_CHARS = 200
 #: A counter is a clock in milliseconds: below 2^48 for ~8900 years.
 MAX_COUNTER = (1 << 48) - 1
+#: An author's counters step by at least this, and run at most ``MAX_AHEAD_MS`` ahead of
+#: the hearer's clock: a flood is held to 4 lines a second after a bounded burst.
+MIN_GAP_MS = 250
+MAX_AHEAD_MS = 60_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,23 +86,29 @@ class Chat:
             fields.check_printable(words, "a chat line")
         except InvalidMessage as error:
             raise LocalProtocolError(str(error)) from error
-        counter = min(MAX_COUNTER, max(now_ms, self.heard.get(me.key, -1) + 1))
+        counter = min(MAX_COUNTER, max(now_ms, self.heard.get(me.key, -MIN_GAP_MS) + MIN_GAP_MS))
         self.heard[me.key] = counter
         return ChatLine(me, counter, words, self.identity.sign(
             signed_bytes(self.table_id, me, counter, words)))
 
-    def hear(self, line: ChatLine, state: TableState) -> bool:
+    def hear(self, line: ChatLine, state: TableState, now_ms: int) -> bool:
         """Whether ``line`` is new: by a member, signed by it, past its last counter.
 
         A repeat is not new (it came by another path) and is dropped quietly.
 
         Raises:
-            InvalidMessage: not a member's line, or a bad signature.
+            InvalidMessage: not a member's line, too soon after the author's last one or
+                too far ahead of our clock (a flood), or a bad signature.
         """
         if line.author not in members(state):
             raise InvalidMessage("a chat line from a peer who is not at the table")
-        if line.counter <= self.heard.get(line.author.key, -1):
+        last = self.heard.get(line.author.key)
+        if last is not None and line.counter <= last:
             return False
+        if last is not None and line.counter < last + MIN_GAP_MS:
+            raise InvalidMessage("a chat line too soon after its author's last one")
+        if line.counter > now_ms + MAX_AHEAD_MS:
+            raise InvalidMessage("a chat line dated over a minute ahead of our clock")
         try:
             line.author.verify(signed_bytes(self.table_id, line.author, line.counter,
                                             line.text),

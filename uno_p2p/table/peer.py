@@ -321,7 +321,7 @@ class TablePeer(Controls):
         chat is no evidence, and a bad line must not stop the game or blame its carrier."""
         try:
             line = ChatLine.decode(payload)
-            fresh = self.chat.hear(line, self.state)
+            fresh = self.chat.hear(line, self.state, self.now_ms)
         except InvalidMessage:
             return
         if fresh and line.author != self.peer_id:
