@@ -127,6 +127,8 @@ class TablePeer(Controls):
         #: table.md §6.1-§6.2: the sequencer's clock against ours; relayed messages.
         self.clock_watch = ClockWatch()
         self.censorship = CensorshipWatch()
+        #: When each relayed message in ``censorship`` came (table.md §13.1).
+        self.relayed_ms: dict[bytes, int] = {}
         self._live = False
         self._sent: tuple[Message, int] | None = None
         #: table.md §13: the election while the table has no sequencer, and when we
@@ -282,7 +284,7 @@ class TablePeer(Controls):
             elif tag in (FRAME_MESSAGE, FRAME_RELAY) and self.sequencer is not None:
                 self._order(self.sequencer.submit(Message.decode(payload), self.now_ms))
             elif tag == FRAME_RELAY and self.stopped is None:
-                self.censorship.consider(Message.decode(payload), self.ledger, self.peer_id)
+                succession.hear_relay(self, Message.decode(payload))
             elif tag == FRAME_DROP:
                 self._dropped(*decode_drop(payload))
             elif tag == FRAME_SYNC and sender is not None:
