@@ -19,6 +19,7 @@ from uno_p2p.audit.report import Status
 from uno_p2p.crypto.identity import Identity, PeerId
 from uno_p2p.rules.options import preset
 from uno_p2p.table.bodies import Abort, Handover, Remove, RevealSecrets
+from uno_p2p.table.events import PeerMisbehaved
 from uno_p2p.table.frames import FRAME_MESSAGE, FRAME_RELAY, frame
 from uno_p2p.table.handover import HOST_LOST_AFTER_MS
 from uno_p2p.table.memnet import NAMES, Network, TableSetup, game_over, seat_table, seeded
@@ -165,3 +166,34 @@ def test_a_dead_host_is_replaced_while_the_table_waits_for_another_seat() -> Non
     # Bob's evidence: the host owed its closing entry RESPONSE_TIMEOUT_MS after it last
     # spoke; Bob holds it lost HOST_LOST_AFTER_MS later, then gives Cy her own full time.
     assert net.now_ms - cut <= 2 * RESPONSE_TIMEOUT_MS + HOST_LOST_AFTER_MS + 5_000
+
+
+def test_a_reveal_shown_to_a_peer_at_the_deadline_does_not_name_the_host() -> None:
+    # Cy stalls to the host's deadline, then shows her reveal to Bob alone: it reaches Bob
+    # just as the host's closing entry (naming Cy) is on its way to him. The host never
+    # had it: Bob must not name the honest host for censorship (table.md §6.2).
+    seed = b"reveal shown at the deadline"
+    withheld: list[Message] = []
+    inner = _withholding(seed, CY, lambda b: isinstance(b, RevealSecrets))
+
+    def hook(sender: bytes, recipient: bytes, data: bytes) -> list[bytes]:
+        out = inner(sender, recipient, data)
+        if not out and data[:1] == FRAME_MESSAGE:
+            withheld.append(Message.decode(data[1:]))
+        return out
+
+    net = _table(seed, 3, hook)
+    host = net.host
+    bob = net.peers[_key(seed, 1)]
+    net.run(until=lambda n: host.state.phase == TablePhase.ENDED, max_steps=MAX_STEPS)
+    assert withheld, "Cy's client made its reveal"
+    assert bob.state.phase == TablePhase.REVEALING, "the closing entry is still on its way"
+    bob.receive(frame(FRAME_RELAY, withheld[0].encode()), net.now_ms, PeerId(_key(seed, CY)))
+    net._flush(bob)
+    net.run(until=game_over, max_steps=MAX_STEPS)
+    entries = _one_log(net)
+    closing = entries[-1].body
+    assert isinstance(closing, Abort)
+    assert closing.culprit == PeerId(_key(seed, CY))
+    assert not [e for _, e in net.all_events() if isinstance(e, PeerMisbehaved)
+                and e.code == "censorship"]

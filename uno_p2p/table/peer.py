@@ -127,8 +127,6 @@ class TablePeer(Controls):
         #: table.md §6.1-§6.2: the sequencer's clock against ours; relayed messages.
         self.clock_watch = ClockWatch()
         self.censorship = CensorshipWatch()
-        #: When each relayed message in ``censorship`` came (table.md §13.1).
-        self.relayed_ms: dict[bytes, int] = {}
         self._live = False
         self._sent: tuple[Message, int] | None = None
         #: table.md §13: the election while the table has no sequencer, and when we
@@ -368,7 +366,7 @@ class TablePeer(Controls):
 
     def _watch_censorship(self, entry: Entry, before: TableState) -> None:
         held = self.censorship.logged(entry, before,
-                                      self.ledger.chain.next_counter(entry.author))
+                                      self.ledger.chain.next_counter(entry.author), self.now_ms)
         if held is not None:
             name = before.name_of(held.message.author.key)
             self._misbehaved(self.host_id, entry.seq, "censorship",

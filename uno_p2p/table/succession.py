@@ -148,13 +148,9 @@ def _host_timeout_due(peer: TablePeer) -> int | None:
 def _relayed_since(peer: TablePeer) -> int | None:
     """When the oldest member's message that was relayed to us, passed on to the
     sequencer and not logged came, if the sequencer has said nothing since (§13.1)."""
-    times = []
-    for key, at_ms in peer.relayed_ms.items():
-        held = peer.censorship.relayed.get(key)
-        if held is None or at_ms < peer.heard_host_ms or \
-                held.message.counter < peer.ledger.chain.next_counter(held.message.author):
-            continue
-        times.append(at_ms)
+    times = [held.at_ms for held in peer.censorship.relayed.values()
+             if held.at_ms >= peer.heard_host_ms and
+             held.message.counter >= peer.ledger.chain.next_counter(held.message.author)]
     return min(times) if times else None
 
 
@@ -165,12 +161,10 @@ def hear_relay(peer: TablePeer, message: Message) -> None:
     it is work the sequencer owes (``owed_since``)."""
     key = message.author.key
     before = peer.censorship.relayed.get(key)
-    peer.censorship.consider(message, peer.ledger, peer.peer_id)
+    peer.censorship.consider(message, peer.ledger, peer.peer_id, peer.now_ms)
     held = peer.censorship.relayed.get(key)
-    if held is None or held is before or (before is not None and
-                                          before.message.encode() == held.message.encode()):
-        return
-    peer.relayed_ms[key] = peer.now_ms
+    if held is None or held is before:
+        return  # not evidence, or a message we already passed on
     if peer.sequencer is None and peer.host_id != message.author:
         peer._out.append(Outgoing((peer.host_id,), frame(FRAME_RELAY, message.encode())))
 
@@ -324,7 +318,6 @@ def _follow(peer: TablePeer, body: Handover) -> None:
     peer._syncing = False
     peer.clock_watch = ClockWatch()
     peer.censorship = CensorshipWatch()
-    peer.relayed_ms.clear()
     peer.heard_host_ms = peer.now_ms
 
 
