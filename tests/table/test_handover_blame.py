@@ -25,7 +25,7 @@ from uno_p2p.table.handover import HOST_LOST_AFTER_MS
 from uno_p2p.table.memnet import NAMES, Network, TableSetup, game_over, seat_table, seeded
 from uno_p2p.table.sequencer import RESPONSE_TIMEOUT_MS
 from uno_p2p.table.state import TablePhase
-from uno_p2p.wire.envelope import Message
+from uno_p2p.wire.envelope import Entry, Message
 from uno_p2p.wire.private import Sealed
 from uno_p2p.wire.registry import Body
 
@@ -63,7 +63,7 @@ def _table(seed: bytes, players: int, tamper: Callable[[bytes, bytes, bytes], li
     return seat_table(TableSetup(players, options, seed, preset="official"), tamper)
 
 
-def _one_log(net: Network) -> tuple[object, ...]:
+def _one_log(net: Network) -> tuple[Entry, ...]:
     logs = {tuple(e.hash for e in net.entries(p)) for p in net.peers.values()}
     assert len(logs) == 1, "every peer holds the same log"
     entries = net.entries()
