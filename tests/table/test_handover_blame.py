@@ -17,12 +17,17 @@ from collections.abc import Callable
 from uno_p2p.audit.core import audit_entries
 from uno_p2p.audit.report import Status
 from uno_p2p.crypto.identity import Identity, PeerId
+from uno_p2p.rules.actions import TimeOut
+from uno_p2p.rules.bots import Bot
 from uno_p2p.rules.options import preset
-from uno_p2p.table.bodies import Abort, Handover, Remove, RevealSecrets
+from uno_p2p.rules.state import Phase
+from uno_p2p.table.bodies import Abort, Handover, Move, Remove, RevealSecrets
+from uno_p2p.table.duties import waiting_for
 from uno_p2p.table.events import PeerMisbehaved
 from uno_p2p.table.frames import FRAME_MESSAGE, FRAME_RELAY, frame
 from uno_p2p.table.handover import HOST_LOST_AFTER_MS
 from uno_p2p.table.memnet import NAMES, Network, TableSetup, game_over, seat_table, seeded
+from uno_p2p.table.peer import TablePeer
 from uno_p2p.table.sequencer import RESPONSE_TIMEOUT_MS
 from uno_p2p.table.state import TablePhase
 from uno_p2p.wire.envelope import Entry, Message
@@ -197,3 +202,42 @@ def test_a_reveal_shown_to_a_peer_at_the_deadline_does_not_name_the_host() -> No
     assert closing.culprit == PeerId(_key(seed, CY))
     assert not [e for _, e in net.all_events() if isinstance(e, PeerMisbehaved)
                 and e.code == "censorship"]
+
+
+class Thinker(TablePeer):
+    """A player who never decides (a human away from the keyboard): only the turn timer
+    moves the game on past its turns."""
+
+    def _bot(self) -> Bot | None:
+        return None
+
+
+def test_a_dead_host_is_replaced_while_a_player_thinks_with_nobody_sending() -> None:
+    # Cy's turn, a 10 s turn timer, nothing in flight: no member has a message of its own
+    # or a relay. The host owed its TimeOut 10 s after it last spoke; 15 s later every
+    # member holds it lost, and Bob takes over and times Cy out himself.
+    seed = b"dead host while cy thinks"
+    options = preset("official", ["target=30", "turn_timer=10"])
+    net = seat_table(TableSetup(3, options, seed, preset="official"), custom={CY: Thinker})
+    ann = net.host
+    bob = net.peers[_key(seed, 1)]
+
+    def cy_thinks(n: Network) -> bool:
+        ts, game = ann.state, ann.state.engine
+        return game is not None and game.current == CY and game.phase == Phase.PLAYING and \
+            not waiting_for(ts) and not n.queue
+
+    net.run(until=cy_thinks, max_steps=MAX_STEPS)
+    assert cy_thinks(net), "Cy's turn came"
+    net.silent.add(ann.peer_id.key)
+    cut = net.now_ms
+    net.run(until=lambda n: bob.is_host, max_steps=MAX_STEPS)
+    assert bob.is_host, "the next seat took over"
+    assert net.now_ms - cut <= 10_000 + HOST_LOST_AFTER_MS + 5_000
+    start = len(net.entries(bob))
+    net.run(until=lambda n: any(isinstance(e.body, Move) and isinstance(e.body.action, TimeOut)
+                                for e in net.entries(bob)[start:]), max_steps=MAX_STEPS)
+    timeouts = [e.body.action for e in net.entries(bob)[start:] if isinstance(e.body, Move)
+                and isinstance(e.body.action, TimeOut)]
+    assert timeouts, "the new sequencer times the thinking player out"
+    assert timeouts[0].seat == CY
