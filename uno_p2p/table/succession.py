@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from uno_p2p.crypto.identity import PeerId
 from uno_p2p.errors import InvalidMessage, RemoteProtocolError
-from uno_p2p.rules.state import TIMED_PHASES
+from uno_p2p.rules.state import TIMED_PHASES, Phase
 from uno_p2p.table.bodies import Handover, Remove
 from uno_p2p.table.duties import waiting_for
 from uno_p2p.table.events import PeerMisbehaved, Progress
@@ -31,10 +31,9 @@ from uno_p2p.table.handover import (
     members,
     successor,
 )
-from uno_p2p.table.removal import awaited
 from uno_p2p.table.sending import Outgoing
 from uno_p2p.table.sequencer import RESPONSE_TIMEOUT_MS, WAITING, Sequencer
-from uno_p2p.table.state import TablePhase
+from uno_p2p.table.state import TablePhase, TableState
 from uno_p2p.table.watch import CensorshipWatch, ClockWatch
 from uno_p2p.wire.envelope import Entry, Message
 from uno_p2p.wire.limits import RELAY_AFTER_MS
@@ -92,11 +91,14 @@ def owed_since(peer: TablePeer) -> list[int]:
     relayed = _relayed_since(peer)
     if relayed is not None:
         owed.append(relayed)
-    if _host_owes_work(peer):
-        owed.append(peer.heard_host_ms)
-    due = _host_timeout_due(peer)
-    if due is not None:
-        owed.append(due)
+    state = peer.state
+    if state.phase in WAITING and state.host is not None:
+        waiting = waiting_for(state)
+        if _host_owes_work(state, state.host, waiting):
+            owed.append(peer.heard_host_ms)
+        due = _host_timeout_due(state, waiting)
+        if due is not None:
+            owed.append(peer.heard_host_ms + due)
     return owed
 
 
@@ -107,41 +109,39 @@ def _doubts_host(peer: TablePeer) -> bool:
     return any(peer.now_ms >= since + RELAY_AFTER_MS for since in owed_since(peer))
 
 
-def _host_owes_work(peer: TablePeer) -> bool:
+def _host_owes_work(state: TableState, host: PeerId, waiting: list[int]) -> bool:
     """The sequencer's own seat owes the table work it can do now (a key, a shuffle turn,
-    shares, its reveal: ``waiting_for``, §4), or the table waits for no seat at all.
+    shares, its reveal: ``waiting``, §4), or the table waits for no seat at all.
 
     A seat's duty is computed only once it can be done (a shuffle turn once the seat
     before has shuffled, a share once its card is ready), so another seat's stall never
     puts the sequencer's seat in ``waiting_for``. A decision of the sequencer's player
     (its turn, its verdict) is not work: a player may think (§13.1).
     """
-    state = peer.state
-    host = state.host
-    if host is None or state.phase not in WAITING:
-        return False
     seat = state.seat_of(host.key)
-    waiting = waiting_for(state)
     if seat is not None and seat in waiting:
         return True
-    return not waiting and not any(awaited(state, s) for s in range(len(state.seats)))
+    # No seat owes work: the table waits for a player's decision (removal.awaited), if any.
+    game = state.engine
+    if waiting or state.phase != TablePhase.PLAYING or game is None:
+        return not waiting
+    if game.phase == Phase.CHALLENGE:
+        return game.challenge[0] < 0
+    return game.phase not in (Phase.PLAYING, Phase.STARTER_COLOUR) or game.current < 0
 
 
-def _host_timeout_due(peer: TablePeer) -> int | None:
-    """When (our clock) the sequencer must have logged its time-out entry by, if the table
-    waits for a seat's work or for a timed decision: a seat's work for
-    ``RESPONSE_TIMEOUT_MS`` (then the closing ``abort``, an ``abort … unresponsive`` or a
-    ``remove``, §6, §8, §14), a decision for the turn timer (a ``TimeOut``). Both run from
-    an entry we received, so no later than the last time we heard the sequencer."""
-    state = peer.state
-    if state.phase not in WAITING:
-        return None
-    if waiting_for(state):
-        return peer.heard_host_ms + RESPONSE_TIMEOUT_MS
+def _host_timeout_due(state: TableState, waiting: list[int]) -> int | None:
+    """How long after it last spoke the sequencer must have logged its time-out entry,
+    if the table waits for a seat's work or a timed decision: ``RESPONSE_TIMEOUT_MS``
+    for a seat's work (then the closing ``abort``, an ``abort … unresponsive`` or a
+    ``remove``, §6, §8, §14), the turn timer for a decision (a ``TimeOut``). Both run
+    from an entry we received, so from no later than the last time we heard it."""
+    if waiting:
+        return RESPONSE_TIMEOUT_MS
     game = state.engine
     if state.phase == TablePhase.PLAYING and game is not None and \
             game.phase in TIMED_PHASES and game.options.turn_timer:
-        return peer.heard_host_ms + game.options.turn_timer * 1000
+        return game.options.turn_timer * 1000
     return None
 
 
