@@ -286,7 +286,7 @@ class TablePeer(Controls):
             elif tag in (FRAME_MESSAGE, FRAME_RELAY) and self.sequencer is not None:
                 self._order(self.sequencer.submit(Message.decode(payload), self.now_ms))
             elif tag == FRAME_RELAY and self.stopped is None:
-                self.censorship.consider(Message.decode(payload), self.ledger, self.peer_id)
+                succession.hear_relay(self, Message.decode(payload))
             elif tag == FRAME_DROP:
                 self._dropped(*decode_drop(payload))
             elif tag == FRAME_SYNC and sender is not None:
@@ -407,7 +407,7 @@ class TablePeer(Controls):
 
     def _watch_censorship(self, entry: Entry, before: TableState) -> None:
         held = self.censorship.logged(entry, before,
-                                      self.ledger.chain.next_counter(entry.author))
+                                      self.ledger.chain.next_counter(entry.author), self.now_ms)
         if held is not None:
             name = before.name_of(held.message.author.key)
             self._misbehaved(self.host_id, entry.seq, "censorship",
