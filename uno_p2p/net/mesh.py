@@ -35,7 +35,13 @@ from uno_p2p.crypto.identity import PeerId
 from uno_p2p.errors import InvalidMessage, UnoError
 from uno_p2p.net.handshake import MAX_PLAINTEXT, HandshakeFailed
 from uno_p2p.net.link import Link, LinkLost, Timings, accept, connect
-from uno_p2p.table.frames import FRAME_ENTRY, FRAME_MESSAGE, FRAME_RELAY, FRAME_VOTE
+from uno_p2p.table.frames import (
+    FRAME_CHAT,
+    FRAME_ENTRY,
+    FRAME_MESSAGE,
+    FRAME_RELAY,
+    FRAME_VOTE,
+)
 from uno_p2p.table.handover import HOST_LOST_AFTER_MS
 from uno_p2p.table.peer import TablePeer
 from uno_p2p.table.sending import Outgoing
@@ -49,7 +55,7 @@ LINKED = b"k"
 FORWARD = b"f"
 MESH_FRAMES = (ADDRESSES, LINKED, FORWARD)
 #: Table frames a member passes on (``S`` and ``D`` name their sender: never forwarded).
-FORWARDABLE = (FRAME_MESSAGE, FRAME_ENTRY, FRAME_RELAY, FRAME_VOTE)
+FORWARDABLE = (FRAME_MESSAGE, FRAME_ENTRY, FRAME_RELAY, FRAME_VOTE, FRAME_CHAT)
 #: A forwarded frame's wrapping: ``f``, the msgpack array, the key and the bin header.
 FORWARD_OVERHEAD = 64
 #: At most this many entries in an ``a`` or ``k`` frame (a table seats 10).

@@ -40,7 +40,7 @@ from uno_p2p.net.mesh import Mesh
 from uno_p2p.net.seats import LogSaver
 from uno_p2p.net.stats import NodeStats
 from uno_p2p.rules.actions import Action
-from uno_p2p.table.events import GameEnded, PeerMisbehaved, RoundEnded, TableEvent
+from uno_p2p.table.events import GameEnded, PeerMisbehaved, PlayerLeft, RoundEnded, TableEvent
 from uno_p2p.table.frames import FRAME_DROP, FRAME_SYNC, FRAMES, frame, sync_request
 from uno_p2p.table.peer import TablePeer
 from uno_p2p.table.sending import Outgoing
@@ -86,6 +86,9 @@ class Driver:
         self.all_links: list[Link] = []
         self.mesh: Mesh
         self.closed = False
+        #: Why the host removed this peer from the lobby (a kick), else "".
+        self.removed = ""
+        self._closing: set[asyncio.Task[None]] = set()
 
     @property
     def peer(self) -> TablePeer:
@@ -115,6 +118,9 @@ class Driver:
             if self.saver is not None and isinstance(event, RoundEnded | GameEnded):
                 self.saver.log.sync()
             self._saw(event)
+            if isinstance(event, PlayerLeft) and event.kicked and event.peer == peer.peer_id:
+                self.removed = event.reason or "removed by the host"
+                self.finished.set()  # no place at this table any more
             self.on_event(event)
         self._schedule()
         if self.stats is not None:
@@ -350,6 +356,13 @@ class HostNode(Driver):
             raise LinkLost(self._bad_frame, code="invalid_frame")
 
     def _saw(self, event: TableEvent) -> None:
+        if isinstance(event, PlayerLeft) and event.kicked and event.peer.key in self.links:
+            # The kick entry is already queued on that link: say goodbye after it.
+            goodbye = self.links[event.peer.key].close(
+                f"the host removed you from the table: {event.reason or 'no reason given'}")
+            task = asyncio.get_running_loop().create_task(goodbye)
+            self._closing.add(task)
+            task.add_done_callback(self._closing.discard)
         if isinstance(event, PeerMisbehaved) and event.code == "invalid_frame" and \
                 event.peer is None and self._sender is not None:
             self._bad_frame = event.reason
