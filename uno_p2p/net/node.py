@@ -41,7 +41,14 @@ from uno_p2p.net.seats import LogSaver
 from uno_p2p.net.stats import NodeStats
 from uno_p2p.rules.actions import Action
 from uno_p2p.table.events import GameEnded, PeerMisbehaved, PlayerLeft, RoundEnded, TableEvent
-from uno_p2p.table.frames import FRAME_DROP, FRAME_SYNC, FRAMES, frame, sync_request
+from uno_p2p.table.frames import (
+    FRAME_DROP,
+    FRAME_ENTRY,
+    FRAME_SYNC,
+    FRAMES,
+    frame,
+    sync_request,
+)
 from uno_p2p.table.peer import TablePeer
 from uno_p2p.table.sending import Outgoing
 from uno_p2p.table.state import TablePhase
@@ -147,8 +154,17 @@ class Driver:
         if self.mesh.control(key, data) or data[:1] == PRESENCE or self._peer is None or \
                 self.closed:
             return
-        self.peer.receive(data, self.clock(), PeerId(key))
+        self.peer.receive(data, self._arrival(key, data), PeerId(key))
         self.pump()
+
+    def _arrival(self, key: bytes, data: bytes) -> int | None:
+        """The time a frame came, or None for an entry that came from another member
+        than the sequencer: a forward or a supply adds a delay that is not the
+        sequencer's, so it is no sample of the sequencer's clock (table.md §6.1,
+        net.md §5.3); the sequencer's own link gives those."""
+        if data[:1] == FRAME_ENTRY and key != self.peer.host_id.key:
+            return None
+        return self.clock()
 
     def give_up(self) -> None:
         """The sequencer stayed out of reach and no hand-over came (a joiner stops)."""
@@ -349,7 +365,7 @@ class HostNode(Driver):
         if data[:1] not in JOINER_FRAMES:
             raise LinkLost(f"a frame of unknown kind {data[:1]!r}", code="unexpected_frame")
         self._sender, self._bad_frame = key, ""
-        self.peer.receive(data, self.clock(), PeerId(key))
+        self.peer.receive(data, self._arrival(key, data), PeerId(key))
         self.pump()
         self._sender = None
         if self._bad_frame:
