@@ -131,13 +131,9 @@ def kill(node: HostNode) -> None:
     node.finished.set()
     if node._server is not None:
         node._server.close()
-    node.mesh._server = None
-    for task in [*node.mesh._tasks.values(), *([node.mesh._ticker] if node.mesh._ticker else [])]:
-        task.cancel()
     if node._timer is not None:
         node._timer.cancel()
-    for link in node.all_links:
-        link.abort()
+    node.mesh.abort()
 
 
 async def stop(game: Game) -> None:
