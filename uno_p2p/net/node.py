@@ -20,6 +20,7 @@ import contextlib
 import time
 from collections import deque
 from collections.abc import Callable
+from functools import partial
 
 from uno_p2p.crypto.identity import Identity, PeerId
 from uno_p2p.errors import UnoError
@@ -36,9 +37,11 @@ from uno_p2p.net.link import (
 )
 from uno_p2p.net.seats import LogSaver
 from uno_p2p.net.stats import NodeStats
+from uno_p2p.net.verify import Offloader
 from uno_p2p.rules.actions import Action
 from uno_p2p.table.events import GameEnded, PeerMisbehaved, RoundEnded, TableEvent
 from uno_p2p.table.frames import FRAME_MESSAGE, FRAME_SYNC, frame, sync_request
+from uno_p2p.table.offload import Duty, DutyJob, Statement, frame_statements
 from uno_p2p.table.peer import TablePeer
 from uno_p2p.table.sending import Outgoing
 from uno_p2p.table.state import TablePhase
@@ -77,6 +80,8 @@ class Driver:
         self._timer: asyncio.TimerHandle | None = None
         self.stats = NodeStats.from_env()
         self.all_links: list[Link] = []
+        #: net.md §7.1: proofs checked and duties proven off the event loop.
+        self.offloader = Offloader.from_env()
 
     @property
     def peer(self) -> TablePeer:
@@ -108,10 +113,33 @@ class Driver:
             self._saw(event)
             self.on_event(event)
         self._schedule()
+        peer.duties.offload = self.offloader.offloads
+        job = peer.duties.take()
+        if job is not None:
+            self.offloader.duty(job, self._duty_done)
         if self.stats is not None:
             self.stats.observe(peer)
         if peer.state.phase == TablePhase.ENDED or peer.stopped is not None:
             self.finished.set()
+
+    def _duty_done(self, job: DutyJob, body: Duty) -> None:
+        self.peer.duty_done(job, body)
+        self.pump()
+
+    async def take_frame(self, data: bytes, deliver: Callable[[], None]) -> None:
+        """Check the frame's heavy statements in a worker, then ``deliver`` it, in
+        arrival order (net.md §7.1).
+
+        Raises:
+            Whatever ``deliver`` raises.
+        """
+        def statements() -> tuple[Statement, ...]:
+            peer = self._peer
+            if peer is None:
+                return ()
+            return frame_statements(peer.state, data, sequencer=peer.is_host)
+
+        await self.offloader.receive(statements, deliver)
 
     def _before_send(self) -> None:
         """A hook for the host's lobby (autostart)."""
@@ -151,6 +179,7 @@ class Driver:
             self._timer.cancel()
         if self.saver is not None:
             self.saver.close()
+        self.offloader.close()
         if self.stats is not None and self._peer is not None:
             self.stats.bytes_sent = sum(link.sent_bytes for link in self.all_links)
             self.stats.bytes_received = sum(link.received_bytes for link in self.all_links)
@@ -296,7 +325,7 @@ class HostNode(Driver):
                 data = await link.receive()
                 if self.links.get(key) is not link:
                     break  # a newer link of this peer took over (it asked for a sync)
-                self._deliver(key, data)
+                await self.take_frame(data, partial(self._deliver, key, data))
                 await self._announce()
         except LinkLost as error:
             if not self.finished.is_set():
@@ -486,13 +515,16 @@ class JoinNode(Driver):
                 if data[:1] == PRESENCE:
                     self._presence(data[1:])
                     continue
-                self.peer.receive(data, self.clock(), link.peer)
-                self.pump()
+                await self.take_frame(data, partial(self._take, link, data))
         except LinkLost as error:
             link.abort()
             self.link = None
             return error
         return None
+
+    def _take(self, link: Link, data: bytes) -> None:
+        self.peer.receive(data, self.clock(), link.peer)
+        self.pump()
 
     def _presence(self, payload: bytes) -> None:
         try:
