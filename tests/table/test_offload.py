@@ -17,10 +17,12 @@ import pytest
 
 from tests.table import adversaries as adv
 from uno_p2p.crypto.audit import REEXECUTED, ReexecutionStatement
+from uno_p2p.crypto.shuffle import ShuffleMessage
 from uno_p2p.crypto.shuffle_proof import VERIFIED, ShuffleStatement, verified_key
 from uno_p2p.rules.options import preset
 from uno_p2p.table.bodies import RevealSecrets, ShuffleDeck
 from uno_p2p.table.events import PeerMisbehaved
+from uno_p2p.table.game import table_key
 from uno_p2p.table.memnet import Network, TableSetup, game_over, seat_table
 from uno_p2p.table.offload import body_statements, reveal_statements, shuffle_statement
 from uno_p2p.table.peer import TablePeer
@@ -63,7 +65,8 @@ def test_the_same_seeds_give_the_same_log_with_the_work_done_ahead() -> None:
     # Every proof of shuffle and every reveal's re-execution was checked ahead.
     shuffles = sum(isinstance(e.body, ShuffleDeck) for e in ahead.entries())
     reveals = sum(isinstance(e.body, RevealSecrets) for e in ahead.entries())
-    assert shuffles >= 6 and reveals == 3
+    assert shuffles >= 6
+    assert reveals == 3
     assert ahead.checked_ahead >= shuffles
     assert log_bytes(ahead) == log_bytes(inline)
     assert all(p.stopped is None for p in ahead.peers.values())
@@ -100,13 +103,10 @@ def test_a_statement_is_keyed_as_the_ledger_keys_it_and_a_forgery_never_verifies
     statement = shuffle_statement(before, author, body)
     assert statement is not None
     key = statement.check()
-    assert key is not None and key == statement.key()
+    assert key is not None
+    assert key == statement.key()
     deck = before.decks[body.shuffle]
-    from uno_p2p.crypto.shuffle import ShuffleMessage
-
     message = ShuffleMessage.from_wire(list(body.ciphertexts), peer=None)
-    from uno_p2p.table.game import table_key
-
     assert key == verified_key(deck.ciphertexts, message.ciphertexts, body.proof,
                                table_key(before), statement.context())
     # One flipped byte of the proof, another shuffler, a swapped card: none verifies.

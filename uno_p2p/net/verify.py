@@ -35,15 +35,30 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import partial
-from typing import TypeVar
+from typing import Protocol, TypeVar
 
+from uno_p2p.crypto.context import VerifiedStatements
 from uno_p2p.errors import ConfigError
-from uno_p2p.table.offload import Duty, DutyJob, Statement
+from uno_p2p.table.offload import Duty, DutyJob
 
 VERIFY_ENV = "UNO_LAN_VERIFY"
 MODES = ("thread", "process", "inline")
 Finish = Callable[[DutyJob, Duty], None]
 T = TypeVar("T")
+
+
+class Statement(Protocol):
+    """A check that is a pure function of its bytes (``table.offload.Statement``)."""
+
+    @property
+    def memo(self) -> VerifiedStatements:
+        """Where a verified statement is recorded (the memo the ledger consults)."""
+
+    def key(self) -> bytes:
+        """Its memo key."""
+
+    def check(self) -> bytes | None:
+        """Its memo key if it verifies, else None (any thread or process)."""
 
 
 @dataclass(slots=True)
@@ -177,6 +192,7 @@ class Offloader:
         except Exception:  # a broken worker: compute it here, as inline
             result = (item.job.run(), [])
         body, keys = result
+        self.verified += len(keys)
         for statement, key in keys:
             statement.memo.add(key)
         item.finish(item.job, body)
