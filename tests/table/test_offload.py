@@ -17,12 +17,14 @@ import pytest
 
 from tests.table import adversaries as adv
 from uno_p2p.crypto.audit import REEXECUTED, ReexecutionStatement
+from uno_p2p.crypto.shares import VERIFIED_SHARES, ShareStatement
 from uno_p2p.crypto.shuffle import ShuffleMessage
 from uno_p2p.crypto.shuffle_proof import VERIFIED, ShuffleStatement, verified_key
 from uno_p2p.rules.options import preset
-from uno_p2p.table.bodies import RevealSecrets, ShuffleDeck
+from uno_p2p.table.bodies import RevealSecrets, Shares, ShuffleDeck
 from uno_p2p.table.events import PeerMisbehaved
 from uno_p2p.table.game import table_key
+from uno_p2p.table.ledger import apply_entry
 from uno_p2p.table.memnet import Network, TableSetup, game_over, seat_table
 from uno_p2p.table.offload import body_statements, reveal_statements, shuffle_statement
 from uno_p2p.table.peer import TablePeer
@@ -32,17 +34,17 @@ from uno_p2p.table.replay import replay
 @pytest.fixture(autouse=True)
 def empty_memos() -> Iterator[None]:
     """Every game starts with nothing checked, as a fresh process."""
-    VERIFIED.clear()
-    REEXECUTED.clear()
+    for memo in (VERIFIED, REEXECUTED, VERIFIED_SHARES):
+        memo.clear()
     yield
-    VERIFIED.clear()
-    REEXECUTED.clear()
+    for memo in (VERIFIED, REEXECUTED, VERIFIED_SHARES):
+        memo.clear()
 
 
 def play(offload: bool, custom: dict[int, type[TablePeer]] | None = None,
          players: int = 3, target: int = 20) -> Network:
-    VERIFIED.clear()
-    REEXECUTED.clear()
+    for memo in (VERIFIED, REEXECUTED, VERIFIED_SHARES):
+        memo.clear()
     setup = TableSetup(players, preset("official", [f"target={target}"]), b"offload",
                        offload=offload)
     net = seat_table(setup, custom=custom)
@@ -136,3 +138,23 @@ def test_a_reveal_names_every_shuffle_of_its_seat_and_a_wrong_seed_fails() -> No
         assert isinstance(statement, ReexecutionStatement)
         assert statement.check() == statement.key()
         assert replace(statement, shuffle_master=bytes(32)).check() is None
+
+
+def test_a_batch_of_shares_is_keyed_as_verify_share_keys_it() -> None:
+    net = play(offload=False, players=3, target=10)
+    entry = next(e for e in net.entries() if isinstance(e.body, Shares) and len(e.body.items) > 1)
+    assert isinstance(entry.body, Shares)
+    before = net.host.ledger.state_at(entry.seq)
+    assert before is not None
+    statements = body_statements(before, entry.author.key, entry.body)
+    assert len(statements) == len(entry.body.items)
+    VERIFIED_SHARES.clear()
+    apply_entry(before, entry)  # the ledger checks every share inline and records it
+    for statement in statements:
+        assert isinstance(statement, ShareStatement)
+        assert statement.key() in VERIFIED_SHARES
+        assert statement.check() == statement.key()
+        proof = bytearray(statement.proof)
+        proof[0] ^= 1
+        assert replace(statement, proof=bytes(proof)).check() is None
+        assert replace(statement, public=statement.c1).check() is None  # another key

@@ -74,6 +74,11 @@ class _Duty:
     finish: Finish
 
 
+def check_all(statements: Sequence[Statement]) -> list[bytes | None]:
+    """In the worker: each statement's key if it verifies (one trip per frame)."""
+    return [s.check() for s in statements]
+
+
 def _run_duty(job: DutyJob) -> tuple[Duty, list[tuple[Statement, bytes]]]:
     """In the worker: the duty's body, and the memo keys of its own statements (the
     sequencer checks its own shuffle like any other; a joiner gets it back as an entry)."""
@@ -173,14 +178,15 @@ class Offloader:
             self.waited_s += time.monotonic() - started
 
     async def _check(self, statements: Sequence[Statement]) -> None:
-        for statement in statements:
-            if statement.key() in statement.memo:
-                continue
-            self.checked += 1
-            try:
-                key = await self._in_worker(self._checks, statement.check)
-            except Exception:  # a broken worker: the ledger checks the statement inline
-                key = None
+        todo = [s for s in statements if s.key() not in s.memo]
+        if not todo:
+            return
+        self.checked += len(todo)
+        try:
+            keys = await self._in_worker(self._checks, partial(check_all, todo))
+        except Exception:  # a broken worker: the ledger checks the statements inline
+            return
+        for statement, key in zip(todo, keys, strict=True):
             if key is not None:
                 self.verified += 1
                 statement.memo.add(key)
@@ -201,6 +207,10 @@ class Offloader:
         """Stop the workers (frames still queued are dropped: the node is closing)."""
         if self._worker is not None:
             self._worker.cancel()
+        for item in self._items:
+            if isinstance(item, _Frame):
+                item.done.cancel()  # its reader ends with the node
+        self._items.clear()
         for executor in {self._duties, self._checks}:
             if executor is not None:
                 with contextlib.suppress(Exception):

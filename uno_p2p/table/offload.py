@@ -12,6 +12,9 @@ are pure functions of values the core already holds:
   consults. A statement it did not verify, or that failed, is simply not in
   the memo: the ledger checks it inline and names the culprit exactly as
   without a shell, so correctness never depends on the shell.
+- checking a batch of decryption shares (deck.md §7, ~0.4 ms each, up to a
+  deal's 63 per body at 10 players): ``ShareStatement``, memo
+  ``shares.VERIFIED_SHARES``;
 - re-executing a seat's shuffles from its revealed seed (deck.md §9, ~0.02
   s per shuffle, every shuffle of the game at once) when its reveal arrives:
   ``ReexecutionStatement``, memo ``crypto.audit.REEXECUTED``;
@@ -31,19 +34,21 @@ from dataclasses import dataclass
 
 from uno_p2p.crypto.audit import ReexecutionStatement
 from uno_p2p.crypto.keys import PeerSecrets
+from uno_p2p.crypto.shares import ShareStatement
 from uno_p2p.crypto.shuffle_proof import ShuffleStatement
 from uno_p2p.errors import UnoError
+from uno_p2p.rules.codec import Slot
 from uno_p2p.table.bodies import KeySetup, RevealSecrets, Shares, ShuffleDeck
 from uno_p2p.table.duties import public_duty, public_shares_owed, shuffle_due
 from uno_p2p.table.frames import FRAME_ENTRY, FRAME_MESSAGE, FRAME_RELAY
-from uno_p2p.table.game import table_key
+from uno_p2p.table.game import share_context, table_key
 from uno_p2p.table.state import TablePhase, TableState
 from uno_p2p.wire.envelope import Entry, Message
 from uno_p2p.wire.registry import Body
 
 Duty = KeySetup | ShuffleDeck | Shares | RevealSecrets | None
 #: A check that is a pure function of wire bytes: ``key()``, ``check()``, ``memo``.
-Statement = ShuffleStatement | ReexecutionStatement
+Statement = ShuffleStatement | ReexecutionStatement | ShareStatement
 
 
 def shuffle_statement(ts: TableState, shuffler: bytes, body: ShuffleDeck
@@ -78,8 +83,26 @@ def reveal_statements(ts: TableState, author: bytes, body: RevealSecrets
         for turn, shuffler in enumerate(deck.done) if shuffler == seat)
 
 
+def share_statements(ts: TableState, body: Shares) -> tuple[ShareStatement, ...]:
+    """The share proofs ``game.apply_shares`` checks (``verify_item``), for the items
+    that name a seat and a shuffled card (the ledger refuses the others)."""
+    found = []
+    for item in body.items:
+        slot = Slot(item.shuffle, item.position)
+        if item.prover >= len(ts.seats) or item.recipient >= len(ts.seats) or \
+                not ts.slot_ready(slot) or ts.keys[item.prover] is None:
+            continue
+        context = share_context(ts, slot, item.prover, item.purpose, item.recipient)
+        found.append(ShareStatement(item.share, item.proof,
+                                    ts.key(item.prover).value.public_key.to_wire(),
+                                    ts.ciphertext(slot).c1.to_wire(), context))
+    return tuple(found)
+
+
 def body_statements(ts: TableState, author: bytes, body: Body) -> tuple[Statement, ...]:
     """The expensive statements the ledger will check for ``body`` applied to ``ts``."""
+    if isinstance(body, Shares) and ts.phase == TablePhase.PLAYING:
+        return share_statements(ts, body)
     if isinstance(body, ShuffleDeck):
         statement = shuffle_statement(ts, author, body)
         return () if statement is None else (statement,)
