@@ -12,11 +12,14 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import replace
+from typing import Any
 
 import pytest
 
 from tests.table import adversaries as adv
+from uno_p2p.crypto import shares
 from uno_p2p.crypto.audit import REEXECUTED, ReexecutionStatement
+from uno_p2p.crypto.proofs import verify_dleq
 from uno_p2p.crypto.shares import VERIFIED_SHARES, ShareStatement
 from uno_p2p.crypto.shuffle import ShuffleMessage
 from uno_p2p.crypto.shuffle_proof import VERIFIED, ShuffleStatement, verified_key
@@ -140,7 +143,8 @@ def test_a_reveal_names_every_shuffle_of_its_seat_and_a_wrong_seed_fails() -> No
         assert replace(statement, shuffle_master=bytes(32)).check() is None
 
 
-def test_a_batch_of_shares_is_keyed_as_verify_share_keys_it() -> None:
+def test_a_batch_of_shares_checked_ahead_is_not_checked_again(
+        monkeypatch: pytest.MonkeyPatch) -> None:
     net = play(offload=False, players=3, target=10)
     entry = next(e for e in net.entries() if isinstance(e.body, Shares) and len(e.body.items) > 1)
     assert isinstance(entry.body, Shares)
@@ -148,13 +152,26 @@ def test_a_batch_of_shares_is_keyed_as_verify_share_keys_it() -> None:
     assert before is not None
     statements = body_statements(before, entry.author.key, entry.body)
     assert len(statements) == len(entry.body.items)
+    checks: list[object] = []
+
+    def counted(*args: Any, **kwargs: Any) -> None:
+        checks.append(args)
+        verify_dleq(*args, **kwargs)
+
+    monkeypatch.setattr(shares, "verify_dleq", counted)
     VERIFIED_SHARES.clear()
-    apply_entry(before, entry)  # the ledger checks every share inline and records it
+    apply_entry(before, entry)
+    assert len(checks) == len(statements), "inline, the ledger checks every share"
     for statement in statements:
         assert isinstance(statement, ShareStatement)
-        assert statement.key() in VERIFIED_SHARES
-        assert statement.check() == statement.key()
+        key = statement.check()
+        assert key == statement.key()
+        assert key is not None
+        VERIFIED_SHARES.add(key)
         proof = bytearray(statement.proof)
         proof[0] ^= 1
         assert replace(statement, proof=bytes(proof)).check() is None
         assert replace(statement, public=statement.c1).check() is None  # another key
+    checks.clear()
+    apply_entry(before, entry)
+    assert checks == [], "checked ahead, the ledger finds every share in the memo"
