@@ -52,6 +52,7 @@ from uno_p2p.store.unolog import GameLog
 from uno_p2p.table.bodies import (
     Abort,
     Clock,
+    Handover,
     Move,
     PrivateShares,
     RevealSecrets,
@@ -688,6 +689,8 @@ def refused_reveal() -> tuple[Sequence[Entry], Expected]:
     closing = entries[-1]
     assert isinstance(closing.body, Abort)  # noqa: S101
     assert closing.body.culprit == game.identity(2).peer  # noqa: S101
+    # table.md §13.1: the honest host, silent while it waits for Cy, is not handed over.
+    assert not any(isinstance(e.body, Handover) for e in entries)  # noqa: S101
     return entries, Expected("aborted", "Cy refuses to reveal at the end; the host closes "
                              "the log", "missing_reveal", closing.seq, NAMES[2])
 

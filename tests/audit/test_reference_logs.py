@@ -87,11 +87,6 @@ def test_honest_logs_check_every_stage(name: str) -> None:
     assert max(report.scores) >= int(str(dict(report.options)["target"]))
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "known, open: since the host drives its own duties at its start (the start clock now "
-    "carries the shell's clock), the generator makes other bytes than the stored logs, and "
-    "its refused-reveal game no longer ends on the closing abort; the stored logs stay valid "
-    "and every verdict test above reads them. Regenerate and re-check expected.json by hand."))
 def test_the_generator_remakes_the_same_logs_and_never_writes_a_verdict(tmp_path: Path) -> None:
     """scripts/make-reference-logs, run afresh, makes byte for byte the stored logs (so the
     hand-written verdicts still hold for what it makes), and writes no expected.json."""

@@ -4,6 +4,9 @@ is covered by turn_timer, so no table can stall")."""
 
 from __future__ import annotations
 
+import pytest
+
+from uno_p2p.errors import ConfigError
 from uno_p2p.rules import (
     Challenge,
     ChooseColour,
@@ -81,3 +84,9 @@ def test_network_play_always_has_a_generous_timer_and_a_short_grace() -> None:
     assert 500 <= opened.catch_grace_ms == NETWORK_CATCH_GRACE_MS <= 2000
     chosen = network_options(Options(turn_timer=20, catch_grace_ms=700))
     assert (chosen.turn_timer, chosen.catch_grace_ms) == (20, 700)
+
+
+def test_a_network_table_refuses_an_error_penalty_it_would_never_apply() -> None:
+    # table.md §7.1: over the network a refused move is a race or cheating, never priced.
+    with pytest.raises(ConfigError, match="error_penalty"):
+        network_options(Options(error_penalty=2))

@@ -9,6 +9,8 @@ the player pressed. Frames are read as the player would see them.
 from __future__ import annotations
 
 import asyncio
+import os
+import signal
 import time
 from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import replace
@@ -227,3 +229,19 @@ async def test_a_closed_table_ends_the_lobby_with_its_reason(pipe: PipeInput) ->
     queue.put_nowait(replace(lobby(False), closed="the host closed the table"))
     assert await asyncio.wait_for(running, WAIT_S) == LobbyOutcome.CLOSED
     assert screen.closed == "the host closed the table"
+
+
+async def test_sigterm_closes_the_lobby_and_the_picker_cleanly(pipe: PipeInput) -> None:
+    queue: asyncio.Queue[LobbyView] = asyncio.Queue()
+    screen = LobbyScreen(lobby(False), feed(queue), Recorder())
+    running = asyncio.ensure_future(screen.run())
+    await until(lambda: "Press r" in screen.status and screen.app.is_running, "the lobby")
+    os.kill(os.getpid(), signal.SIGTERM)
+    assert await asyncio.wait_for(running, WAIT_S) == LobbyOutcome.LEFT
+    assert not screen.app.is_running
+    adverts: asyncio.Queue[Sequence[TableAdvert]] = asyncio.Queue()
+    picker = TablePicker(feed(adverts))
+    picking = asyncio.ensure_future(picker.run())
+    await until(lambda: picker.app.is_running, "the table picker")
+    os.kill(os.getpid(), signal.SIGTERM)
+    assert await asyncio.wait_for(picking, WAIT_S) is None

@@ -26,7 +26,7 @@ from prompt_toolkit.input import create_pipe_input
 from tests.net.test_memdiscovery import ADVERT as ADVERT_BASE
 from tests.ui.screen import SizedOutput, screen_text
 from uno_p2p.crypto.identity import Identity
-from uno_p2p.errors import IllegalAction
+from uno_p2p.errors import ConfigError, IllegalAction
 from uno_p2p.net.link import Link, Timings
 from uno_p2p.net.node import HostNode, JoinNode, wall_ms
 from uno_p2p.rules import Draw, Pass, legal_actions, preset
@@ -37,7 +37,7 @@ from uno_p2p.table.state import TablePhase
 from uno_p2p.ui.lobby_app import LobbyOutcome, LobbyScreen
 from uno_p2p.ui.netscreen import NetGameScreen
 from uno_p2p.ui.netsession import NetSession
-from uno_p2p.ui.status import NetworkTable
+from uno_p2p.ui.status import ChatLine, NetworkTable
 
 WAIT_S = 60.0
 #: The first deal comes within this after the start (the players are all on loopback).
@@ -232,3 +232,31 @@ async def test_join_without_an_address_picks_a_table_found_on_the_network(
     assert args.join_code == "7391"
     assert args.table == "Friday night"
     assert args.fingerprint == advert.host_fingerprint
+
+
+async def test_the_host_kicks_a_player_and_changes_the_rules_from_the_lobby(
+        table: Table) -> None:
+    await everyone_ready(table)
+    names = [seat.name for seat in table.session.lobby_view().seats]
+    await table.session.kick(2)
+    await until(lambda: len(table.session.lobby_view().seats) == 2, "the kicked seat gone")
+    assert [seat.name for seat in table.session.lobby_view().seats] == names[:2]
+    await until(lambda: sum(task.done() for task in table.tasks) == 1,
+                "the kicked bot's node ends", 20.0)
+    await table.session.set_options("house", ["target=200"])
+    await until(lambda: table.session.lobby_view().preset == "house", "the new rules")
+    view = table.session.lobby_view()
+    assert view.options == preset("house", ["target=200"])
+    with pytest.raises(ConfigError):
+        await table.session.set_options("hose", [])
+    with pytest.raises(ConfigError):
+        await table.session.kick(5)
+
+
+async def test_a_chat_line_shows_on_the_table_and_a_bad_one_is_refused(table: Table) -> None:
+    await everyone_ready(table)
+    table.session.send_chat("good luck, bots")
+    assert table.session.table_status().chat[-1] == ChatLine("Ann", "good luck, bots", True)
+    with pytest.raises(ValueError, match="1 to 200 characters"):
+        table.session.send_chat("x" * 201)
+    assert len(table.session.table_status().chat) == 1

@@ -225,14 +225,22 @@ async def _resume(args: argparse.Namespace, saved: Seat) -> int:
     return await _play(node, console, lambda: saved)
 
 
+def why_it_stopped(node: JoinNode) -> str:
+    """Why this seat's game ended before its end, in words; empty if it did not."""
+    if node.removed:
+        return f"the host removed you from the table ({node.removed})"
+    if node.host_lost:
+        return "the host is gone"
+    return "" if node.peer.stopped is None else str(node.peer.stopped)
+
+
 async def _play(node: JoinNode, console: Console, seat: Callable[[], Seat | None]) -> int:
     console.driver = node
     await run_with_input(console, node.run)
     current = seat()
     if current is None:
         return EXIT_FAILURE
-    stopped = "the host is gone" if node.host_lost else (
-        "" if node.peer.stopped is None else str(node.peer.stopped))
+    stopped = why_it_stopped(node)
     ok = finish(current.log_path, console, stopped)
     if node.peer.state.phase.value == "ended":
         current.ended()

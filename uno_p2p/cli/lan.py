@@ -39,6 +39,7 @@ from uno_p2p.rules.actions import (
 from uno_p2p.rules.cards import COLOUR_NAMES, short_name
 from uno_p2p.store.unolog import UnreadableLog
 from uno_p2p.table.events import (
+    ChatSaid,
     GameEnded,
     GameStarted,
     HandChanged,
@@ -183,6 +184,8 @@ class Console:
         elif isinstance(event, PlayerJoined | PlayerLeft):
             what = "joined" if isinstance(event, PlayerJoined) else "left"
             say(f"{event.name} {what} the table.")
+        elif isinstance(event, ChatSaid) and self.human and not event.mine:
+            say(f"{event.name} says: {event.text}")
         elif self.human:
             self._human_event(event)
 
@@ -200,13 +203,16 @@ class Console:
             say(f"({event.what})")
 
     def command(self, line: str) -> None:
-        """One typed line: a move number, ``hand``, ``start`` or ``quit``."""
+        """One typed line: a move number, ``hand``, ``say WORDS``, ``start`` or ``quit``."""
         text = line.strip().lower()
         driver = self.driver
         if not text or driver is None:
             return
         try:
-            if text.isdigit() and 1 <= int(text) <= len(self.actions):
+            if text.split()[0] == "say":
+                driver.peer.say(line.strip()[3:], driver.clock())  # table.md §15
+                driver.pump()
+            elif text.isdigit() and 1 <= int(text) <= len(self.actions):
                 action, self.actions = self.actions[int(text) - 1], ()
                 driver.act(action)
             elif text == "hand":
@@ -217,7 +223,8 @@ class Console:
                 driver.peer.leave("left the table")
                 driver.pump()
             else:
-                say("Type a move's number, 'hand', 'start' (host) or 'quit'.")
+                say("Type a move's number, 'hand', 'say' and words to chat, 'start' (host) "
+                    "or 'quit'.")
         except (IllegalAction, LocalProtocolError) as error:
             say(f"Not now: {error}")
 

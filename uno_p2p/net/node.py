@@ -39,7 +39,7 @@ from uno_p2p.net.seats import LogSaver
 from uno_p2p.net.stats import NodeStats
 from uno_p2p.net.verify import Offloader
 from uno_p2p.rules.actions import Action
-from uno_p2p.table.events import GameEnded, PeerMisbehaved, RoundEnded, TableEvent
+from uno_p2p.table.events import GameEnded, PeerMisbehaved, PlayerLeft, RoundEnded, TableEvent
 from uno_p2p.table.frames import FRAME_MESSAGE, FRAME_SYNC, frame, sync_request
 from uno_p2p.table.offload import Duty, DutyJob, Statement, frame_statements
 from uno_p2p.table.peer import TablePeer
@@ -80,6 +80,9 @@ class Driver:
         self._timer: asyncio.TimerHandle | None = None
         self.stats = NodeStats.from_env()
         self.all_links: list[Link] = []
+        #: Why the host removed this peer from the lobby (a kick), else "".
+        self.removed = ""
+        self._closing: set[asyncio.Task[None]] = set()
         #: net.md §7.1: proofs checked and duties proven off the event loop.
         self.offloader = Offloader.from_env()
 
@@ -111,6 +114,9 @@ class Driver:
             if self.saver is not None and isinstance(event, RoundEnded | GameEnded):
                 self.saver.log.sync()
             self._saw(event)
+            if isinstance(event, PlayerLeft) and event.kicked and event.peer == peer.peer_id:
+                self.removed = event.reason or "removed by the host"
+                self.finished.set()  # no place at this table any more
             self.on_event(event)
         self._schedule()
         peer.duties.offload = self.offloader.offloads
@@ -353,6 +359,13 @@ class HostNode(Driver):
             raise LinkLost(self._bad_frame, code="invalid_frame")
 
     def _saw(self, event: TableEvent) -> None:
+        if isinstance(event, PlayerLeft) and event.kicked and event.peer.key in self.links:
+            # The kick entry is already queued on that link: say goodbye after it.
+            goodbye = self.links[event.peer.key].close(
+                f"the host removed you from the table: {event.reason or 'no reason given'}")
+            task = asyncio.get_running_loop().create_task(goodbye)
+            self._closing.add(task)
+            task.add_done_callback(self._closing.discard)
         if isinstance(event, PeerMisbehaved) and event.code == "invalid_frame" and \
                 event.peer is None and self._sender is not None:
             self._bad_frame = event.reason

@@ -197,7 +197,15 @@ def network_options(options: Options) -> Options:
     "Always on in network play"; "a short grace period", ``catch_grace_ms``).
 
     A host who set either keeps its value; a local game against bots needs neither.
+
+    Raises:
+        ConfigError: ``error_penalty`` is set: at a network table a refused play is
+            a race (dropped) or cheating (named, table.md §7), never a mistake to price,
+            so the option would promise what the table never does.
     """
+    if options.error_penalty:
+        raise ConfigError("error_penalty has no effect at a network table (a refused play "
+                          "there is a race or cheating, never priced); leave it at 0")
     changes: dict[str, int] = {}
     if not options.turn_timer:
         changes["turn_timer"] = NETWORK_TURN_TIMER

@@ -21,6 +21,7 @@ from uno_p2p.table.bodies import (
     ShuffleDeck,
 )
 from uno_p2p.table.events import (
+    ChatSaid,
     GameEnded,
     GameStarted,
     HandChanged,
@@ -43,6 +44,7 @@ from uno_p2p.table.state import Misbehaviour, TablePhase, TableState
 
 __all__ = [
     "Abort",
+    "ChatSaid",
     "Clock",
     "GameEnded",
     "GameStarted",

@@ -139,6 +139,16 @@ class HandChanged:
 
 
 @dataclass(frozen=True, slots=True)
+class ChatSaid:
+    """A chat line (table.md §15); ``mine`` when this peer wrote it."""
+
+    peer: PeerId
+    name: str
+    text: str
+    mine: bool
+
+
+@dataclass(frozen=True, slots=True)
 class Progress:
     """A long wait, e.g. ``waiting for Bob to shuffle``."""
 
@@ -148,5 +158,5 @@ class Progress:
 TableEvent = (
     PlayerJoined | OptionsChanged | PlayerReady | PlayerLeft | GameStarted | MovePlayed
     | RoundEnded | GameEnded | PeerMisbehaved | YourTurn | HandChanged | Progress
-    | SequencerChanged | PlayerRemoved
+    | SequencerChanged | PlayerRemoved | ChatSaid
 )

@@ -6,8 +6,8 @@ did not log a message (``[counter, code, reason]``, unsigned: it only lets
 the author decide again; nothing depends on it), ``S`` a resumed peer's
 request for the entries after the ``[seen]`` it has, ``R`` a peer's own signed
 message relayed to every peer (any peer may carry it on), ``V`` a hand-over
-vote (table.md §13). ``E`` frames may come from any peer: an entry proves
-itself by its countersignature.
+vote (table.md §13), ``C`` a chat line (§15, never logged). ``E`` frames may
+come from any peer: an entry proves itself by its countersignature.
 """
 
 from __future__ import annotations
@@ -25,7 +25,10 @@ FRAME_SYNC = b"S"
 FRAME_RELAY = b"R"
 #: A seated peer's signed hand-over vote, to every member (table.md §13.2).
 FRAME_VOTE = b"V"
-FRAMES = (FRAME_MESSAGE, FRAME_ENTRY, FRAME_DROP, FRAME_SYNC, FRAME_RELAY, FRAME_VOTE)
+#: A member's signed chat line, passed on to every member (table.md §15).
+FRAME_CHAT = b"C"
+FRAMES = (FRAME_MESSAGE, FRAME_ENTRY, FRAME_DROP, FRAME_SYNC, FRAME_RELAY, FRAME_VOTE,
+          FRAME_CHAT)
 
 
 def frame(tag: bytes, payload: bytes) -> bytes:

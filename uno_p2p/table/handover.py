@@ -28,8 +28,9 @@ from uno_p2p.wire.codec import pack, unpack
 from uno_p2p.wire.envelope import HASH_BYTES, MAX_POSITION, Entry, Head
 
 VOTE_LABEL = b"uno-lan/v1/handover-vote\x00"
-#: A peer that waits this long for the sequencer's answer to its own message, or for
-#: the sequencer's own work, holds the host lost (table.md §13.1).
+#: A peer that waits this long for something the sequencer owes it (an answer to its own
+#: message, the logging of a relayed one, its own seat's work, its time-out entry) holds
+#: the host lost (table.md §13.1). Silence alone is no evidence.
 HOST_LOST_AFTER_MS = 15_000
 #: The successor waits this long for every seat's vote before it hands over with a
 #: bare majority (the longest chain may be with a late voter, §13.3).

@@ -37,6 +37,7 @@ from uno_p2p.rules.options import Options
 from uno_p2p.rules.state import Claim, Phase, State
 from uno_p2p.table import succession
 from uno_p2p.table.bodies import Abort, Handover, PrivateShares, ShareItem
+from uno_p2p.table.chat import Chat, ChatLine
 from uno_p2p.table.controls import Controls
 from uno_p2p.table.duties import (
     make_item,
@@ -44,6 +45,7 @@ from uno_p2p.table.duties import (
     waiting_for,
 )
 from uno_p2p.table.events import (
+    ChatSaid,
     HandChanged,
     PeerMisbehaved,
     Progress,
@@ -51,6 +53,7 @@ from uno_p2p.table.events import (
     YourTurn,
 )
 from uno_p2p.table.frames import (
+    FRAME_CHAT,
     FRAME_DROP,
     FRAME_ENTRY,
     FRAME_MESSAGE,
@@ -63,7 +66,7 @@ from uno_p2p.table.frames import (
     frame,
     sync_request,
 )
-from uno_p2p.table.handover import Election, Vote, handover_successor
+from uno_p2p.table.handover import Election, Vote, handover_successor, members
 from uno_p2p.table.knowledge import false_claims, openable, private_items
 from uno_p2p.table.ledger import Ledger
 from uno_p2p.table.offload import Asked, Duty, DutyDesk, DutyJob
@@ -113,6 +116,7 @@ class TablePeer(Controls):
         self.wanted: set[Slot] = set()
         self.stopped: RemoteProtocolError | None = None
         self.now_ms = 0
+        self.chat = Chat(table_id, identity)
         self._out: list[Outgoing] = []
         self._events: deque[TableEvent] = deque()
         self._early: dict[int, Entry] = {}
@@ -284,17 +288,54 @@ class TablePeer(Controls):
             elif tag in (FRAME_MESSAGE, FRAME_RELAY) and self.sequencer is not None:
                 self._order(self.sequencer.submit(Message.decode(payload), self.now_ms))
             elif tag == FRAME_RELAY and self.stopped is None:
-                self.censorship.consider(Message.decode(payload), self.ledger, self.peer_id)
+                succession.hear_relay(self, Message.decode(payload))
             elif tag == FRAME_DROP:
                 self._dropped(*decode_drop(payload))
             elif tag == FRAME_SYNC and sender is not None:
                 self._resend(sender, decode_sync(payload))
+            elif tag == FRAME_CHAT:
+                self._hear_chat(payload, sender)
         except InvalidMessage as error:
             self._misbehaved(None if tag in (FRAME_MESSAGE, FRAME_RELAY) else self.host_id,
                              None, "invalid_frame", str(error), ())
         finally:
             self._live = False
         self._drive()
+
+    # -- chat (table.md §15) -------------------------------------------------------------
+    def say(self, text: str, now_ms: int | None = None) -> None:
+        """A chat line to every member of the table; shown here at once (``ChatSaid``).
+
+        Raises:
+            LocalProtocolError: no place at the table yet, or a line the chat refuses
+                (empty, too long, control characters).
+        """
+        if now_ms is not None:
+            self.now_ms = max(self.now_ms, now_ms)
+        if self.peer_id not in members(self.state):
+            raise LocalProtocolError("the chat opens once you have a place at the table")
+        line = self.chat.write(text, self.now_ms)
+        self._pass_on(line, None)
+        self._events.append(ChatSaid(self.peer_id, self.name, line.text, True))
+
+    def _hear_chat(self, payload: bytes, sender: PeerId | None) -> None:
+        """A line new to us is shown and passed on; anything else is dropped quietly:
+        chat is no evidence, and a bad line must not stop the game or blame its carrier."""
+        try:
+            line = ChatLine.decode(payload)
+            fresh = self.chat.hear(line, self.state, self.now_ms)
+        except InvalidMessage:
+            return
+        if fresh and line.author != self.peer_id:
+            self._pass_on(line, sender)
+            self._events.append(ChatSaid(line.author, self.state.name_of(line.author.key),
+                                         line.text, False))
+
+    def _pass_on(self, line: ChatLine, came_from: PeerId | None) -> None:
+        skip = (self.peer_id, line.author, came_from)
+        others = tuple(p for p in members(self.state) if p not in skip)
+        if others:
+            self._out.append(Outgoing(others, frame(FRAME_CHAT, line.encode())))
 
     def next_timer(self) -> int | None:
         """The time ``handle_timer`` should be called at, if any."""
@@ -368,7 +409,7 @@ class TablePeer(Controls):
 
     def _watch_censorship(self, entry: Entry, before: TableState) -> None:
         held = self.censorship.logged(entry, before,
-                                      self.ledger.chain.next_counter(entry.author))
+                                      self.ledger.chain.next_counter(entry.author), self.now_ms)
         if held is not None:
             name = before.name_of(held.message.author.key)
             self._misbehaved(self.host_id, entry.seq, "censorship",

@@ -12,10 +12,11 @@ from typing import TYPE_CHECKING
 
 from uno_p2p.crypto.identity import PeerId
 from uno_p2p.errors import InvalidMessage, RemoteProtocolError
+from uno_p2p.rules.state import TIMED_PHASES, Phase
 from uno_p2p.table.bodies import Handover, Remove
 from uno_p2p.table.duties import waiting_for
 from uno_p2p.table.events import PeerMisbehaved, Progress
-from uno_p2p.table.frames import FRAME_ENTRY, FRAME_VOTE, frame
+from uno_p2p.table.frames import FRAME_ENTRY, FRAME_RELAY, FRAME_VOTE, frame
 from uno_p2p.table.handover import (
     HOST_LOST_AFTER_MS,
     VOTE_WAIT_MS,
@@ -31,10 +32,10 @@ from uno_p2p.table.handover import (
     successor,
 )
 from uno_p2p.table.sending import Outgoing
-from uno_p2p.table.sequencer import Sequencer
-from uno_p2p.table.state import TablePhase
+from uno_p2p.table.sequencer import RESPONSE_TIMEOUT_MS, WAITING, Sequencer
+from uno_p2p.table.state import TablePhase, TableState
 from uno_p2p.table.watch import CensorshipWatch, ClockWatch
-from uno_p2p.wire.envelope import Entry
+from uno_p2p.wire.envelope import Entry, Message
 from uno_p2p.wire.limits import RELAY_AFTER_MS
 
 if TYPE_CHECKING:
@@ -62,31 +63,110 @@ def deadline(peer: TablePeer) -> int | None:
             # The sequencer spoke since: give the election up if no majority came.
             times.append(election.started_ms + HOST_LOST_AFTER_MS)
         return min(times) if times else None
-    times = []
+    state = peer.state
+    if state.host is None or successor(state, state.host) is None:
+        return None  # nobody to vote for: no timer (it would fire for ever)
+    owed = owed_since(peer)
+    # We hold the host lost by ourselves HOST_LOST_AFTER_MS after it owes us something;
+    # having heard another member's vote, we join it as soon as we doubt (RELAY_AFTER_MS).
+    times = [since + HOST_LOST_AFTER_MS for since in owed]
     if peer.heard_votes:
-        times.append(peer.heard_host_ms + HOST_LOST_AFTER_MS)
-    if peer.outstanding is not None:
-        times.append(peer.outstanding_ms + HOST_LOST_AFTER_MS)
-    if _host_owes_work(peer):
-        times.append(peer.heard_host_ms + HOST_LOST_AFTER_MS)
+        times.extend(since + RELAY_AFTER_MS for since in owed)
     return min(times) if times else None
 
 
-def _doubts_host(peer: TablePeer) -> bool:
-    """Whether this peer itself has reason to believe another member's vote (§13.1):
-    the sequencer owes it an answer or work for ``RELAY_AFTER_MS``, or said nothing for
-    ``HOST_LOST_AFTER_MS``. One member alone cannot depose a host that others hear."""
-    quiet = peer.now_ms - peer.heard_host_ms
-    return quiet >= HOST_LOST_AFTER_MS or (
-        peer.outstanding is not None and peer.now_ms - peer.outstanding_ms >= RELAY_AFTER_MS
-    ) or (_host_owes_work(peer) and quiet >= RELAY_AFTER_MS)
+def owed_since(peer: TablePeer) -> list[int]:
+    """Since when (this peer's clock) the sequencer owes something this peer can see
+    (table.md §13.1): an answer to our own message, the logging of a member's signed
+    message relayed to us, its own seat's work, or the time-out entry it must log when
+    the table has waited for another seat (or a timed decision) its full time.
 
-
-def _host_owes_work(peer: TablePeer) -> bool:
+    Silence alone is no evidence: an honest sequencer is silent while the table waits
+    for another seat, and that seat's stall must be named by the sequencer's time-out
+    (the closing ``abort``, a ``remove``), not turned into a hand-over.
+    """
+    owed = []
+    if peer.outstanding is not None:
+        owed.append(peer.outstanding_ms)
+    relayed = _relayed_since(peer)
+    if relayed is not None:
+        owed.append(relayed)
     state = peer.state
-    host = state.host
-    seat = None if host is None else state.seat_of(host.key)
-    return seat is not None and seat in waiting_for(state)
+    if state.phase in WAITING and state.host is not None:
+        waiting = waiting_for(state)
+        if _host_owes_work(state, state.host, waiting):
+            owed.append(peer.heard_host_ms)
+        due = _host_timeout_due(state, waiting)
+        if due is not None:
+            owed.append(peer.heard_host_ms + due)
+    return owed
+
+
+def _doubts_host(peer: TablePeer) -> bool:
+    """Whether this peer itself has reason to believe another member's vote (§13.1): the
+    sequencer has owed it something for ``RELAY_AFTER_MS`` (``owed_since``). One member
+    alone cannot depose a host that others hear, nor one that waits for another seat."""
+    return any(peer.now_ms >= since + RELAY_AFTER_MS for since in owed_since(peer))
+
+
+def _host_owes_work(state: TableState, host: PeerId, waiting: list[int]) -> bool:
+    """The sequencer's own seat owes the table work it can do now (a key, a shuffle turn,
+    shares, its reveal: ``waiting``, §4), or the table waits for no seat at all.
+
+    A seat's duty is computed only once it can be done (a shuffle turn once the seat
+    before has shuffled, a share once its card is ready), so another seat's stall never
+    puts the sequencer's seat in ``waiting_for``. A decision of the sequencer's player
+    (its turn, its verdict) is not work: a player may think (§13.1).
+    """
+    seat = state.seat_of(host.key)
+    if seat is not None and seat in waiting:
+        return True
+    # No seat owes work: the table waits for a player's decision (removal.awaited), if any.
+    game = state.engine
+    if waiting or state.phase != TablePhase.PLAYING or game is None:
+        return not waiting
+    if game.phase == Phase.CHALLENGE:
+        return game.challenge[0] < 0
+    return game.phase not in (Phase.PLAYING, Phase.STARTER_COLOUR) or game.current < 0
+
+
+def _host_timeout_due(state: TableState, waiting: list[int]) -> int | None:
+    """How long after it last spoke the sequencer must have logged its time-out entry,
+    if the table waits for a seat's work or a timed decision: ``RESPONSE_TIMEOUT_MS``
+    for a seat's work (then the closing ``abort``, an ``abort … unresponsive`` or a
+    ``remove``, §6, §8, §14), the turn timer for a decision (a ``TimeOut``). Both run
+    from an entry we received, so from no later than the last time we heard it."""
+    if waiting:
+        return RESPONSE_TIMEOUT_MS
+    game = state.engine
+    if state.phase == TablePhase.PLAYING and game is not None and \
+            game.phase in TIMED_PHASES and game.options.turn_timer:
+        return game.options.turn_timer * 1000
+    return None
+
+
+def _relayed_since(peer: TablePeer) -> int | None:
+    """When the oldest member's message that was relayed to us, passed on to the
+    sequencer and not logged came, if the sequencer has said nothing since (§13.1)."""
+    times = [held.at_ms for held in peer.censorship.relayed.values()
+             if held.at_ms >= peer.heard_host_ms and
+             held.message.counter >= peer.ledger.chain.next_counter(held.message.author)]
+    return min(times) if times else None
+
+
+def hear_relay(peer: TablePeer, message: Message) -> None:
+    """A member's signed message relayed to us (frame ``R``, table.md §6.2, §13.1): keep it
+    as evidence, and pass it on to the sequencer once, so that a message shown to some
+    peers only still reaches the sequencer. Unlogged while the sequencer stays silent,
+    it is work the sequencer owes (``owed_since``)."""
+    key = message.author.key
+    before = peer.censorship.relayed.get(key)
+    peer.censorship.consider(message, peer.ledger, peer.peer_id, peer.now_ms)
+    held = peer.censorship.relayed.get(key)
+    if held is None or held is before:
+        return  # not evidence, or a message we already passed on
+    if peer.sequencer is None and peer.host_id != message.author:
+        peer._out.append(Outgoing((peer.host_id,), frame(FRAME_RELAY, message.encode())))
 
 
 def tick(peer: TablePeer) -> None:

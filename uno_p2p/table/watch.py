@@ -25,6 +25,7 @@ from uno_p2p.wire.limits import (
     CLOCK_TOLERANCE_MS,
     CLOCK_WINDOW_MS,
     MAX_CLOCK_SAMPLES,
+    RELAY_AFTER_MS,
 )
 
 #: Codes of the sequencer's entries that say a seat did not answer (table.md §6).
@@ -80,6 +81,9 @@ class Relayed:
 
     message: Message
     seen_at: int
+    #: When it came (this peer's clock): too late to be evidence if the sequencer's
+    #: time-out follows within ``RELAY_AFTER_MS`` (it may not have had it yet).
+    at_ms: int = 0
 
 
 class CensorshipWatch:
@@ -96,9 +100,9 @@ class CensorshipWatch:
     def __init__(self) -> None:
         self.relayed: dict[bytes, Relayed] = {}
 
-    def consider(self, message: Message, ledger: Ledger, me: PeerId) -> None:
+    def consider(self, message: Message, ledger: Ledger, me: PeerId, now_ms: int = 0) -> None:
         """Keep a relayed message as evidence if it is a seated peer's, signed, not logged
-        yet, and valid now (what the sequencer should have logged)."""
+        yet, and valid now (what the sequencer should have logged); ``now_ms``: our clock."""
         state, author = ledger.state, message.author
         if message.table_id != state.table_id or author == me or \
                 state.seat_of(author.key) is None or \
@@ -109,20 +113,26 @@ class CensorshipWatch:
             check_message(state, message, ledger.view)
         except RemoteProtocolError:  # a chain error or a refusal: not evidence of anything
             return
-        self.keep(message, state.seq)
+        self.keep(message, state.seq, now_ms)
 
-    def keep(self, message: Message, seen_at: int) -> None:
+    def keep(self, message: Message, seen_at: int, at_ms: int = 0) -> None:
         """Keep ``message`` (already checked: signed, for this table, valid now)."""
         held = self.relayed.get(message.author.key)  # MAX_RELAYED_PER_AUTHOR: the latest
+        if held is not None and held.message == message:
+            return  # the same message again (another path): it came when it first came
         if held is None or held.message.counter <= message.counter:
-            self.relayed[message.author.key] = Relayed(message, seen_at)
+            self.relayed[message.author.key] = Relayed(message, seen_at, at_ms)
 
-    def logged(self, entry: Entry, before: TableState, next_counter: int
-               ) -> Relayed | None:
+    def logged(self, entry: Entry, before: TableState, next_counter: int,
+               now_ms: int | None = None) -> Relayed | None:
         """After ``entry``: the relayed message it proves was censored, if any.
 
         ``before`` is the table before the entry; ``next_counter`` the counter
-        the silenced author's next message must carry in our log.
+        the silenced author's next message must carry in our log; ``now_ms`` our
+        clock. A message that came less than ``RELAY_AFTER_MS`` before the time-out
+        proves nothing: the sequencer may not have had it yet (an author could
+        otherwise stall to its deadline, then show its message to a peer only, to
+        have the honest sequencer named, table.md §6.2).
         """
         author = entry.author
         held = self.relayed.get(author.key)
@@ -135,6 +145,8 @@ class CensorshipWatch:
         if held is None:
             return None
         del self.relayed[victim.key]
+        if now_ms is not None and now_ms - held.at_ms < RELAY_AFTER_MS:
+            return None
         return held
 
 

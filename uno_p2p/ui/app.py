@@ -10,7 +10,6 @@ runs out, nothing while a score table or the quit question is open.
 from __future__ import annotations
 
 import asyncio
-import signal
 import time
 from collections.abc import Callable
 
@@ -39,6 +38,7 @@ from uno_p2p.ui import render
 from uno_p2p.ui.controller import Controller, Outcome
 from uno_p2p.ui.modes import Mode
 from uno_p2p.ui.session import Next, PacedTable
+from uno_p2p.ui.signals import sigterm_calls
 from uno_p2p.ui.status import chat_input, chat_pane, presence_line, waits
 from uno_p2p.ui.theme import STYLE
 
@@ -101,14 +101,11 @@ class GameScreen:
         SIGTERM ends the screen the same way as quitting, so the terminal is
         restored (no stray alternate screen or hidden cursor).
         """
-        loop = asyncio.get_running_loop()
-        task = loop.create_task(self._drive())
-        terminated = _on_sigterm(loop, lambda: self.app.exit(result=EXIT_TERMINATED))
+        task = asyncio.get_running_loop().create_task(self._drive())
         try:
-            return await self.app.run_async()
+            with sigterm_calls(lambda: self.app.exit(result=EXIT_TERMINATED)):
+                return await self.app.run_async()
         finally:
-            if terminated:
-                loop.remove_signal_handler(signal.SIGTERM)
             task.cancel()
 
     async def _drive(self) -> None:
@@ -334,12 +331,3 @@ class GameScreen:
     def _seconds_left(self) -> int | None:
         deadline = self.table.deadline_ms()
         return None if deadline is None else max(0, (deadline - self.now_ms() + 999) // 1000)
-
-
-def _on_sigterm(loop: asyncio.AbstractEventLoop, stop: Callable[[], None]) -> bool:
-    """Call ``stop`` on SIGTERM; False where the loop cannot (not the main thread, Windows)."""
-    try:
-        loop.add_signal_handler(signal.SIGTERM, stop)
-    except (NotImplementedError, RuntimeError, ValueError):
-        return False
-    return True

@@ -44,6 +44,7 @@ from uno_p2p.ui.lobby import (
     lobby_keys,
     table_list,
 )
+from uno_p2p.ui.signals import sigterm_calls
 from uno_p2p.ui.theme import STYLE
 
 _KEY_NAMES = {Keys.Up: "up", Keys.Down: "down", Keys.ControlM: "enter", Keys.ControlJ: "enter",
@@ -92,6 +93,11 @@ class _Screen:
             layout=Layout(FloatContainer(body, floats=[Float(float_box)])),
             key_bindings=bindings, style=STYLE, full_screen=True,
             color_depth=ColorDepth.DEPTH_1_BIT if plain else None)
+
+    def _terminated(self) -> None:
+        """SIGTERM: close the screen as if the player left (the terminal is restored)."""
+        if self.app.is_running and not self.app.is_done:
+            self.app.exit(result=None)
 
     @staticmethod
     def _line(get: Callable[[], StyleAndTextTuples]) -> Window:
@@ -200,7 +206,8 @@ class TablePicker(_Screen):
         follow = asyncio.ensure_future(self.follow(self.source, self._update))
         tick = asyncio.ensure_future(self.tick())
         try:
-            result = await self.app.run_async()
+            with sigterm_calls(self._terminated):
+                result = await self.app.run_async()
         finally:
             for task in (follow, tick):
                 task.cancel()
@@ -272,7 +279,8 @@ class LobbyScreen(_Screen):
         """Until the game starts (``STARTED``), the player leaves, or the table closes."""
         follow = asyncio.ensure_future(self.follow(self.source, self._update))
         try:
-            result = await self.app.run_async()
+            with sigterm_calls(self._terminated):
+                result = await self.app.run_async()
         finally:
             follow.cancel()
         return result if isinstance(result, LobbyOutcome) else LobbyOutcome.LEFT

@@ -28,6 +28,7 @@ from uno_p2p.rules import Action, Options, Phase, State, legal_actions
 from uno_p2p.rules.options import preset
 from uno_p2p.table.duties import waiting_for
 from uno_p2p.table.events import (
+    ChatSaid,
     GameEnded,
     GameStarted,
     MovePlayed,
@@ -41,7 +42,7 @@ from uno_p2p.table.peer import TablePeer
 from uno_p2p.table.state import TablePhase
 from uno_p2p.ui.lobby import LobbySeat, LobbyView
 from uno_p2p.ui.session import NEWS_KEPT, RoundSummary, SelfPaced
-from uno_p2p.ui.status import Presence, Stopped, TableStatus
+from uno_p2p.ui.status import CHAT_KEPT, ChatLine, Presence, Stopped, TableStatus
 
 #: How often the lobby looks again even when nothing was heard (presence changes).
 LOBBY_POLL_S = 1.0
@@ -68,6 +69,7 @@ class NetSession(SelfPaced):
         self._add_bot = add_bot
         self._options_for = options_for
         self._news: list[str] = []
+        self._chat: list[ChatLine] = []
         self._summaries: list[RoundSummary] = []
         self._listeners: list[Callable[[], None]] = []
         self._changed = asyncio.Event()
@@ -96,6 +98,8 @@ class NetSession(SelfPaced):
                            f"{event.reason}")
         elif isinstance(event, PlayerJoined):
             self._add_news(f"{event.name} joined the table.")
+        elif isinstance(event, ChatSaid):
+            self._chat = [*self._chat, ChatLine(event.name, event.text, event.mine)][-CHAT_KEPT:]
         elif isinstance(event, PlayerLeft):
             self._add_news(f"{event.name} {'was removed' if event.kicked else 'left'}"
                            + (f": {event.reason}" if event.reason else "."))
@@ -222,15 +226,20 @@ class NetSession(SelfPaced):
             else self._turn_ends()
         return TableStatus(players=players, waiting_for=text, turn_ends_ms=ends,
                            stopped=self._stopped(), verdict=self.verdict,
-                           log=str(self.log_path) if self.verdict and self.log_path else "")
+                           log=str(self.log_path) if self.verdict and self.log_path else "",
+                           chat=tuple(self._chat))
 
     def send_chat(self, text: str) -> None:
-        """Chat is not part of the table protocol yet (docs/protocol/table.md).
+        """A chat line to the table (table.md §15: signed, passed on, never logged).
 
         Raises:
-            ValueError: always, with that sentence.
+            ValueError: not at a table yet, or a line the chat refuses (nothing is sent).
         """
-        raise ValueError("chat is not carried by the table protocol yet")
+        try:
+            self._peer().say(text, None if self.driver is None else self.driver.clock())
+        except LocalProtocolError as error:
+            raise ValueError(str(error)) from error
+        self._pump()
 
     def _missing(self) -> set[str]:
         driver = self.driver
@@ -293,6 +302,8 @@ class NetSession(SelfPaced):
         driver, peer = self.driver, self.peer
         if self.left:
             return self.left
+        if driver is not None and driver.removed:
+            return f"the host removed you from the table ({driver.removed})"
         if isinstance(driver, JoinNode) and driver.host_lost:
             return "the host closed the table"
         if peer is not None and peer.stopped is not None:
