@@ -8,12 +8,13 @@ doing any I/O (``uno_p2p.table.offload``); this module does it elsewhere:
 
 - every incoming frame waits its turn in one queue per node (arrival order,
   across all links), then its expensive statements are checked in a worker
-  and the keys of those that verified go into the memo the ledger consults
-  (``shuffle_proof.VERIFIED``); only then does ``receive`` run, on the loop,
+  (in one trip per frame) and the keys of those that verified go into the
+  memo the ledger consults (each statement's ``memo``: proofs of shuffle,
+  share proofs, re-executions); only then does ``receive`` run, on the loop,
   and find them checked. A statement that failed is not recorded: the ledger
   checks it again inline and names the same culprit with the same fault;
 - a heavy duty of the peer (``duties.take()``: a proven shuffle turn,
-  decryption shares) is computed in a worker thread and given back with
+  decryption shares, its reveal) is computed in a worker thread and given back with
   ``TablePeer.duty_done``; it goes ahead of the frames queued behind the one
   that caused it, so the peer sees its inputs in the order it would inline.
 
