@@ -9,6 +9,7 @@ one, and bytes that do not decode are ignored, never raised.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 
 import pytest
 
@@ -64,6 +65,9 @@ class FakeNode:
 
     def deliver(self, key: bytes, data: bytes) -> None:
         self.delivered.append((key, data))
+
+    async def take_frame(self, data: bytes, deliver: Callable[[], None]) -> None:
+        deliver()
 
     def give_up(self) -> None:
         pass

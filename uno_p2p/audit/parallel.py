@@ -12,8 +12,10 @@ processes; when the replay reaches a turn, it waits for that result and, if
 the proof verified, records the statement in the process's memo
 (``shuffle_proof.VERIFIED``), where the ledger finds it. A proof that fails
 in a worker is simply not recorded: the ledger then checks it itself and
-names the cheat exactly as without the pool. Only the audit layer uses
-processes; the core stays pure.
+names the cheat exactly as without the pool. The statement and its check
+(``ShuffleStatement``, ``check_statement``) are the ones the network shell
+uses to check proofs off its event loop (``uno_p2p.net.verify``). Only the
+audit and net layers use processes or threads; the core stays pure.
 """
 
 from __future__ import annotations
@@ -23,10 +25,7 @@ from collections.abc import Sequence
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
-from uno_p2p.crypto.group import Point
-from uno_p2p.crypto.shuffle import Ciphertext, ShuffleMessage, shuffle_context
-from uno_p2p.crypto.shuffle_proof import VERIFIED, verified_key, verify_proven_shuffle
-from uno_p2p.errors import UnoError
+from uno_p2p.crypto.shuffle_proof import VERIFIED, ShuffleStatement, check_statement
 from uno_p2p.table.bodies import ShuffleDeck
 from uno_p2p.table.game import table_key
 from uno_p2p.table.state import DeckState, TableState
@@ -34,25 +33,6 @@ from uno_p2p.wire.envelope import Entry
 
 #: Below this many shuffles a pool costs more than it saves.
 MIN_SHUFFLES = 8
-#: A worker's job: previous deck, shuffled deck, proof, joint key, context fields.
-Job = tuple[list[bytes], list[bytes], bytes, bytes, tuple[bytes, int, int, bytes, int]]
-
-
-def check_statement(job: Job) -> bytes | None:
-    """In a worker: decode and verify one proof of shuffle; its memo key if it verifies.
-
-    Any failure (malformed or wrong) is None: the ledger will judge it itself.
-    """
-    previous_wire, shuffled_wire, proof, key, (table, round_number, deck, peer, turn) = job
-    try:
-        previous = tuple(Ciphertext.from_wire(c, peer=None, item="in") for c in previous_wire)
-        message = ShuffleMessage.from_wire(shuffled_wire, peer=None)
-        joint = Point.from_wire(key, peer=None, item="joint key")
-        context = shuffle_context(table, round_number, deck, peer, turn=turn)
-        verify_proven_shuffle(message, proof, previous, joint_key=joint, context=context)
-    except UnoError:
-        return None
-    return verified_key(previous, message.ciphertexts, proof, joint, context)
 
 
 class ProofPrefetch:
@@ -86,18 +66,19 @@ class ProofPrefetch:
     def _send(self, state: TableState, deck: DeckState) -> None:
         assert self._pool is not None  # noqa: S101 (after() checked)
         key = table_key(state).to_wire()
-        previous = [c.to_wire() for c in deck.start]
+        previous = tuple(c.to_wire() for c in deck.start)
         for turn, entry in enumerate(self._turns.get(deck.number, [])):
             body = entry.body
             assert isinstance(body, ShuffleDeck)  # noqa: S101 (indexed above)
-            context = (state.table_id, deck.round, deck.number, entry.author.key, turn)
-            job: Job = (previous, list(body.ciphertexts), body.proof, key, context)
+            statement = ShuffleStatement(previous, body.ciphertexts, body.proof, key,
+                                         state.table_id, deck.round, deck.number,
+                                         entry.author.key, turn)
             try:
-                self._pending[entry.seq] = self._pool.submit(check_statement, job)
+                self._pending[entry.seq] = self._pool.submit(check_statement, statement)
             except (BrokenProcessPool, RuntimeError):
                 self.close()
                 return
-            previous = list(body.ciphertexts)
+            previous = body.ciphertexts
 
     def before(self, entry: Entry) -> None:
         """The replay is about to apply ``entry``: if it is a prefetched turn, wait for its

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import ClassVar
 
 from uno_p2p.crypto.context import Verified, VerifiedStatements
 from uno_p2p.crypto.group import Point, Scalar, hash_bytes
@@ -120,11 +121,25 @@ def reexecute_shuffle(
             the error names ``peer`` and the first differing position.
     """
     seed = shuffle_seed(shuffle_master, round_number, deck)
-    key = hash_bytes("reexecuted", seed, joint_key.data,
-                     b"".join(c.to_wire() for c in previous),
-                     b"".join(c.to_wire() for c in published))
+    key = _reexecuted_key(seed, joint_key.data, b"".join(c.to_wire() for c in previous),
+                          b"".join(c.to_wire() for c in published))
     if key in REEXECUTED:
         return
+    _compare_reexecution(previous, published, seed, joint_key, peer, where)
+    REEXECUTED.add(key)
+
+
+def _reexecuted_key(seed: bytes, joint_key: bytes, previous: bytes, published: bytes) -> bytes:
+    return hash_bytes("reexecuted", seed, joint_key, previous, published)
+
+
+def _compare_reexecution(previous: Sequence[Ciphertext], published: Sequence[Ciphertext],
+                         seed: bytes, joint_key: Point, peer: bytes, where: str) -> None:
+    """Re-execute from ``seed`` and compare, touching no memo.
+
+    Raises:
+        ShuffleCheatDetected: as ``reexecute_shuffle``.
+    """
     expected = apply_shuffle(previous, seed, joint_key)
     if len(expected) != len(published):
         raise ShuffleCheatDetected(f"{where} holds {len(published)} cards instead of "
@@ -135,7 +150,48 @@ def reexecute_shuffle(
                 f"{where} differs from its committed seed at position {position}",
                 peer=peer_label(peer), item=f"{where}, position {position}",
             )
-    REEXECUTED.add(key)
+
+
+@dataclass(frozen=True, slots=True)
+class ReexecutionStatement:
+    """One seat's shuffle to re-execute from its revealed seed, in wire bytes.
+
+    Like ``shuffle_proof.ShuffleStatement``: checked in a worker ahead of the
+    ledger (``reexecute_shuffle`` then finds it in ``REEXECUTED``); a shuffle
+    that differs is not recorded, so the ledger convicts its author itself.
+    Both decks are the checker's own accepted state, bound into the key.
+    """
+
+    previous: tuple[bytes, ...]
+    published: tuple[bytes, ...]
+    shuffle_master: bytes
+    round_number: int
+    deck: int
+    joint_key: bytes
+
+    memo: ClassVar[VerifiedStatements] = REEXECUTED
+
+    def key(self) -> bytes:
+        """Its memo key, as ``reexecute_shuffle`` computes it."""
+        seed = shuffle_seed(self.shuffle_master, self.round_number, self.deck)
+        return _reexecuted_key(seed, self.joint_key, b"".join(self.previous),
+                               b"".join(self.published))
+
+    def check(self) -> bytes | None:
+        """Re-execute and compare (no memo touched: any thread or process); the key if
+        the published deck is the re-execution, else None."""
+        seed = shuffle_seed(self.shuffle_master, self.round_number, self.deck)
+        try:
+            _compare_reexecution(_trusted(self.previous), _trusted(self.published), seed,
+                                 Point(self.joint_key), b"", "")
+        except (CryptoError, ValueError, RuntimeError, TypeError):
+            return None
+        return self.key()
+
+
+def _trusted(deck: Sequence[bytes]) -> tuple[Ciphertext, ...]:
+    """Accepted state's ciphertexts, not validated again (the key binds their bytes)."""
+    return tuple(Ciphertext(Point(c[:32]), Point(c[32:])) for c in deck)
 
 
 def verify_game(

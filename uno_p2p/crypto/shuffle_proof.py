@@ -29,6 +29,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
+from typing import ClassVar
 
 from uno_p2p.crypto.cards import CARD_COUNT
 from uno_p2p.crypto.context import ProofContext, Verified, VerifiedStatements
@@ -53,10 +54,11 @@ from uno_p2p.crypto.shuffle import (
     apply_shuffle,
     permutation,
     rerandomisers,
+    shuffle_context,
     shuffle_seed,
     verify_shuffle_message,
 )
-from uno_p2p.errors import InvalidMessage, LocalProtocolError, ProofRejected
+from uno_p2p.errors import InvalidMessage, LocalProtocolError, ProofRejected, UnoError
 
 #: The public seed of the generators: ``h_i = from_uniform(Hb(GENERATOR_LABEL, u64be(i)))``.
 GENERATOR_LABEL = "shuffle-proof/generator"
@@ -402,11 +404,87 @@ def verify_proven_shuffle(
     key = verified_key(previous, message.ciphertexts, proof, joint_key, context)
     if key in VERIFIED:
         return verified
+    _check_proof(message, proof, previous, joint_key, context)
+    VERIFIED.add(key)
+    return verified
+
+
+def _check_proof(message: ShuffleMessage, proof: bytes, previous: Sequence[Ciphertext],
+                 joint_key: Point, context: ProofContext) -> None:
+    """Decode and verify the proof itself (the expensive part), touching no memo."""
     decoded = ShuffleProof.from_wire(proof, size=len(previous), peer=context.peer.hex())
     verify_shuffle_proof(decoded, previous, message.ciphertexts, joint_key=joint_key,
                          context=context)
-    VERIFIED.add(key)
-    return verified
+
+
+# -- checking a statement away from the caller (a worker thread or process) ---------------
+
+@dataclass(frozen=True, slots=True)
+class ShuffleStatement:
+    """One shuffle turn and its proof, all in wire bytes, to be checked elsewhere.
+
+    Plain bytes and integers, so it pickles cheaply to a worker process. The
+    audit's process pool (``uno_p2p.audit.parallel``) and the network shell's
+    executor (``uno_p2p.net.verify``) check these ahead of the ledger; the
+    ledger still checks anything the memo does not hold, so a statement that
+    is wrong, or was never checked ahead, is judged exactly as without them.
+    """
+
+    previous: tuple[bytes, ...]
+    shuffled: tuple[bytes, ...]
+    proof: bytes
+    joint_key: bytes
+    table: bytes
+    round_number: int
+    deck: int
+    shuffler: bytes
+    turn: int
+
+    #: Where a verified statement is recorded.
+    memo: ClassVar[VerifiedStatements] = VERIFIED
+
+    def context(self) -> ProofContext:
+        """The turn's proof context (deck.md §6.3: ``shuffle_context``)."""
+        return shuffle_context(self.table, self.round_number, self.deck, self.shuffler,
+                               turn=self.turn)
+
+    def key(self) -> bytes:
+        """Its memo key, from the wire bytes alone: equal to ``verified_key`` of the
+        decoded statement (a point's and a ciphertext's wire form is their bytes)."""
+        digest = hash_bytes(_STATEMENT, *self.context().encode(),
+                            GENERATOR_LABEL.encode("ascii"), G.data, self.joint_key,
+                            len(self.previous), b"".join(self.previous), b"".join(self.shuffled))
+        return hash_bytes("shuffle-proof/verified", digest, self.proof)
+
+    def check(self) -> bytes | None:
+        """``check_statement(self)``."""
+        return check_statement(self)
+
+
+def check_statement(statement: ShuffleStatement) -> bytes | None:
+    """Decode and verify one statement; its memo key if it verifies, else None.
+
+    Pure and memo-free, so it runs in any thread or process; the caller adds
+    the key to ``VERIFIED`` in the thread that owns the memo. Any failure
+    (malformed or wrong) is None: the ledger will judge the turn itself and
+    name the culprit exactly as it always does.
+    """
+    try:
+        # The previous deck is the checker's own accepted state (the initial deck's
+        # ``c1`` is the identity, which ``from_wire`` refuses): its bytes are bound
+        # into the memo key, which only that same accepted deck can match.
+        previous = tuple(Ciphertext(Point(c[:POINT_BYTES]), Point(c[POINT_BYTES:]))
+                         for c in statement.previous)
+        message = ShuffleMessage.from_wire(list(statement.shuffled), peer=None)
+        joint = Point.from_wire(statement.joint_key, peer=None, item="joint key")
+        context = statement.context()
+        verify_shuffle_message(message, previous, context)
+        if not statement.proof:
+            return None
+        _check_proof(message, statement.proof, previous, joint, context)
+    except (UnoError, ValueError, RuntimeError, TypeError):
+        return None
+    return verified_key(previous, message.ciphertexts, statement.proof, joint, context)
 
 
 __all__ = [
@@ -414,6 +492,8 @@ __all__ = [
     "MAX_PROOF_BYTES",
     "VERIFIED",
     "ShuffleProof",
+    "ShuffleStatement",
+    "check_statement",
     "generators",
     "make_proven_shuffle",
     "proof_bytes",

@@ -29,6 +29,7 @@ import asyncio
 import contextlib
 import time
 from collections.abc import Callable
+from functools import partial
 from typing import Protocol
 
 from uno_p2p.crypto.identity import PeerId
@@ -82,6 +83,8 @@ class MeshNode(Protocol):
     def pump(self) -> None: ...
 
     def deliver(self, key: bytes, data: bytes) -> None: ...
+
+    async def take_frame(self, data: bytes, deliver: Callable[[], None]) -> None: ...
 
     def give_up(self) -> None: ...
 
@@ -195,7 +198,7 @@ class Mesh:
                 data = await link.receive()
                 if self.links.get(key) is not link:
                     break  # a newer link of this member took over
-                self.node.deliver(key, data)
+                await self.node.take_frame(data, partial(self.node.deliver, key, data))
         except LinkLost as error:
             if not self.node.finished.is_set():
                 self.node.on_note(f"the link to {self._name(key)} ended ({error.code})")

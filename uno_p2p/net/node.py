@@ -22,6 +22,7 @@ import contextlib
 import time
 from collections import deque
 from collections.abc import Callable
+from functools import partial
 
 from uno_p2p.crypto.identity import Identity, PeerId
 from uno_p2p.errors import UnoError
@@ -39,6 +40,7 @@ from uno_p2p.net.link import (
 from uno_p2p.net.mesh import Mesh
 from uno_p2p.net.seats import LogSaver
 from uno_p2p.net.stats import NodeStats
+from uno_p2p.net.verify import Offloader
 from uno_p2p.rules.actions import Action
 from uno_p2p.table.events import GameEnded, PeerMisbehaved, PlayerLeft, RoundEnded, TableEvent
 from uno_p2p.table.frames import (
@@ -49,6 +51,7 @@ from uno_p2p.table.frames import (
     frame,
     sync_request,
 )
+from uno_p2p.table.offload import Duty, DutyJob, Statement, frame_statements
 from uno_p2p.table.peer import TablePeer
 from uno_p2p.table.sending import Outgoing
 from uno_p2p.table.state import TablePhase
@@ -96,6 +99,8 @@ class Driver:
         #: Why the host removed this peer from the lobby (a kick), else "".
         self.removed = ""
         self._closing: set[asyncio.Task[None]] = set()
+        #: net.md §7.1: proofs checked and duties proven off the event loop.
+        self.offloader = Offloader.from_env()
 
     @property
     def peer(self) -> TablePeer:
@@ -130,10 +135,33 @@ class Driver:
                 self.finished.set()  # no place at this table any more
             self.on_event(event)
         self._schedule()
+        peer.duties.offload = self.offloader.offloads
+        job = peer.duties.take()
+        if job is not None:
+            self.offloader.duty(job, self._duty_done)
         if self.stats is not None:
             self.stats.observe(peer)
         if peer.state.phase == TablePhase.ENDED or peer.stopped is not None:
             self.finished.set()
+
+    def _duty_done(self, job: DutyJob, body: Duty) -> None:
+        self.peer.duty_done(job, body)
+        self.pump()
+
+    async def take_frame(self, data: bytes, deliver: Callable[[], None]) -> None:
+        """Check the frame's heavy statements in a worker, then ``deliver`` it, in
+        arrival order (net.md §7.1).
+
+        Raises:
+            Whatever ``deliver`` raises.
+        """
+        def statements() -> tuple[Statement, ...]:
+            peer = self._peer
+            if peer is None:
+                return ()
+            return frame_statements(peer.state, data, sequencer=peer.is_host)
+
+        await self.offloader.receive(statements, deliver)
 
     def _before_send(self) -> None:
         """A hook for the host's lobby (autostart)."""
@@ -199,6 +227,7 @@ class Driver:
             self._timer.cancel()
         if self.saver is not None:
             self.saver.close()
+        self.offloader.close()
         if self.stats is not None and self._peer is not None:
             self.stats.bytes_sent = sum(link.sent_bytes for link in self.all_links)
             self.stats.bytes_received = sum(link.received_bytes for link in self.all_links)
@@ -342,7 +371,7 @@ class HostNode(Driver):
                 data = await link.receive()
                 if self.links.get(key) is not link:
                     break  # a newer link of this peer took over (it asked for a sync)
-                self._deliver(key, data)
+                await self.take_frame(data, partial(self._deliver, key, data))
                 await self._announce()
         except LinkLost as error:
             if not self.finished.is_set():
@@ -547,7 +576,7 @@ class JoinNode(Driver):
                 if data[:1] == PRESENCE:
                     self._presence(data[1:])
                     continue
-                self.deliver(link.peer.key, data)
+                await self.take_frame(data, partial(self.deliver, link.peer.key, data))
         except LinkLost as error:
             link.abort()
             self.link = None

@@ -2,7 +2,8 @@
 
 Each node records the wall-clock millisecond at which it accepted each entry,
 at which it sent each of its own messages, when the first turn became
-playable, its bytes on the wire and its CPU time; at the end it writes them
+playable, its bytes on the wire, its CPU time and its event loop's longest
+stalls (``LoopWatch``); at the end it writes them
 as one JSON file into the ``UNO_LAN_STATS`` directory. The benchmark joins
 the files of every peer through the log (entry -> author and counter).
 Wall clocks are comparable because every peer runs on the same machine.
@@ -16,6 +17,8 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from uno_p2p.net.loopwatch import LoopWatch
+from uno_p2p.net.verify import VERIFY_ENV
 from uno_p2p.rules.state import Phase
 from uno_p2p.table.duties import waiting_for
 from uno_p2p.table.peer import TablePeer
@@ -39,6 +42,8 @@ class NodeStats:
     sent: dict[int, float] = field(default_factory=dict)
     bytes_sent: int = 0
     bytes_received: int = 0
+    #: The event loop's longest stalls (net.md §7.1), ticking from the first pump.
+    watch: LoopWatch = field(default_factory=LoopWatch)
 
     @classmethod
     def from_env(cls) -> NodeStats | None:
@@ -48,6 +53,7 @@ class NodeStats:
     def observe(self, peer: TablePeer) -> None:
         """After each pump: new entries, our message in flight, the first playable turn."""
         now = _now_ms()
+        self.watch.start()
         for seq in range(len(self.accepted), len(peer.ledger.chain)):
             self.accepted[seq] = now
         if peer.outstanding is not None and peer.outstanding not in self.sent:
@@ -62,7 +68,9 @@ class NodeStats:
     def write(self, peer: TablePeer) -> None:
         """Write ``<key>.json`` into the stats directory."""
         self.directory.mkdir(parents=True, exist_ok=True)
+        self.watch.stop()
         data = {
+            **self.watch.figures(), "verify": os.environ.get(VERIFY_ENV, "") or "thread",
             "name": peer.name, "key": peer.peer_id.key.hex(), "host": peer.is_host,
             "started_ms": self.started_ms, "ready_ms": self.ready_ms,
             "start_ms": self.start_ms,

@@ -13,13 +13,14 @@ from __future__ import annotations
 
 import hashlib
 from collections import deque
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 
 from uno_p2p.crypto.identity import Identity, PeerId
 from uno_p2p.errors import LocalProtocolError
 from uno_p2p.rules.options import Options
 from uno_p2p.table.events import TableEvent
+from uno_p2p.table.offload import Statement, frame_statements
 from uno_p2p.table.peer import TablePeer
 from uno_p2p.table.state import TablePhase
 from uno_p2p.wire.envelope import Entry
@@ -47,8 +48,13 @@ class Traffic:
 class Network:
     """Peers by key, a FIFO of frames, a clock; ``run`` delivers until the table is quiet."""
 
-    def __init__(self, tamper: Tamper | None = None, start_ms: int = 0) -> None:
+    def __init__(self, tamper: Tamper | None = None, start_ms: int = 0, *,
+                 offload: bool = False) -> None:
         self.peers: dict[bytes, TablePeer] = {}
+        #: Do what a shell's workers do (net.md §7.1), in line: check each frame's
+        #: statements before ``receive``, compute each heavy duty the peer asks for.
+        self.offload = offload
+        self.checked_ahead = 0
         self.queue: deque[tuple[bytes, bytes, bytes]] = deque()
         self.now_ms = start_ms
         self.tamper = tamper
@@ -60,6 +66,7 @@ class Network:
         """Seat ``peer`` on the network and send what it has queued."""
         key = peer.peer_id.key
         self.peers[key] = peer
+        peer.duties.offload = self.offload
         self.events.setdefault(key, [])
         self._flush(peer)
         return peer
@@ -72,6 +79,10 @@ class Network:
         raise LocalProtocolError("no host on this network")
 
     def _flush(self, peer: TablePeer) -> None:
+        while (job := peer.duties.take()) is not None:
+            body = job.run()
+            self._check_ahead(job.statements(body))
+            peer.duty_done(job, body)
         key = peer.peer_id.key
         self.events[key].extend(peer.events())
         for out in peer.data_to_send():
@@ -94,6 +105,9 @@ class Network:
             sender, recipient, data = self.queue.popleft()
             peer = self.peers.get(recipient)
             if peer is not None and recipient not in self.silent:
+                if self.offload:
+                    self._check_ahead(frame_statements(peer.state, data,
+                                                       sequencer=peer.is_host))
                 peer.receive(data, self.now_ms, PeerId(sender))
                 self._flush(peer)
             return True
@@ -107,6 +121,13 @@ class Network:
         peer.handle_timer(self.now_ms)
         self._flush(peer)
         return True
+
+    def _check_ahead(self, statements: Iterable[Statement]) -> None:
+        for statement in statements:
+            key = statement.check()
+            if key is not None:
+                self.checked_ahead += 1
+                statement.memo.add(key)
 
     def run(self, until: Callable[[Network], bool] | None = None,
             max_steps: int = MAX_DELIVERIES) -> int:
@@ -143,6 +164,8 @@ class TableSetup:
     preset: str = ""
     bots: tuple[str, ...] = ()
     start_ms: int = 0
+    #: As ``Network.offload``.
+    offload: bool = False
 
 
 def seat_table(setup: TableSetup, tamper: Tamper | None = None, *,
@@ -152,7 +175,7 @@ def seat_table(setup: TableSetup, tamper: Tamper | None = None, *,
 
     ``custom`` maps a seat to a ``TablePeer`` subclass (an adversary) for that seat.
     """
-    net = Network(tamper, setup.start_ms)
+    net = Network(tamper, setup.start_ms, offload=setup.offload)
     table_id = seeded(setup.seed, "table", 16)
     identities = [Identity(seeded(setup.seed, f"identity {i}")) for i in range(setup.players)]
     bots = setup.bots or ("heuristic",) * setup.players

@@ -42,7 +42,6 @@ from uno_p2p.table.controls import Controls
 from uno_p2p.table.duties import (
     make_item,
     private_shares_owed,
-    public_duty,
     waiting_for,
 )
 from uno_p2p.table.events import (
@@ -70,6 +69,7 @@ from uno_p2p.table.frames import (
 from uno_p2p.table.handover import Election, Vote, handover_successor, members
 from uno_p2p.table.knowledge import false_claims, openable, private_items
 from uno_p2p.table.ledger import Ledger
+from uno_p2p.table.offload import Asked, Duty, DutyDesk, DutyJob
 from uno_p2p.table.sending import NONCE_BYTES, Maker, Outgoing, derive
 from uno_p2p.table.sequencer import Outcome, Sequencer
 from uno_p2p.table.state import Misbehaviour, TablePhase, TableState
@@ -126,6 +126,8 @@ class TablePeer(Controls):
         self._ready_wanted = False
         self._syncing = False
         self._pending_abort: Abort | None = None
+        #: net.md §7.1: a shell may compute the heavy duties itself (``duties.offload``).
+        self.duties = DutyDesk()
         self._waiting: tuple[int, ...] = ()
         self._claims_named: set[Claim] = set()
         #: table.md §6.1-§6.2: the sequencer's clock against ours; relayed messages.
@@ -672,7 +674,9 @@ class TablePeer(Controls):
             return True
         if me is None:
             return False
-        body = public_duty(state, self.secrets, me, self.channel_seed)
+        body = self.duties.next(state, self.secrets, me, self.channel_seed)
+        if isinstance(body, Asked):
+            return False  # the shell computes it (net.md §7.1); ``duty_done`` goes on
         if body is not None:
             self._submit(body)
             return True
@@ -681,6 +685,12 @@ class TablePeer(Controls):
             self._submit(to=state.seats[to], private=PrivateShares(items))
             return True
         return self._bot_move()
+
+    def duty_done(self, job: DutyJob, body: Duty) -> None:
+        """The shell ran ``job`` (``duties.take()``, net.md §7.1): send its body if the
+        state is still the job's (else the peer asks again), then go on."""
+        self.duties.done(job, body, self.state)
+        self._drive()
 
     def _bot_move(self) -> bool:
         state, me = self.state, self.state.my_seat

@@ -1,0 +1,171 @@
+"""Heavy cryptography off the event loop (net.md §7.1): order kept, loop free.
+
+The ``Offloader`` checks a frame's statements in a worker and delivers the
+frames in the order they came, whatever each check costs; a statement that
+fails is not recorded (the ledger judges it inline). Then a real game on
+127.0.0.1 (a host and three bot joiners, one process, one loop): a ticker on
+the loop never finds the loop's thread busier between two ticks than one
+check of a 108-card proof of shuffle costs, which every node did on the loop
+before (and the nodes did check and prove in their workers).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import secrets
+import threading
+import time
+from dataclasses import dataclass, field
+from functools import partial
+from typing import ClassVar
+
+import pytest
+
+from uno_p2p.crypto.cards import CARD_COUNT
+from uno_p2p.crypto.context import VerifiedStatements
+from uno_p2p.crypto.group import Scalar, base_mul
+from uno_p2p.crypto.identity import Identity
+from uno_p2p.crypto.shuffle import initial_deck, shuffle_context
+from uno_p2p.crypto.shuffle_proof import VERIFIED, ShuffleStatement, make_proven_shuffle
+from uno_p2p.errors import ConfigError
+from uno_p2p.net.link import Link
+from uno_p2p.net.loopwatch import LoopWatch
+from uno_p2p.net.node import HostNode, JoinNode
+from uno_p2p.net.seats import LogSaver
+from uno_p2p.net.verify import Offloader
+from uno_p2p.rules.options import preset
+from uno_p2p.table.peer import TablePeer
+from uno_p2p.table.state import TablePhase
+
+MEMO = VerifiedStatements()
+
+
+@dataclass(frozen=True)
+class Slow:
+    """A fake statement whose check takes ``seconds`` in the worker."""
+
+    name: str
+    seconds: float
+    good: bool = True
+    threads: list[str] = field(default_factory=list, compare=False, hash=False)
+    memo: ClassVar[VerifiedStatements] = MEMO
+
+    def key(self) -> bytes:
+        return self.name.encode()
+
+    def check(self) -> bytes | None:
+        self.threads.append(threading.current_thread().name)
+        time.sleep(self.seconds)
+        return self.key() if self.good else None
+
+
+async def test_frames_are_delivered_in_arrival_order_whatever_their_checks_cost() -> None:
+    MEMO.clear()
+    offloader = Offloader("thread")
+    delivered: list[str] = []
+    slow, quick = Slow("slow", 0.2), Slow("quick", 0.0)
+    bad = Slow("bad", 0.0, good=False)
+    frames = [("a", [slow]), ("b", []), ("c", [quick]), ("d", [bad])]
+
+    def deliver(name: str) -> None:
+        delivered.append(name)
+
+    await asyncio.gather(*(offloader.receive(partial(list, s), partial(deliver, n))
+                           for n, s in frames))
+    assert delivered == ["a", "b", "c", "d"]
+    assert b"slow" in MEMO
+    assert b"quick" in MEMO
+    assert b"bad" not in MEMO, "a failed check is never recorded: the ledger judges it"
+    assert slow.threads
+    assert all(t.startswith("uno-duty") for t in slow.threads)
+    assert (offloader.checked, offloader.verified) == (3, 2)
+    offloader.close()
+
+
+async def test_an_error_in_delivery_reaches_the_frame_s_reader_and_the_queue_goes_on() -> None:
+    offloader = Offloader("thread")
+    delivered: list[str] = []
+
+    def refuse() -> None:
+        raise ConfigError("refused")
+
+    with pytest.raises(ConfigError):
+        await offloader.receive(tuple, refuse)
+    await offloader.receive(tuple, lambda: delivered.append("next"))
+    assert delivered == ["next"]
+    offloader.close()
+
+
+async def test_inline_mode_delivers_at_once_and_checks_nothing() -> None:
+    offloader = Offloader("inline")
+    delivered: list[str] = []
+    await offloader.receive(lambda: [Slow("never", 0.0)], lambda: delivered.append("x"))
+    assert delivered == ["x"]
+    assert offloader.checked == 0
+    assert b"never" not in MEMO
+    with pytest.raises(ConfigError):
+        Offloader("fibres")
+
+
+def one_check_cpu_s() -> float:
+    """Thread CPU time of checking one 108-card proof of shuffle here (best of 3)."""
+    key = base_mul(Scalar.of(12345))
+    deck = initial_deck(list(range(CARD_COUNT)))
+    context = shuffle_context(b"t" * 16, 1, 0, b"p" * 32, turn=0)
+    message, proof = make_proven_shuffle(deck, shuffle_master=b"m" * 32, round_number=1,
+                                         deck=0, joint_key=key, context=context)
+    statement = ShuffleStatement(tuple(c.to_wire() for c in deck), tuple(message.to_wire()),
+                                 proof.to_wire(), key.to_wire(), b"t" * 16, 1, 0, b"p" * 32, 0)
+    costs = []
+    for _ in range(3):
+        started = time.thread_time()
+        assert statement.check() is not None
+        costs.append(time.thread_time() - started)
+    return min(costs)
+
+
+async def loopback_game(players: int) -> tuple[LoopWatch, list[TablePeer], list[Offloader]]:
+    options = preset("official", ["target=1"])
+    host_id = Identity(hashlib.sha256(b"loop host").digest())
+    host_peer = TablePeer.host(host_id, secrets.token_bytes(32), name="Ann",
+                               table_id=secrets.token_bytes(16), options=options)
+    host = HostNode(host_peer, None, on_event=lambda _: None, on_note=lambda _: None,
+                    autostart=players)
+    port = await host.listen("127.0.0.1", 0)
+    watch = LoopWatch()
+    watch.start()
+    joiners: list[JoinNode] = []
+    for number in range(1, players):
+        identity = Identity(hashlib.sha256(b"loop joiner %d" % number).digest())
+
+        def make_peer(link: Link, identity: Identity = identity, number: int = number
+                      ) -> tuple[TablePeer, LogSaver | None]:
+            return TablePeer.join(identity, secrets.token_bytes(32), table_id=link.table_id,
+                                  host=link.peer, name=f"Bot {number}"), None
+
+        joiners.append(JoinNode(identity, ("127.0.0.1", port), make_peer=make_peer,
+                                on_event=lambda _: None, on_note=lambda _: None))
+    offloaders = [host.offloader, *(j.offloader for j in joiners)]
+    try:
+        await asyncio.wait_for(asyncio.gather(host.run(), *(j.run() for j in joiners)), 400)
+    finally:
+        watch.stop()
+        await host.shutdown("test over")
+    return watch, [host.peer, *(j.peer for j in joiners)], offloaders
+
+
+@pytest.mark.slow
+async def test_the_loop_is_never_held_for_a_proof_during_a_real_game() -> None:
+    VERIFIED.clear()
+    budget = one_check_cpu_s()
+    watch, peers, offloaders = await loopback_game(4)
+    assert all(p.state.phase == TablePhase.ENDED and p.stopped is None for p in peers)
+    assert len({tuple(e.encode() for e in p.ledger.chain.entries) for p in peers}) == 1
+    # Every node checked and proved in its worker, not on the loop.
+    assert all(o.duties > 0 for o in offloaders)
+    assert sum(o.verified for o in offloaders) >= 8  # 2 decks x 4 shuffles, at least
+    assert watch.ticks > 20
+    assert watch.max_busy_s < budget, (
+        f"the loop's thread worked {watch.max_busy_s * 1000:.0f} ms between two ticks; "
+        f"one proof check costs {budget * 1000:.0f} ms")

@@ -1,0 +1,177 @@
+"""Heavy work named by the core and done ahead (net.md §7.1) changes nothing in the log.
+
+A shell checks each frame's proofs of shuffle and re-executions before
+``receive`` and computes the peer's heavy duties itself. The in-memory
+network does the same in line (``Network(offload=True)``), so the outcome can
+be compared byte for byte with the peers doing everything themselves: the
+same seeds give the same log, and a cheat is named with the same code, the
+same culprit, by the same peers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import replace
+from typing import Any
+
+import pytest
+
+from tests.table import adversaries as adv
+from uno_p2p.crypto import shares
+from uno_p2p.crypto.audit import REEXECUTED, ReexecutionStatement
+from uno_p2p.crypto.proofs import verify_dleq
+from uno_p2p.crypto.shares import VERIFIED_SHARES, ShareStatement
+from uno_p2p.crypto.shuffle import ShuffleMessage
+from uno_p2p.crypto.shuffle_proof import VERIFIED, ShuffleStatement, verified_key
+from uno_p2p.rules.options import preset
+from uno_p2p.table.bodies import RevealSecrets, Shares, ShuffleDeck
+from uno_p2p.table.events import PeerMisbehaved
+from uno_p2p.table.game import table_key
+from uno_p2p.table.ledger import apply_entry
+from uno_p2p.table.memnet import Network, TableSetup, game_over, seat_table
+from uno_p2p.table.offload import body_statements, reveal_statements, shuffle_statement
+from uno_p2p.table.peer import TablePeer
+from uno_p2p.table.replay import replay
+
+
+@pytest.fixture(autouse=True)
+def empty_memos() -> Iterator[None]:
+    """Every game starts with nothing checked, as a fresh process."""
+    for memo in (VERIFIED, REEXECUTED, VERIFIED_SHARES):
+        memo.clear()
+    yield
+    for memo in (VERIFIED, REEXECUTED, VERIFIED_SHARES):
+        memo.clear()
+
+
+def play(offload: bool, custom: dict[int, type[TablePeer]] | None = None,
+         players: int = 3, target: int = 20) -> Network:
+    for memo in (VERIFIED, REEXECUTED, VERIFIED_SHARES):
+        memo.clear()
+    setup = TableSetup(players, preset("official", [f"target={target}"]), b"offload",
+                       offload=offload)
+    net = seat_table(setup, custom=custom)
+    net.run(until=game_over)
+    return net
+
+
+def log_bytes(net: Network) -> list[bytes]:
+    return [entry.encode() for entry in net.entries()]
+
+
+def faults(net: Network) -> list[tuple[bytes, str, bytes | None]]:
+    return [(key, e.code, None if e.peer is None else e.peer.key)
+            for key, e in net.all_events() if isinstance(e, PeerMisbehaved)]
+
+
+def test_the_same_seeds_give_the_same_log_with_the_work_done_ahead() -> None:
+    inline, ahead = play(offload=False), play(offload=True)
+    assert inline.checked_ahead == 0
+    # Every proof of shuffle and every reveal's re-execution was checked ahead.
+    shuffles = sum(isinstance(e.body, ShuffleDeck) for e in ahead.entries())
+    reveals = sum(isinstance(e.body, RevealSecrets) for e in ahead.entries())
+    assert shuffles >= 6
+    assert reveals == 3
+    assert ahead.checked_ahead >= shuffles
+    assert log_bytes(ahead) == log_bytes(inline)
+    assert all(p.stopped is None for p in ahead.peers.values())
+    assert len({tuple(p.ledger.digests) for p in ahead.peers.values()}) == 1
+    result = replay(ahead.entries())
+    assert result.violation is None
+    assert result.audit == ""  # every shuffle re-executed clean
+
+
+@pytest.mark.parametrize("cheat", [adv.StacksTheDeck, adv.DishonestShuffler])
+def test_a_cheat_checked_ahead_is_named_exactly_as_in_line(cheat: type[TablePeer]) -> None:
+    """A statement that fails ahead is not recorded: the ledger checks it again and
+    names the same culprit with the same code (bad_shuffle on arrival, or
+    dishonest_shuffle at the cheater's own reveal)."""
+    inline = play(offload=False, custom={2: cheat})
+    ahead = play(offload=True, custom={2: cheat})
+    named = faults(inline)
+    assert named, "the cheat is named"
+    assert faults(ahead) == named
+    assert log_bytes(ahead) == log_bytes(inline)
+
+
+def _first_shuffle(net: Network) -> tuple[int, ShuffleDeck, bytes]:
+    entry = next(e for e in net.entries() if isinstance(e.body, ShuffleDeck))
+    assert isinstance(entry.body, ShuffleDeck)
+    return entry.seq, entry.body, entry.author.key
+
+
+def test_a_statement_is_keyed_as_the_ledger_keys_it_and_a_forgery_never_verifies() -> None:
+    net = play(offload=False, players=2, target=10)
+    seq, body, author = _first_shuffle(net)
+    before = net.host.ledger.state_at(seq)
+    assert before is not None
+    statement = shuffle_statement(before, author, body)
+    assert statement is not None
+    key = statement.check()
+    assert key is not None
+    assert key == statement.key()
+    deck = before.decks[body.shuffle]
+    message = ShuffleMessage.from_wire(list(body.ciphertexts), peer=None)
+    assert key == verified_key(deck.ciphertexts, message.ciphertexts, body.proof,
+                               table_key(before), statement.context())
+    # One flipped byte of the proof, another shuffler, a swapped card: none verifies.
+    proof = bytearray(body.proof)
+    proof[-1] ^= 1
+    swapped = (body.ciphertexts[1], body.ciphertexts[0], *body.ciphertexts[2:])
+    for forged in (replace(statement, proof=bytes(proof)),
+                   replace(statement, shuffler=bytes(32)),
+                   replace(statement, shuffled=swapped),
+                   replace(statement, proof=b"")):
+        assert isinstance(forged, ShuffleStatement)
+        assert forged.check() is None
+
+
+def test_a_reveal_names_every_shuffle_of_its_seat_and_a_wrong_seed_fails() -> None:
+    net = play(offload=False, players=2, target=10)
+    entry = next(e for e in net.entries() if isinstance(e.body, RevealSecrets))
+    assert isinstance(entry.body, RevealSecrets)
+    before = net.host.ledger.state_at(entry.seq)
+    assert before is not None
+    statements = reveal_statements(before, entry.author.key, entry.body)
+    seat = before.seat_of(entry.author.key)
+    made = sum(d.done.count(seat) for d in before.decks[before.void_decks:])
+    assert len(statements) == made >= 2
+    assert body_statements(before, entry.author.key, entry.body) == statements
+    for statement in statements:
+        assert isinstance(statement, ReexecutionStatement)
+        assert statement.check() == statement.key()
+        assert replace(statement, shuffle_master=bytes(32)).check() is None
+
+
+def test_a_batch_of_shares_checked_ahead_is_not_checked_again(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    net = play(offload=False, players=3, target=10)
+    entry = next(e for e in net.entries() if isinstance(e.body, Shares) and len(e.body.items) > 1)
+    assert isinstance(entry.body, Shares)
+    before = net.host.ledger.state_at(entry.seq)
+    assert before is not None
+    statements = body_statements(before, entry.author.key, entry.body)
+    assert len(statements) == len(entry.body.items)
+    checks: list[object] = []
+
+    def counted(*args: Any, **kwargs: Any) -> None:
+        checks.append(args)
+        verify_dleq(*args, **kwargs)
+
+    monkeypatch.setattr(shares, "verify_dleq", counted)
+    VERIFIED_SHARES.clear()
+    apply_entry(before, entry)
+    assert len(checks) == len(statements), "inline, the ledger checks every share"
+    for statement in statements:
+        assert isinstance(statement, ShareStatement)
+        key = statement.check()
+        assert key == statement.key()
+        assert key is not None
+        VERIFIED_SHARES.add(key)
+        proof = bytearray(statement.proof)
+        proof[0] ^= 1
+        assert replace(statement, proof=bytes(proof)).check() is None
+        assert replace(statement, public=statement.c1).check() is None  # another key
+    checks.clear()
+    apply_entry(before, entry)
+    assert checks == [], "checked ahead, the ledger finds every share in the memo"

@@ -1,0 +1,219 @@
+"""Heavy cryptography away from the event loop: check proofs and prove duties in a worker.
+
+docs/protocol/net.md §7.1. A proof of shuffle takes ~0.09 s to check and
+~0.055 s to make (108 cards); run inline in ``TablePeer.receive`` it blocks
+the node's event loop, so heartbeats, time-outs and the screen wait (at 10
+players a deck's turns block it for ~1 s). The core names that work without
+doing any I/O (``uno_p2p.table.offload``); this module does it elsewhere:
+
+- every incoming frame waits its turn in one queue per node (arrival order,
+  across all links), then its expensive statements are checked in a worker
+  (in one trip per frame) and the keys of those that verified go into the
+  memo the ledger consults (each statement's ``memo``: proofs of shuffle,
+  share proofs, re-executions); only then does ``receive`` run, on the loop,
+  and find them checked. A statement that failed is not recorded: the ledger
+  checks it again inline and names the same culprit with the same fault;
+- a heavy duty of the peer (``duties.take()``: a proven shuffle turn,
+  decryption shares, its reveal) is computed in a worker thread and given back with
+  ``TablePeer.duty_done``; it goes ahead of the frames queued behind the one
+  that caused it, so the peer sees its inputs in the order it would inline.
+
+Modes (``UNO_LAN_VERIFY``): ``thread`` (the default: one worker thread;
+libsodium releases the GIL and the GIL's switch interval keeps the loop
+responsive), ``process`` (statements in one worker process, duties in a
+thread), ``inline`` (no worker: ``receive`` as before, for comparison).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import multiprocessing
+import os
+import time
+from collections import deque
+from collections.abc import Callable, Sequence
+from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from dataclasses import dataclass
+from functools import partial
+from typing import Protocol, TypeVar
+
+from uno_p2p.crypto.context import VerifiedStatements
+from uno_p2p.errors import ConfigError
+from uno_p2p.table.offload import Duty, DutyJob
+
+VERIFY_ENV = "UNO_LAN_VERIFY"
+MODES = ("thread", "process", "inline")
+Finish = Callable[[DutyJob, Duty], None]
+T = TypeVar("T")
+
+
+class Statement(Protocol):
+    """A check that is a pure function of its bytes (``table.offload.Statement``)."""
+
+    @property
+    def memo(self) -> VerifiedStatements:
+        """Where a verified statement is recorded (the memo the ledger consults)."""
+
+    def key(self) -> bytes:
+        """Its memo key."""
+
+    def check(self) -> bytes | None:
+        """Its memo key if it verifies, else None (any thread or process)."""
+
+
+@dataclass(slots=True)
+class _Frame:
+    statements: Callable[[], Sequence[Statement]]
+    deliver: Callable[[], None]
+    done: asyncio.Future[None]
+
+
+@dataclass(slots=True)
+class _Duty:
+    job: DutyJob
+    finish: Finish
+
+
+def check_all(statements: Sequence[Statement]) -> list[bytes | None]:
+    """In the worker: each statement's key if it verifies (one trip per frame)."""
+    return [s.check() for s in statements]
+
+
+def _run_duty(job: DutyJob) -> tuple[Duty, list[tuple[Statement, bytes]]]:
+    """In the worker: the duty's body, and the memo keys of its own statements (the
+    sequencer checks its own shuffle like any other; a joiner gets it back as an entry)."""
+    body = job.run()
+    checked = [(s, s.check()) for s in job.statements(body)]
+    return body, [(s, k) for s, k in checked if k is not None]
+
+
+class Offloader:
+    """One node's queue of frames and duties, and the workers that do their heavy part."""
+
+    def __init__(self, mode: str = "thread") -> None:
+        if mode not in MODES:
+            raise ConfigError(f"{VERIFY_ENV} is one of {', '.join(MODES)}, not {mode!r}")
+        self.mode = mode
+        self._duties: ThreadPoolExecutor | None = None
+        self._checks: Executor | None = None
+        if mode != "inline":
+            self._duties = ThreadPoolExecutor(1, thread_name_prefix="uno-duty")
+            self._checks = self._duties
+        if mode == "process":
+            self._checks = ProcessPoolExecutor(
+                1, mp_context=multiprocessing.get_context("forkserver"))
+        self._items: deque[_Frame | _Duty] = deque()
+        self._worker: asyncio.Task[None] | None = None
+        #: Statements checked off the loop (and how many verified), duties computed.
+        self.checked = 0
+        self.verified = 0
+        self.duties = 0
+        #: Wall seconds the queue spent waiting for workers.
+        self.waited_s = 0.0
+
+    @classmethod
+    def from_env(cls) -> Offloader:
+        """The mode ``UNO_LAN_VERIFY`` names (``thread`` if unset).
+
+        Raises:
+            ConfigError: an unknown mode.
+        """
+        return cls(os.environ.get(VERIFY_ENV, "") or "thread")
+
+    @property
+    def offloads(self) -> bool:
+        return self.mode != "inline"
+
+    async def receive(self, statements: Callable[[], Sequence[Statement]],
+                      deliver: Callable[[], None]) -> None:
+        """Check ``statements()`` (evaluated when this frame's turn comes) in a worker,
+        then call ``deliver`` on the loop; frames are delivered in the order they came.
+
+        Raises:
+            Whatever ``deliver`` raises (the host's ``LinkLost`` for a bad frame).
+        """
+        if not self.offloads:
+            deliver()
+            return
+        done = asyncio.get_running_loop().create_future()
+        self._items.append(_Frame(statements, deliver, done))
+        self._start()
+        await done
+
+    def duty(self, job: DutyJob, finish: Finish) -> None:
+        """Compute ``job`` in a worker, then ``finish(job, body)`` on the loop, before any
+        frame still waiting (inline, the peer would have computed it right away)."""
+        self._items.appendleft(_Duty(job, finish))
+        self._start()
+
+    def _start(self) -> None:
+        if self._worker is None or self._worker.done():
+            self._worker = asyncio.get_running_loop().create_task(self._work())
+
+    async def _work(self) -> None:
+        while self._items:
+            item = self._items.popleft()
+            if isinstance(item, _Duty):
+                await self._compute(item)
+            elif not item.done.cancelled():
+                await self._check(item.statements())
+                try:
+                    item.deliver()
+                except Exception as error:  # handed to the frame's reader
+                    if not item.done.done():
+                        item.done.set_exception(error)
+                    continue
+                if not item.done.done():
+                    item.done.set_result(None)
+            # One item per turn of the loop: a frame with nothing to check must not
+            # carry the queue through the loop's other work in one go.
+            await asyncio.sleep(0)
+
+    async def _in_worker(self, executor: Executor | None, call: Callable[[], T]) -> T:
+        loop = asyncio.get_running_loop()
+        started = time.monotonic()
+        try:
+            return await loop.run_in_executor(executor, call)
+        finally:
+            self.waited_s += time.monotonic() - started
+
+    async def _check(self, statements: Sequence[Statement]) -> None:
+        todo = [s for s in statements if s.key() not in s.memo]
+        if not todo:
+            return
+        self.checked += len(todo)
+        try:
+            keys = await self._in_worker(self._checks, partial(check_all, todo))
+        except Exception:  # a broken worker: the ledger checks the statements inline
+            return
+        for statement, key in zip(todo, keys, strict=True):
+            if key is not None:
+                self.verified += 1
+                statement.memo.add(key)
+
+    async def _compute(self, item: _Duty) -> None:
+        self.duties += 1
+        try:
+            result = await self._in_worker(self._duties, partial(_run_duty, item.job))
+        except Exception:  # a broken worker: compute it here, as inline
+            result = (item.job.run(), [])
+        body, keys = result
+        self.verified += len(keys)
+        for statement, key in keys:
+            statement.memo.add(key)
+        item.finish(item.job, body)
+
+    def close(self) -> None:
+        """Stop the workers (frames still queued are dropped: the node is closing)."""
+        if self._worker is not None:
+            self._worker.cancel()
+        for item in self._items:
+            if isinstance(item, _Frame):
+                item.done.cancel()  # its reader ends with the node
+        self._items.clear()
+        for executor in {self._duties, self._checks}:
+            if executor is not None:
+                with contextlib.suppress(Exception):
+                    executor.shutdown(wait=False, cancel_futures=True)
+        self._duties = self._checks = None

@@ -1,0 +1,217 @@
+"""The expensive work of a peer, named so that a shell may do it away from its event loop.
+
+docs/protocol/net.md §7.1. Two kinds of work dominate a peer's CPU, and both
+are pure functions of values the core already holds:
+
+- checking a proof of shuffle (deck.md §6.4, ~0.09 s for 108 cards) when a
+  ``ShuffleDeck`` arrives, as an entry (every peer) or a message (the
+  sequencer). ``frame_statements`` extracts, from one incoming frame and
+  the state it will meet, the ``ShuffleStatement`` that ``apply_shuffle``
+  will check; a shell verifies it elsewhere (``check_statement``) and puts
+  its key in the memo (``shuffle_proof.VERIFIED``) that ``apply_shuffle``
+  consults. A statement it did not verify, or that failed, is simply not in
+  the memo: the ledger checks it inline and names the culprit exactly as
+  without a shell, so correctness never depends on the shell.
+- checking a batch of decryption shares (deck.md §7, ~0.4 ms each, up to a
+  deal's 63 per body at 10 players): ``ShareStatement``, memo
+  ``shares.VERIFIED_SHARES``;
+- re-executing a seat's shuffles from its revealed seed (deck.md §9, ~0.02
+  s per shuffle, every shuffle of the game at once) when its reveal arrives:
+  ``ReexecutionStatement``, memo ``crypto.audit.REEXECUTED``;
+- proving this seat's own duty: a proven shuffle turn (~0.055 s) or a batch
+  of decryption shares. ``DutyJob`` is ``public_duty`` of one exact state:
+  a peer asked to (``TablePeer.offload_duties``) hands the job to its shell
+  instead of computing it, and takes the body back with
+  ``TablePeer.duty_done``; the body is the one it would have computed
+  inline, byte for byte, because the job is deterministic in its inputs.
+
+Nothing here does I/O, reads a clock or starts a thread.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from uno_p2p.crypto.audit import ReexecutionStatement
+from uno_p2p.crypto.keys import PeerSecrets
+from uno_p2p.crypto.shares import ShareStatement
+from uno_p2p.crypto.shuffle_proof import ShuffleStatement
+from uno_p2p.errors import UnoError
+from uno_p2p.rules.codec import Slot
+from uno_p2p.table.bodies import KeySetup, RevealSecrets, Shares, ShuffleDeck
+from uno_p2p.table.duties import public_duty, public_shares_owed, shuffle_due
+from uno_p2p.table.frames import FRAME_ENTRY, FRAME_MESSAGE, FRAME_RELAY
+from uno_p2p.table.game import share_context, table_key
+from uno_p2p.table.state import TablePhase, TableState
+from uno_p2p.wire.envelope import Entry, Message
+from uno_p2p.wire.registry import Body
+
+Duty = KeySetup | ShuffleDeck | Shares | RevealSecrets | None
+#: A check that is a pure function of wire bytes: ``key()``, ``check()``, ``memo``.
+Statement = ShuffleStatement | ReexecutionStatement | ShareStatement
+
+
+def shuffle_statement(ts: TableState, shuffler: bytes, body: ShuffleDeck
+                      ) -> ShuffleStatement | None:
+    """The statement ``game.apply_shuffle`` checks for ``body`` by ``shuffler`` in ``ts``.
+
+    None when the body has no place in ``ts`` (the ledger refuses it anyway).
+    """
+    if ts.phase != TablePhase.PLAYING or not ts.void_decks <= body.shuffle < len(ts.decks):
+        return None
+    deck = ts.decks[body.shuffle]
+    return ShuffleStatement(
+        previous=tuple(c.to_wire() for c in deck.ciphertexts),
+        shuffled=tuple(body.ciphertexts), proof=body.proof,
+        joint_key=table_key(ts).to_wire(), table=ts.table_id, round_number=deck.round,
+        deck=deck.number, shuffler=shuffler, turn=len(deck.done))
+
+
+def reveal_statements(ts: TableState, author: bytes, body: RevealSecrets
+                      ) -> tuple[ReexecutionStatement, ...]:
+    """The re-executions ``game.convict_shuffles`` runs for a seat's reveal (deck.md §9):
+    every shuffle that seat made, outside a void round."""
+    seat = ts.seat_of(author)
+    if seat is None or ts.engine is None or any(k is None for k in ts.keys):
+        return ()
+    key = table_key(ts).to_wire()
+    return tuple(
+        ReexecutionStatement(tuple(c.to_wire() for c in deck.input_of(turn)),
+                             tuple(c.to_wire() for c in deck.shuffles[turn]),
+                             body.shuffle_master, deck.round, deck.number, key)
+        for deck in ts.decks[ts.void_decks:]
+        for turn, shuffler in enumerate(deck.done) if shuffler == seat)
+
+
+def share_statements(ts: TableState, body: Shares) -> tuple[ShareStatement, ...]:
+    """The share proofs ``game.apply_shares`` checks (``verify_item``), for the items
+    that name a seat and a shuffled card (the ledger refuses the others)."""
+    found = []
+    for item in body.items:
+        slot = Slot(item.shuffle, item.position)
+        if item.prover >= len(ts.seats) or item.recipient >= len(ts.seats) or \
+                not ts.slot_ready(slot) or ts.keys[item.prover] is None:
+            continue
+        context = share_context(ts, slot, item.prover, item.purpose, item.recipient)
+        found.append(ShareStatement(item.share, item.proof,
+                                    ts.key(item.prover).value.public_key.to_wire(),
+                                    ts.ciphertext(slot).c1.to_wire(), context))
+    return tuple(found)
+
+
+def body_statements(ts: TableState, author: bytes, body: Body) -> tuple[Statement, ...]:
+    """The expensive statements the ledger will check for ``body`` applied to ``ts``."""
+    if isinstance(body, Shares) and ts.phase == TablePhase.PLAYING:
+        return share_statements(ts, body)
+    if isinstance(body, ShuffleDeck):
+        statement = shuffle_statement(ts, author, body)
+        return () if statement is None else (statement,)
+    if isinstance(body, RevealSecrets):
+        return reveal_statements(ts, author, body)
+    return ()
+
+
+def frame_statements(ts: TableState, data: bytes, *, sequencer: bool
+                     ) -> tuple[Statement, ...]:
+    """The expensive statements ``TablePeer.receive(data)`` will check in state ``ts``.
+
+    An entry counts only if it is the next one (an early entry meets another
+    state); a message only at the sequencer (``sequencer``), which checks it
+    against its current state (table.md §7). Bytes that do not decode have
+    none: ``receive`` names them.
+    """
+    tag, payload = data[:1], data[1:]
+    try:
+        if tag == FRAME_ENTRY:
+            entry = Entry.decode(payload)
+            if entry.seq != ts.seq:
+                return ()
+            return body_statements(ts, entry.author.key, entry.body)
+        if tag in (FRAME_MESSAGE, FRAME_RELAY) and sequencer:
+            message = Message.decode(payload)
+            return body_statements(ts, message.author.key, message.body)
+    except UnoError:
+        return ()
+    return ()
+
+
+def heavy_duty(ts: TableState, seat: int) -> bool:
+    """Whether this seat's next public duty is worth computing off the event loop: a
+    proven shuffle turn or decryption shares (``public_duty``'s costly branches), or
+    its reveal (cheap to make, but the sequencer re-executes the seat's shuffles)."""
+    if ts.phase == TablePhase.REVEALING:
+        return seat in ts.reveals_expected and seat not in ts.reveals
+    return ts.phase == TablePhase.PLAYING and (
+        shuffle_due(ts, seat) is not None or bool(public_shares_owed(ts, seat)))
+
+
+@dataclass(frozen=True, slots=True)
+class DutyJob:
+    """``public_duty`` of one exact state, to be run by the shell (any thread).
+
+    The state is immutable, so the job reads nothing the peer may change
+    meanwhile; ``TablePeer.duty_done`` uses the body only if the peer's state
+    is still this very state, else it asks again.
+    """
+
+    state: TableState
+    secrets: PeerSecrets
+    seat: int
+    channel_seed: bytes
+
+    def run(self) -> Duty:
+        """The body ``public_duty`` gives for this state (deterministic)."""
+        return public_duty(self.state, self.secrets, self.seat, self.channel_seed)
+
+    def statements(self, body: Duty) -> tuple[Statement, ...]:
+        """The statements the ledger will check for this seat's own ``body``."""
+        if body is None:
+            return ()
+        return body_statements(self.state, self.secrets.peer, body)
+
+
+class Asked:
+    """The duty is being computed by the shell: the peer waits for ``duty_done``."""
+
+
+ASKED = Asked()
+
+
+class DutyDesk:
+    """A peer's heavy duties handed to its shell (off unless ``offload`` is set).
+
+    Each state's duty is asked for once (``take``); the body comes back with
+    ``done`` and is used only while the peer is still in that very state.
+    """
+
+    __slots__ = ("_answer", "_asked", "_wanted", "offload")
+
+    def __init__(self) -> None:
+        self.offload = False
+        self._wanted: DutyJob | None = None
+        self._asked: TableState | None = None
+        self._answer: tuple[TableState, Duty] | None = None
+
+    def next(self, ts: TableState, secrets: PeerSecrets, seat: int,
+             channel_seed: bytes) -> Duty | Asked:
+        """``public_duty`` inline; or, when offloading a heavy one, the shell's body
+        for this very state, or ``ASKED`` (the job waits in ``take``)."""
+        if not self.offload or not heavy_duty(ts, seat):
+            return public_duty(ts, secrets, seat, channel_seed)
+        answer, self._answer = self._answer, None
+        if answer is not None and answer[0] is ts:
+            return answer[1]
+        if self._asked is not ts:
+            self._asked = ts
+            self._wanted = DutyJob(ts, secrets, seat, channel_seed)
+        return ASKED
+
+    def take(self) -> DutyJob | None:
+        """The heavy duty the shell should compute now, if any."""
+        job, self._wanted = self._wanted, None
+        return job
+
+    def done(self, job: DutyJob, body: Duty, now: TableState) -> None:
+        """Keep ``body`` for the next ``next`` if the peer is still in the job's state."""
+        if job.state is now:
+            self._answer = (job.state, body)
