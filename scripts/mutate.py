@@ -82,11 +82,21 @@ def stage(package: str, only: list[str], fresh: bool) -> Path:
         "pytest_add_cli_args": ["-p", "no:cacheprovider", "-p", "no:xdist", "--timeout=120"],
         "only_mutate": only or [f"uno_p2p/{package}/*"],
         "use_git_change_detection": False,
-        "also_copy": [f"{name}/" for name in ALSO_COPY],
+        # mutmut copies only the mutated package under mutants/: the rest of uno_p2p
+        # (its __init__ and the other packages) goes beside it, unmutated, or
+        # ``uno_p2p`` there is a bare namespace package (no __version__, no cli).
+        "also_copy": [f"{name}/" for name in ALSO_COPY] + rest_of_uno_p2p(package),
     }
     lines = ["", "[tool.mutmut]"] + [f"{k} = {json.dumps(v)}" for k, v in config.items()]
     (where / "pyproject.toml").write_text(text + "\n".join(lines) + "\n", "utf-8")
     return where
+
+
+def rest_of_uno_p2p(package: str) -> list[str]:
+    """Every path of ``uno_p2p/`` but the package mutated (mutmut's ``also_copy``)."""
+    return sorted(f"uno_p2p/{p.name}" + ("/" if p.is_dir() else "")
+                  for p in (ROOT / "uno_p2p").iterdir()
+                  if p.name != package and p.name != "__pycache__")
 
 
 def run_mutmut(where: Path, seconds: float, children: int, names: list[str]) -> str:
