@@ -43,8 +43,11 @@ TESTS: dict[str, list[str]] = {
               "not hundreds and not bench and not Machine and not random_bot_games"],
     "crypto": ["tests/crypto", "-k", "not ten_peers and not bench and not among_n_peers"],
     "wire": ["tests/wire"],
-    "table": ["tests/table", "-m", "not slow", "-k",
-              "not bench and not honest and not timed and not resume"],
+    # Whole files, not -k words: "-k 'not honest'" also dropped the dishonest-shuffle and
+    # the misbehaving-sequencer tests, "not timed" two timed-out tests.
+    "table": ["tests/table", "-m", "not slow", "--ignore=tests/table/test_honest_games.py",
+              "--ignore=tests/table/test_timed_games.py",
+              "--ignore=tests/table/test_resume_replay.py", "-k", "not bench"],
     "audit": ["tests/audit", "-m", "not slow", "-k", "not bench and not generator"],
 }
 PACKAGES = tuple(TESTS)
