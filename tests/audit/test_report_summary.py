@@ -24,7 +24,7 @@ def clocked() -> tuple[Entry, ...]:
     out): the log holds clock entries."""
     options = preset("official", ["target=30", "turn_timer=5"])
     net = seat_table(TableSetup(3, options, b"absent", preset="official",
-                                bots=("heuristic", "random", None)))
+                                bots=("heuristic", "random", None)))  # type: ignore[arg-type]
     net.run(until=game_over, max_steps=300_000)
     return net.entries()
 
