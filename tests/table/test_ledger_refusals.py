@@ -26,10 +26,11 @@ from uno_p2p.rules.options import preset
 from uno_p2p.rules.state import Phase
 from uno_p2p.table.bodies import Abort, Clock, KeySetup, Move, RevealSecrets
 from uno_p2p.table.events import GameStarted, OptionsChanged, PlayerJoined
-from uno_p2p.table.ledger import apply_entry, check_message, initial_state
+from uno_p2p.table.ledger import LogView, apply_entry, check_message, initial_state
 from uno_p2p.table.memnet import TableSetup, game_over, seat_table, seeded
 from uno_p2p.table.state import Misbehaviour, TablePhase, TableState
 from uno_p2p.wire.envelope import Entry
+from uno_p2p.wire.limits import MAX_EVIDENCE_DEPTH
 from uno_p2p.wire.lobby import Join, OpenTable, Ready, SetOptions, Start
 
 Steps = tuple[list[object], list[Identity]]
@@ -181,3 +182,19 @@ def test_a_refused_entry_is_its_own_evidence(finished: Steps) -> None:
                                                       identities[idle].peer.fingerprint)
     assert caught.value.entry == before.seq
     assert caught.value.evidence == (entry,)
+
+
+def test_evidence_may_not_itself_hold_evidence(finished: Steps) -> None:
+    # table.md §7.2: judging evidence never recurses without bound: an abort judged as
+    # evidence (one level down) may not carry evidence of its own; bad_evidence, its author.
+    steps, identities = finished
+    step = next(s for s in steps if s.before.phase == TablePhase.PLAYING)  # type: ignore[attr-defined]
+    before: TableState = step.before  # type: ignore[attr-defined]
+    inner = resigned(step, identities[0], Move(Draw(0)))
+    body = Abort(identities[0].peer, "illegal_move", "x", inner.encode())
+    nested = resigned(step, identities[1], body)
+    with pytest.raises(Misbehaviour) as caught:
+        check_message(before, nested, LogView(depth=MAX_EVIDENCE_DEPTH))
+    assert (caught.value.code, caught.value.peer) == ("bad_evidence",
+                                                      identities[1].peer.fingerprint)
+    reads_as_a_sentence(caught.value)
