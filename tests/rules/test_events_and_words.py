@@ -13,7 +13,16 @@ from __future__ import annotations
 import pytest
 
 from uno_p2p.errors import IllegalAction
-from uno_p2p.rules import CardsDrawn, Draw, ErrorPenalty, Options, Pass, Play, SayUno, UnoSaid
+from uno_p2p.rules import (
+    CardsDrawn,
+    Draw,
+    ErrorPenalty,
+    Options,
+    Pass,
+    Play,
+    SayUno,
+    UnoSaid,
+)
 from uno_p2p.rules.events import RevealRequested
 from uno_p2p.rules.rounds import describe_claim
 
@@ -89,3 +98,19 @@ def test_every_false_claim_is_described_in_words(kind: str, rule: str) -> None:
         ("no_colour", "wd4_strict"), ("has_colour", "challenge"), ("no_colour", "challenge")]
         if (k, r) != (kind, rule)}
     assert sentence not in others, "each kind of lie reads differently"
+
+
+def test_keeping_a_playable_drawn_card_is_refused_naming_the_card() -> None:
+    # RULES.md forced_play: "a player who draws a playable card must play it".
+    table = started(Options(forced_play=True), 3, hands=[[], ["G7"]], starter="R5",
+                    pile=["R3"])
+    table.draw(1)
+    drawn = table.state.drawn
+    assert drawn is not None
+    assert table.state.known[drawn] == card("R3")
+    kept = table.refused(Pass(1), checked_by=[1])  # the others cannot see the card
+    assert kept.rule == "forced_play"
+    text = said(kept)
+    assert table.state.players[1] in text
+    assert "3" in text, "it names the card just drawn"
+
