@@ -73,9 +73,10 @@ def _refusal(table: Table, action: Play | Pass | Draw | ErrorPenalty) -> Illegal
 def test_refusals_name_their_rule_and_the_player() -> None:
     table = started(Options(), 3, hands=[["R7"], ["W", "G3"]], starter="R5")
     names = table.state.players
-    turn = _refusal(table, table.play_action(0, "R7"))  # seat 1 plays first
-    assert turn.rule == "turn"
-    assert names[0] in said(turn)
+    for early in (table.play_action(0, "R7"), Draw(0), Pass(0)):  # seat 1 plays first
+        turn = _refusal(table, early)
+        assert turn.rule == "turn"
+        assert names[0] in said(turn)
     colourless = _refusal(table, table.play_action(1, "W"))  # a Wild must name a colour
     assert colourless.rule == "matching"
     assert names[1] in said(colourless)
