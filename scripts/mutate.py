@@ -133,7 +133,9 @@ def sample_of(codes: dict[str, int | None], only: list[str], size: int) -> list[
 
 
 def _wanted(name: str, only: list[str]) -> bool:
-    module = name.split(".x_")[0].replace(".", "/") + ".py"
+    # mutmut 3 names a function's mutants ``module.x_function__mutmut_N`` and a method's
+    # ``module.xǁClassǁmethod__mutmut_N``: both belong to ``module``.
+    module = re.split(r"\.x(?:_|ǁ)", name, maxsplit=1)[0].replace(".", "/") + ".py"
     return not only or any(fnmatch.fnmatch(module, pattern) for pattern in only)
 
 
