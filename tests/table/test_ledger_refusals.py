@@ -31,7 +31,7 @@ from uno_p2p.table.memnet import TableSetup, game_over, seat_table, seeded
 from uno_p2p.table.state import Misbehaviour, TablePhase, TableState
 from uno_p2p.wire.envelope import Entry
 from uno_p2p.wire.limits import MAX_EVIDENCE_DEPTH
-from uno_p2p.wire.lobby import Join, OpenTable, Ready, SetOptions, Start
+from uno_p2p.wire.lobby import Join, Leave, OpenTable, Ready, SetOptions, Start
 
 Steps = tuple[list[object], list[Identity]]
 
@@ -197,4 +197,15 @@ def test_evidence_may_not_itself_hold_evidence(finished: Steps) -> None:
         check_message(before, nested, LogView(depth=MAX_EVIDENCE_DEPTH))
     assert (caught.value.code, caught.value.peer) == ("bad_evidence",
                                                       identities[1].peer.fingerprint)
+    reads_as_a_sentence(caught.value)
+
+
+def test_only_a_seated_peer_leaves_a_game_under_way(finished: Steps) -> None:
+    # verdicts.md §7: not_seated, "a leave or abort during a game by a non-seat".
+    steps, _ = finished
+    step = next(s for s in steps if s.before.phase == TablePhase.PLAYING)  # type: ignore[attr-defined]
+    stranger = Identity(seeded(b"refusals", "stranger"))
+    with pytest.raises(Misbehaviour) as caught:
+        check_message(step.before, resigned(step, stranger, Leave("bye")))  # type: ignore[attr-defined]
+    assert (caught.value.code, caught.value.peer) == ("not_seated", stranger.peer.fingerprint)
     reads_as_a_sentence(caught.value)
