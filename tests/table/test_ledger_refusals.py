@@ -209,3 +209,19 @@ def test_only_a_seated_peer_leaves_a_game_under_way(finished: Steps) -> None:
         check_message(step.before, resigned(step, stranger, Leave("bye")))  # type: ignore[attr-defined]
     assert (caught.value.code, caught.value.peer) == ("not_seated", stranger.peer.fingerprint)
     reads_as_a_sentence(caught.value)
+
+
+def test_a_reveal_from_a_seat_that_announced_no_key_is_out_of_place(finished: Steps) -> None:
+    # verdicts.md §7: unexpected_reveal; a seat with no key has no secrets to show.
+    steps, identities = finished
+    reveal = next(s for s in steps if isinstance(s.entry.message.body,  # type: ignore[attr-defined]
+                                                  RevealSecrets))
+    author = reveal.entry.author  # type: ignore[attr-defined]
+    seat = [i.peer for i in identities].index(author)
+    step = next(s for s in steps if s.before.phase == TablePhase.KEYS  # type: ignore[attr-defined]
+                and s.before.keys[seat] is None)  # type: ignore[attr-defined]
+    body = reveal.entry.message.body  # type: ignore[attr-defined]
+    with pytest.raises(Misbehaviour) as caught:
+        check_message(step.before, resigned(step, identities[seat], body))  # type: ignore[attr-defined]
+    assert (caught.value.code, caught.value.peer) == ("unexpected_reveal", author.fingerprint)
+    reads_as_a_sentence(caught.value)
