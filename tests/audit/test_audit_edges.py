@@ -29,6 +29,7 @@ def test_a_log_with_no_entry_is_unfinished_with_nothing_in_it() -> None:
         assert report.violation is None
         assert report.torn_bytes == 0
         assert report.stopped, "it says why there is no verdict"
+        assert report.lines()[0].startswith("UNFINISHED:"), "the first line names the status"
     assert audit_with_knowledge([])[1] is None, "nothing revealed"
 
 

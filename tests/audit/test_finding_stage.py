@@ -34,6 +34,7 @@ def test_a_cheat_the_host_stopped_is_the_tables_finding(name: str) -> None:
     assert isinstance(body, Abort), "the host logged an abort with the cheat as evidence"
     assert body.evidence
     assert (finding.stage, finding.code, finding.proven) == ("table", body.code, True)
+    assert report.lines()[0].startswith("VIOLATION:"), "the first line names the status"
     assert finding.peer is not None
     assert finding.peer.key == body.culprit.key
     assert finding.rule is None, "no engine refusal, no rule"
@@ -73,3 +74,4 @@ def test_a_reveal_never_made_is_aborted_and_proves_nothing() -> None:
     assert finding.peer is not None
     assert finding.peer.key == closing.culprit.key
     assert report.winner is None
+    assert report.lines()[0].startswith("ABORTED:"), "the first line names the status"
