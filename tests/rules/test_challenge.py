@@ -128,6 +128,10 @@ def _lying_view(table: Table, verdict: ChallengeVerdict) -> State:
     view1, events = apply(table.views[1], verdict)
     assert [(e.seat, e.rule) for e in events if isinstance(e, ClaimViolated)] == \
         [(2, "challenge")]
+    # The challenged player is told in words who lied.
+    told = next(e.message for e in events if isinstance(e, ClaimViolated))
+    assert table.state.players[2] in told
+    assert "challenge" in told
     view0, events = apply(table.views[0], verdict)
     assert not any(isinstance(e, ClaimViolated) for e in events)
     assert public_digest(view0) == public_digest(view1)
