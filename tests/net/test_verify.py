@@ -166,6 +166,9 @@ async def test_the_loop_is_never_held_for_a_proof_during_a_real_game() -> None:
     assert all(o.duties > 0 for o in offloaders)
     assert sum(o.verified for o in offloaders) >= 8  # 2 decks x 4 shuffles, at least
     assert watch.ticks > 20
-    assert watch.max_busy_s < budget, (
+    # Four nodes share this one loop, so decoding a shuffle entry for each of them can come
+    # near one check's cost (82 ms against 79 on CI's 2 cores); checks on the loop, two of
+    # them back to back at the host, measured 144 ms (UNO_LAN_VERIFY=inline).
+    assert watch.max_busy_s < 1.5 * budget, (
         f"the loop's thread worked {watch.max_busy_s * 1000:.0f} ms between two ticks; "
         f"one proof check costs {budget * 1000:.0f} ms")
