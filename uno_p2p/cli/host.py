@@ -211,7 +211,8 @@ def _bot_output(directory: str | None, number: int) -> BinaryIO | None:
 async def _stop_bots(bots: list[asyncio.subprocess.Process]) -> None:
     for process in bots:
         try:
-            await asyncio.wait_for(process.wait(), 180)
+            async with asyncio.timeout(180):
+                await process.wait()
         except TimeoutError:
             process.kill()
             await process.wait()

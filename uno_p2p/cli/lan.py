@@ -93,7 +93,8 @@ async def find_table(discovery: Discovery, name: str | None,
         return None
 
     try:
-        found = await asyncio.wait_for(look(), seconds)
+        async with asyncio.timeout(seconds):
+            found = await look()
     except TimeoutError:
         found = None
     if found is not None:

@@ -368,7 +368,8 @@ class _TableList:
     async def wait(self, seconds: float) -> None:
         """Until the list changes, or ``seconds`` pass (then sweep expired tables)."""
         with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(self._changed.wait(), seconds)
+            async with asyncio.timeout(seconds):
+                await self._changed.wait()
         if not self._changed.is_set():
             self.sweep()
         self._changed.clear()

@@ -72,11 +72,13 @@ class LinkLost(UnoError):
 
 async def _read_exactly(reader: asyncio.StreamReader, size: int, seconds: float,
                         code: str, what: str) -> bytes:
-    timeout = seconds
+    # asyncio.timeout, never wait_for: Python 3.11's wait_for returns the result of a
+    # read that ends as the task is cancelled, and so swallows the cancellation.
     try:
-        return await asyncio.wait_for(reader.readexactly(size), seconds)
+        async with asyncio.timeout(seconds):
+            return await reader.readexactly(size)
     except TimeoutError as error:
-        raise LinkLost(f"{what} within {timeout:.1f} s", code=code) from error
+        raise LinkLost(f"{what} within {seconds:.1f} s", code=code) from error
     except asyncio.IncompleteReadError as error:
         raise LinkLost("the connection was closed", code="closed") from error
     except OSError as error:
@@ -200,7 +202,8 @@ class Link:
             self._queue.put_nowait(None)
         self._heartbeat_task.cancel()
         try:
-            await asyncio.wait_for(asyncio.shield(self._writer_task), flush_s)
+            async with asyncio.timeout(flush_s):
+                await asyncio.shield(self._writer_task)
         except TimeoutError:
             pass
         except asyncio.CancelledError:
@@ -210,7 +213,8 @@ class Link:
         self._writer_task.cancel()
         self._writer.close()
         with contextlib.suppress(OSError, ConnectionError, TimeoutError, RuntimeError):
-            await asyncio.wait_for(self._writer.wait_closed(), 1.0)
+            async with asyncio.timeout(1.0):
+                await self._writer.wait_closed()
 
     def abort(self) -> None:
         """Drop the connection at once (a faulty peer)."""
@@ -243,8 +247,8 @@ async def connect(address: tuple[str, int], identity: Identity, *, code: str | N
     """
     host, port = address
     try:
-        reader, writer = await asyncio.wait_for(asyncio.open_connection(host, port),
-                                                timings.handshake_s)
+        async with asyncio.timeout(timings.handshake_s):  # not wait_for: see _read_exactly
+            reader, writer = await asyncio.open_connection(host, port)
     except TimeoutError as error:
         raise LinkLost(f"cannot reach {host}:{port}: no answer", code="unreachable") from error
     except OSError as error:
@@ -299,7 +303,8 @@ async def accept(reader: asyncio.StreamReader, writer: asyncio.StreamWriter,
             raise
 
     try:
-        established = await asyncio.wait_for(run(), timings.handshake_s)
+        async with asyncio.timeout(timings.handshake_s):
+            established = await run()
     except TimeoutError as error:
         raise LinkLost("the handshake did not finish in time", code="slow_handshake") \
             from error

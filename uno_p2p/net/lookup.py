@@ -82,7 +82,8 @@ class _Watch:
         if seconds <= 0:
             return False
         try:
-            await asyncio.wait_for(self.changed.wait(), seconds)
+            async with asyncio.timeout(seconds):
+                await self.changed.wait()
         except TimeoutError:
             return False
         self.changed.clear()

@@ -215,9 +215,12 @@ class Mesh:
         try:
             link = await accept(reader, writer, peer.identity, peer.table_id, code=None,
                                 timings=self.timings)
-        except (HandshakeFailed, LinkLost, asyncio.CancelledError):
+        except (HandshakeFailed, LinkLost):
             writer.close()
             return
+        except asyncio.CancelledError:
+            writer.close()
+            raise
         members = members_in_order(peer)
         if link.peer not in members or link.peer == peer.peer_id:
             # Only a member the log knows may link to us (net.md §5.3).

@@ -314,8 +314,8 @@ class HostNode(Driver):
         try:
             await self._connection(reader, writer)
         except asyncio.CancelledError:
-            # The table is closing: this connection's task ends here, quietly.
-            writer.close()
+            writer.close()  # the table is closing: this connection ends with it
+            raise
 
     async def _connection(self, reader: asyncio.StreamReader,
                           writer: asyncio.StreamWriter) -> None:

@@ -120,7 +120,8 @@ class GameScreen:
         """Sleep up to ``seconds`` (None: until woken); True if something woke us."""
         self._wake.clear()
         try:
-            await asyncio.wait_for(self._wake.wait(), seconds)
+            async with asyncio.timeout(seconds):
+                await self._wake.wait()
         except TimeoutError:
             return False
         return True

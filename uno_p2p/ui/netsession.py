@@ -318,7 +318,8 @@ class NetSession(SelfPaced):
         while True:
             self._changed.clear()
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._changed.wait(), LOBBY_POLL_S)
+                async with asyncio.timeout(LOBBY_POLL_S):
+                    await self._changed.wait()
             view = self.lobby_view()
             if view != last:
                 last = view
@@ -375,7 +376,8 @@ class NetSession(SelfPaced):
                 return False
             self._changed.clear()
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._changed.wait(), min(left, LOBBY_POLL_S))
+                async with asyncio.timeout(min(left, LOBBY_POLL_S)):
+                    await self._changed.wait()
         return True
 
     # -- internals ---------------------------------------------------------------------------
