@@ -26,8 +26,9 @@ import pytest
 
 from uno_p2p.audit import audit_entries
 from uno_p2p.crypto.identity import Identity
+from uno_p2p.net.driver import Driver
 from uno_p2p.net.link import Link, Timings
-from uno_p2p.net.node import Driver, HostNode, JoinNode
+from uno_p2p.net.node import HostNode, JoinNode
 from uno_p2p.net.seats import LogSaver
 from uno_p2p.rules.options import network_options, preset
 from uno_p2p.table.events import TableEvent

@@ -26,8 +26,9 @@ from tests.net.test_memdiscovery import ADVERT as ADVERT_BASE
 from tests.ui.screen import SizedOutput, screen_text
 from uno_p2p.crypto.identity import Identity
 from uno_p2p.errors import ConfigError, IllegalAction
+from uno_p2p.net.driver import wall_ms
 from uno_p2p.net.link import Link, Timings
-from uno_p2p.net.node import HostNode, JoinNode, wall_ms
+from uno_p2p.net.node import HostNode, JoinNode
 from uno_p2p.rules import Draw, Pass, legal_actions, preset
 from uno_p2p.table import bodies  # noqa: F401 (registers the table's body kinds)
 from uno_p2p.table.duties import waiting_for

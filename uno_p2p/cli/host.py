@@ -34,8 +34,9 @@ from uno_p2p.cli import EXIT_FAILURE, EXIT_OK
 from uno_p2p.cli.lan import Console, check_name, discovery_for, finish, run_with_input, say
 from uno_p2p.cli.netui import play_screens, use_screens
 from uno_p2p.errors import ConfigError
+from uno_p2p.net.driver import wall_ms
 from uno_p2p.net.link import Timings
-from uno_p2p.net.node import HostNode, wall_ms
+from uno_p2p.net.node import HostNode
 from uno_p2p.net.seats import LogSaver, Seat, player_identity, seat_path
 from uno_p2p.rules.options import PRESETS, Options, preset
 from uno_p2p.rules.options import network_options as with_network_defaults

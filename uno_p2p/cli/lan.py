@@ -24,7 +24,7 @@ from uno_p2p.audit import audit_file
 from uno_p2p.errors import ConfigError, IllegalAction, LocalProtocolError, UnoError
 from uno_p2p.net.adverts import Discovery, TableAdvert
 from uno_p2p.net.discovery import ZeroconfDiscovery
-from uno_p2p.net.node import Driver
+from uno_p2p.net.driver import Driver
 from uno_p2p.rules.actions import (
     Action,
     CatchUno,

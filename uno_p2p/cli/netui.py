@@ -21,7 +21,8 @@ from pathlib import Path
 from uno_p2p.audit import audit_file
 from uno_p2p.cli.lan import Console, finish
 from uno_p2p.errors import UnoError
-from uno_p2p.net.node import Driver, HostNode
+from uno_p2p.net.driver import Driver
+from uno_p2p.net.node import HostNode
 from uno_p2p.store.unolog import UnreadableLog
 from uno_p2p.ui.netsession import NetSession
 

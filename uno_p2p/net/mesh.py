@@ -69,7 +69,7 @@ LIVE = (TablePhase.KEYS, TablePhase.PLAYING, TablePhase.REVEALING)
 
 
 class MeshNode(Protocol):
-    """What the mesh needs of its node (``uno_p2p.net.node.Driver``)."""
+    """What the mesh needs of its node (``uno_p2p.net.driver.Driver``)."""
 
     finished: asyncio.Event
     all_links: list[Link]

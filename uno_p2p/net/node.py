@@ -1,11 +1,8 @@
-"""The asyncio shell that drives one sans-IO ``TablePeer`` over real links.
-
-docs/protocol/net.md §7. Like aioquic's asyncio layer around its connection:
-bytes from a link go to ``TablePeer.receive`` (with the sender's key), what
-the peer queues (``data_to_send``) goes to the links its ``Outgoing`` names,
-its timer is one ``call_later``, its events go to a callback, and every entry
-it accepted is written to its ``.unolog`` at once. Nothing here decides
-anything about the game.
+"""The asyncio shells that play one sans-IO ``TablePeer`` over real links: the
+host's node, which listens and is the table's sequencer, and a joiner's, which
+dials the host and redials it (docs/protocol/net.md §7). What both do with
+their peer is ``uno_p2p.net.driver``'s; nothing here decides anything about the
+game.
 
 Every member links to every other (``uno_p2p.net.mesh``, net.md §1): messages go
 to the sequencer, entries come from it, and votes, relayed messages and
@@ -27,6 +24,7 @@ from functools import partial
 from uno_p2p.crypto.identity import Identity, PeerId
 from uno_p2p.errors import UnoError
 from uno_p2p.net.adverts import Announcement, Discovery, TableAdvert
+from uno_p2p.net.driver import Driver, EventSink, NoteSink, wall_ms
 from uno_p2p.net.handshake import VERSION, HandshakeFailed
 from uno_p2p.net.link import (
     DEFAULT_TIMINGS,
@@ -39,21 +37,15 @@ from uno_p2p.net.link import (
 )
 from uno_p2p.net.mesh import Mesh
 from uno_p2p.net.seats import LogSaver
-from uno_p2p.net.stats import NodeStats
-from uno_p2p.net.verify import Offloader
-from uno_p2p.rules.actions import Action
-from uno_p2p.table.events import GameEnded, PeerMisbehaved, PlayerLeft, RoundEnded, TableEvent
+from uno_p2p.table.events import PeerMisbehaved, PlayerLeft, TableEvent
 from uno_p2p.table.frames import (
     FRAME_DROP,
-    FRAME_ENTRY,
     FRAME_SYNC,
     FRAMES,
     frame,
     sync_request,
 )
-from uno_p2p.table.offload import Duty, DutyJob, Statement, frame_statements
 from uno_p2p.table.peer import TablePeer
-from uno_p2p.table.sending import Outgoing
 from uno_p2p.table.state import TablePhase
 from uno_p2p.wire.codec import WireValue, pack, unpack
 
@@ -69,171 +61,6 @@ LIVE = (TablePhase.KEYS, TablePhase.PLAYING, TablePhase.REVEALING)
 #: After the game ends a node keeps its links this long: the last entries still
 #: travel, through a member if need be (net.md §5.3), before anyone hangs up.
 LINGER_S = 2.0
-
-EventSink = Callable[[TableEvent], None]
-NoteSink = Callable[[str], None]
-
-
-def wall_ms() -> int:
-    """The table clock's source: milliseconds since the epoch (the shell's only clock)."""
-    return time.time_ns() // 1_000_000
-
-
-class Driver:
-    """What host and joiner share: pump the peer, save its log, keep its timer."""
-
-    def __init__(self, peer: TablePeer | None, saver: LogSaver | None,
-                 on_event: EventSink, on_note: NoteSink,
-                 clock: Callable[[], int] = wall_ms) -> None:
-        self._peer = peer
-        self.saver = saver
-        self.on_event = on_event
-        self.on_note = on_note
-        self.clock = clock
-        self.finished = asyncio.Event()
-        self._timer: asyncio.TimerHandle | None = None
-        self.stats = NodeStats.from_env()
-        self.all_links: list[Link] = []
-        self.mesh: Mesh
-        self.closed = False
-        #: Why the host removed this peer from the lobby (a kick), else "".
-        self.removed = ""
-        self._closing: set[asyncio.Task[None]] = set()
-        #: net.md §7.1: proofs checked and duties proven off the event loop.
-        self.offloader = Offloader.from_env()
-
-    @property
-    def peer(self) -> TablePeer:
-        if self._peer is None:
-            raise UnoError("the peer is not seated yet")
-        return self._peer
-
-    @property
-    def seated(self) -> TablePeer | None:
-        """The peer, or None before a joiner's first link made it."""
-        return self._peer
-
-    def name_of(self, key: bytes) -> str:
-        if self._peer is None:
-            return PeerId(key).fingerprint
-        return self._peer.state.name_of(key)
-
-    def pump(self) -> None:
-        """Move everything the peer produced: log, frames, events, timer."""
-        peer = self.peer
-        self._before_send()
-        if self.saver is not None:
-            self.saver.save(peer.ledger.chain)
-        for out in peer.data_to_send():
-            self.route(out)
-        while (event := peer.next_event()) is not None:
-            if self.saver is not None and isinstance(event, RoundEnded | GameEnded):
-                self.saver.log.sync()
-            self._saw(event)
-            if isinstance(event, PlayerLeft) and event.kicked and event.peer == peer.peer_id:
-                self.removed = event.reason or "removed by the host"
-                self.finished.set()  # no place at this table any more
-            self.on_event(event)
-        self._schedule()
-        peer.duties.offload = self.offloader.offloads
-        job = peer.duties.take()
-        if job is not None:
-            self.offloader.duty(job, self._duty_done)
-        if self.stats is not None:
-            self.stats.observe(peer)
-        if peer.state.phase == TablePhase.ENDED or peer.stopped is not None:
-            self.finished.set()
-
-    def _duty_done(self, job: DutyJob, body: Duty) -> None:
-        self.peer.duty_done(job, body)
-        self.pump()
-
-    async def take_frame(self, data: bytes, deliver: Callable[[], None]) -> None:
-        """Check the frame's heavy statements in a worker, then ``deliver`` it, in
-        arrival order (net.md §7.1).
-
-        Raises:
-            Whatever ``deliver`` raises.
-        """
-        def statements() -> tuple[Statement, ...]:
-            peer = self._peer
-            if peer is None:
-                return ()
-            return frame_statements(peer.state, data, sequencer=peer.is_host)
-
-        await self.offloader.receive(statements, deliver)
-
-    def _before_send(self) -> None:
-        """A hook for the host's lobby (autostart)."""
-
-    def _saw(self, event: TableEvent) -> None:
-        """A hook: the host cuts a link whose frame did not decode."""
-
-    def route(self, out: Outgoing) -> None:
-        """To the sequencer or the listed members, on any path the mesh has."""
-        self.mesh.route(out)
-
-    def deliver(self, key: bytes, data: bytes) -> None:
-        """A frame from a member's link: the mesh's own, or one for the peer.
-
-        Raises:
-            LinkLost: a frame a member never sends, or one that does not decode.
-        """
-        if self.mesh.control(key, data) or data[:1] == PRESENCE or self._peer is None or \
-                self.closed:
-            return
-        self.peer.receive(data, self._arrival(key, data), PeerId(key))
-        self.pump()
-
-    def _arrival(self, key: bytes, data: bytes) -> int | None:
-        """The time a frame came, or None for an entry that came from another member
-        than the sequencer: a forward or a supply adds a delay that is not the
-        sequencer's, so it is no sample of the sequencer's clock (table.md §6.1,
-        net.md §5.3); the sequencer's own link gives those."""
-        if data[:1] == FRAME_ENTRY and key != self.peer.host_id.key:
-            return None
-        return self.clock()
-
-    def give_up(self) -> None:
-        """The sequencer stayed out of reach and no hand-over came (a joiner stops)."""
-
-    def act(self, action: Action) -> None:
-        """The local player's move (see ``TablePeer.act``).
-
-        Raises:
-            IllegalAction / LocalProtocolError: as ``TablePeer.act``.
-        """
-        self.peer.act(action)
-        self.pump()
-
-    def _schedule(self) -> None:
-        if self._timer is not None:
-            self._timer.cancel()
-            self._timer = None
-        when = self.peer.next_timer()
-        if when is not None and not self.finished.is_set():
-            delay = max(0.0, (when - self.clock()) / 1000)
-            self._timer = asyncio.get_running_loop().call_later(delay, self._fire)
-
-    def _fire(self) -> None:
-        self._timer = None
-        self.peer.handle_timer(self.clock())
-        self.pump()
-
-    def close_log(self) -> None:
-        """Stop the timer, close the log, write the stats (if measured)."""
-        self.closed = True
-        if self._timer is not None:
-            self._timer.cancel()
-        if self.saver is not None:
-            self.saver.close()
-        self.offloader.close()
-        if self.stats is not None and self._peer is not None:
-            self.stats.bytes_sent = sum(link.sent_bytes for link in self.all_links)
-            self.stats.bytes_received = sum(link.received_bytes for link in self.all_links)
-            self.stats.write(self._peer)
-            self.stats = None
-
 
 class HostNode(Driver):
     """The host: listens, authenticates joiners, and carries the sequencer's frames."""

@@ -19,7 +19,10 @@ from dataclasses import dataclass, field
 
 from uno_p2p.crypto.identity import Identity, PeerId
 from uno_p2p.errors import CryptoError, InvalidMessage, LocalProtocolError
+from uno_p2p.table.events import ChatSaid
+from uno_p2p.table.frames import FRAME_CHAT, frame
 from uno_p2p.table.handover import members
+from uno_p2p.table.sending import Outgoing
 from uno_p2p.table.state import TableState
 from uno_p2p.wire import fields
 from uno_p2p.wire.codec import pack, unpack
@@ -65,13 +68,56 @@ def signed_bytes(table_id: bytes, author: PeerId, counter: int, text: str) -> by
     return CHAT_LABEL + table_id + pack([author.to_wire(), counter, text])
 
 
+#: What the peer does with a line: the frame to pass on (if anyone is left to tell)
+#: and the line to show (if it is new to us).
+Said = tuple[Outgoing | None, ChatSaid | None]
+
+
 @dataclass
 class Chat:
-    """One peer's chat: the lines it writes and the newest counter heard from each author."""
+    """One peer's chat: the lines it writes and the newest counter heard from each author.
+
+    ``say`` and ``receive`` are what the peer calls; ``write`` and ``hear`` judge a line.
+    """
 
     table_id: bytes
     identity: Identity
     heard: dict[bytes, int] = field(default_factory=dict)
+
+    def say(self, text: str, state: TableState, now_ms: int) -> Said:
+        """Our line, shown here at once and sent to every other member.
+
+        Raises:
+            LocalProtocolError: no place at the table yet, or a line the chat refuses
+                (empty, too long, control characters).
+        """
+        me = self.identity.peer
+        if me not in members(state):
+            raise LocalProtocolError("the chat opens once you have a place at the table")
+        line = self.write(text, now_ms)
+        return self._pass_on(line, state, None), ChatSaid(me, state.name_of(me.key),
+                                                           line.text, True)
+
+    def receive(self, payload: bytes, state: TableState, now_ms: int,
+                sender: PeerId | None) -> Said:
+        """A ``C`` frame: a line new to us is shown and passed on; anything else is dropped
+        quietly: chat is no evidence, and a bad line must not stop the game or blame
+        its carrier."""
+        try:
+            line = ChatLine.decode(payload)
+            fresh = self.hear(line, state, now_ms)
+        except InvalidMessage:
+            return None, None
+        if not fresh or line.author == self.identity.peer:
+            return None, None
+        return self._pass_on(line, state, sender), ChatSaid(
+            line.author, state.name_of(line.author.key), line.text, False)
+
+    def _pass_on(self, line: ChatLine, state: TableState,
+                 came_from: PeerId | None) -> Outgoing | None:
+        skip = (self.identity.peer, line.author, came_from)
+        others = tuple(p for p in members(state) if p not in skip)
+        return Outgoing(others, frame(FRAME_CHAT, line.encode())) if others else None
 
     def write(self, text: str, now_ms: int) -> ChatLine:
         """A new line of ours, its counter past every one we used (even across a restart).

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import replace
 
 from uno_p2p.crypto.channel import ChannelKey
 from uno_p2p.crypto.group import Point
@@ -24,33 +23,23 @@ from uno_p2p.crypto.identity import Identity, PeerId
 from uno_p2p.crypto.keys import PeerSecrets
 from uno_p2p.errors import (
     CryptoError,
-    IllegalAction,
     InvalidMessage,
     LocalProtocolError,
     RemoteProtocolError,
 )
-from uno_p2p.rules.bots import BOTS, Bot
+from uno_p2p.rules.bots import Bot
 from uno_p2p.rules.codec import Slot
-from uno_p2p.rules.engine import learn
-from uno_p2p.rules.legal import legal_actions
 from uno_p2p.rules.options import Options
-from uno_p2p.rules.state import Claim, Phase, State
-from uno_p2p.table import succession
+from uno_p2p.rules.state import Claim
+from uno_p2p.table import initiative, sight, succession
 from uno_p2p.table.bodies import Abort, Handover, PrivateShares, ShareItem
-from uno_p2p.table.chat import Chat, ChatLine
+from uno_p2p.table.chat import Chat
 from uno_p2p.table.controls import Controls
-from uno_p2p.table.duties import (
-    make_item,
-    private_shares_owed,
-    waiting_for,
-)
 from uno_p2p.table.events import (
     ChatSaid,
-    HandChanged,
     PeerMisbehaved,
     Progress,
     TableEvent,
-    YourTurn,
 )
 from uno_p2p.table.frames import (
     FRAME_CHAT,
@@ -66,10 +55,10 @@ from uno_p2p.table.frames import (
     frame,
     sync_request,
 )
-from uno_p2p.table.handover import Election, Vote, handover_successor, members
-from uno_p2p.table.knowledge import false_claims, openable, private_items
+from uno_p2p.table.handover import Election, Vote, handover_successor
+from uno_p2p.table.knowledge import private_items
 from uno_p2p.table.ledger import Ledger
-from uno_p2p.table.offload import Asked, Duty, DutyDesk, DutyJob
+from uno_p2p.table.offload import Duty, DutyDesk, DutyJob
 from uno_p2p.table.sending import NONCE_BYTES, Maker, Outgoing, derive
 from uno_p2p.table.sequencer import Outcome, Sequencer
 from uno_p2p.table.state import Misbehaviour, TablePhase, TableState
@@ -77,7 +66,7 @@ from uno_p2p.table.watch import CensorshipWatch, ClockWatch
 from uno_p2p.wire.chain import ChainError
 from uno_p2p.wire.envelope import TABLE_ID_BYTES, Entry, Message
 from uno_p2p.wire.limits import MAX_EARLY_BYTES, MAX_EARLY_ENTRIES, RELAY_AFTER_MS
-from uno_p2p.wire.lobby import Join, OpenTable, Ready
+from uno_p2p.wire.lobby import Join, OpenTable
 from uno_p2p.wire.private import Sealed
 from uno_p2p.wire.registry import Body
 
@@ -170,7 +159,6 @@ class TablePeer(Controls):
         peer._ready_wanted = ready
         return peer
 
-
     @classmethod
     def resume(cls, identity: Identity, entropy: bytes, entries: Sequence[Entry], *,
                name: str, bot: str | None = "heuristic", nonce: bytes = b"") -> TablePeer:
@@ -211,7 +199,6 @@ class TablePeer(Controls):
         self._early.clear()
         self._out.append(Outgoing(None, frame(FRAME_SYNC, sync_request(self.state.seq))))
         self._drive()
-
 
     def _resend(self, target: PeerId, seen: int) -> None:
         """A resumed peer asks for the entries after ``seen``: send them to it (any peer
@@ -294,7 +281,7 @@ class TablePeer(Controls):
             elif tag == FRAME_SYNC and sender is not None:
                 self._resend(sender, decode_sync(payload))
             elif tag == FRAME_CHAT:
-                self._hear_chat(payload, sender)
+                self._chatted(*self.chat.receive(payload, self.state, self.now_ms, sender))
         except InvalidMessage as error:
             # Bytes from another peer than the sequencer name nobody: anyone can send them.
             named = None if relayed or tag in (FRAME_MESSAGE, FRAME_RELAY) else self.host_id
@@ -308,35 +295,17 @@ class TablePeer(Controls):
         """A chat line to every member of the table; shown here at once (``ChatSaid``).
 
         Raises:
-            LocalProtocolError: no place at the table yet, or a line the chat refuses
-                (empty, too long, control characters).
+            LocalProtocolError: no place at the table yet, or a line the chat refuses.
         """
         if now_ms is not None:
             self.now_ms = max(self.now_ms, now_ms)
-        if self.peer_id not in members(self.state):
-            raise LocalProtocolError("the chat opens once you have a place at the table")
-        line = self.chat.write(text, self.now_ms)
-        self._pass_on(line, None)
-        self._events.append(ChatSaid(self.peer_id, self.name, line.text, True))
+        self._chatted(*self.chat.say(text, self.state, self.now_ms))
 
-    def _hear_chat(self, payload: bytes, sender: PeerId | None) -> None:
-        """A line new to us is shown and passed on; anything else is dropped quietly:
-        chat is no evidence, and a bad line must not stop the game or blame its carrier."""
-        try:
-            line = ChatLine.decode(payload)
-            fresh = self.chat.hear(line, self.state, self.now_ms)
-        except InvalidMessage:
-            return
-        if fresh and line.author != self.peer_id:
-            self._pass_on(line, sender)
-            self._events.append(ChatSaid(line.author, self.state.name_of(line.author.key),
-                                         line.text, False))
-
-    def _pass_on(self, line: ChatLine, came_from: PeerId | None) -> None:
-        skip = (self.peer_id, line.author, came_from)
-        others = tuple(p for p in members(self.state) if p not in skip)
-        if others:
-            self._out.append(Outgoing(others, frame(FRAME_CHAT, line.encode())))
+    def _chatted(self, out: Outgoing | None, said: ChatSaid | None) -> None:
+        if out is not None:
+            self._out.append(out)
+        if said is not None:
+            self._events.append(said)
 
     def next_timer(self) -> int | None:
         """The time ``handle_timer`` should be called at, if any."""
@@ -345,7 +314,7 @@ class TablePeer(Controls):
             timer = self.sequencer.next_timer()
             if timer is not None:
                 times.append(timer)
-        grace = self._grace_deadline()
+        grace = initiative.grace_deadline(self)
         if grace is not None:
             times.append(grace)
         if self._sent is not None and self.stopped is None:
@@ -564,7 +533,7 @@ class TablePeer(Controls):
             self._sent = None
         if isinstance(entry.body, Sealed) and entry.body.recipient == self.peer_id:
             self._open_private(entry)
-        self._learn()
+        sight.learn(self)
 
     def _dropped(self, counter: int, code: str, reason: str) -> None:
         if code == SYNCED:
@@ -602,134 +571,28 @@ class TablePeer(Controls):
         if self.state.phase in (TablePhase.KEYS, TablePhase.PLAYING):
             self._pending_abort = Abort(culprit, code, reason[:200])
 
-    def _learn(self) -> None:
-        """Open every card this peer may now see (own hand, private reveals) and learn it."""
-        state = self.state
-        game, me = state.engine, state.my_seat
-        if game is None or me is None or state.phase != TablePhase.PLAYING:
-            return
-        self.wanted.update(game.hands[me])
-        for due in state.privates:
-            if due.to == me:
-                self.wanted.update(due.slots)
-        try:
-            faces = openable(state, self.wanted, self.private, self.secrets.key_share)
-        except Misbehaviour as error:  # a card of ours opens to no card: a bad shuffle
-            self._stop(error.culprit, state.seq, error.code, str(error), ())
-            return
-        first = max(state.void_decks, min(
-            (d.number for d in state.decks if d.round == game.round), default=0))
-        self.wanted = {s for s in self.wanted if s.shuffle >= first}
-        if faces:
-            self._learn_faces(faces)
-        self._name_false_claims()
-
-    def _learn_faces(self, faces: list[tuple[Slot, int]]) -> None:
-        try:
-            game, found = learn(self.state.game, faces)
-        except IllegalAction as error:
-            self._misbehaved(None, self.state.seq, "contradiction", str(error), ())
-            return
-        self.ledger.state = _with_engine(self.state, game)
-        del found  # every false claim is named once, by _name_false_claims
-
-    def _name_false_claims(self) -> None:
-        """Name, once, each claim this peer's private faces prove false (table.md §7)."""
-        for claim, reason in false_claims(self.state, self._claims_named):
-            self._claims_named.add(claim)
-            self._misbehaved(self.state.seats[claim.seat], self.state.seq, claim.rule, reason, ())
-
-    # -- driving: duties, then the bot ----------------------------------------------------
+    # -- driving: duties, then the bot (``initiative``) --------------------------------
     def _drive(self) -> None:
         """Send what the table waits for from us; then let the bot move."""
-        while self._out_of_work_once():
-            pass
-        hand = self.state.engine.hand_faces(self.state.my_seat) if (
-            self.state.engine is not None and self.state.my_seat is not None) else ()
-        known = tuple(c for c in hand if c is not None)
-        if known != self._hand:
-            self._hand = known
-            self._events.append(HandChanged(known))
-        waiting = tuple(s for s in waiting_for(self.state) if s != self.state.my_seat)
-        if waiting != self._waiting:
-            self._waiting = waiting
-            if waiting:
-                names = ", ".join(self.state.player_names[s] for s in waiting)
-                self._events.append(Progress(f"waiting for {names} ({self.state.phase.value})"))
-
+        initiative.drive(self)
 
     def _out_of_work_once(self) -> bool:
-        state, me = self.state, self.state.my_seat
-        if self.stopped is not None or self.outstanding is not None or self._syncing or \
-                state.phase == TablePhase.ENDED:
-            return False
-        if self._ready_wanted and state.lobby is not None and \
-                self.peer_id in state.lobby.joined:
-            self._ready_wanted = False
-            self._submit(Ready(True))
-            return True
-        if self._pending_abort is not None:
-            abort, self._pending_abort = self._pending_abort, None
-            self._submit(abort)
-            return True
-        if me is None:
-            return False
-        body = self.duties.next(state, self.secrets, me, self.channel_seed)
-        if isinstance(body, Asked):
-            return False  # the shell computes it (net.md §7.1); ``duty_done`` goes on
-        if body is not None:
-            self._submit(body)
-            return True
-        for to, owed in private_shares_owed(state, me).items():
-            items = tuple(make_item(state, self.secrets, me, o) for o in owed)
-            self._submit(to=state.seats[to], private=PrivateShares(items))
-            return True
-        return self._bot_move()
+        """Send the next body the table waits for from us; True if one went out."""
+        return initiative.next_message(self)
+
+    def _bot_move(self) -> bool:
+        """The bot's move, when this seat must act; True if it made one."""
+        return initiative.bot_move(self)
+
+    def _bot(self) -> Bot | None:
+        """The bot for this decision (None: a human's seat)."""
+        return initiative.bot_for(self)
 
     def duty_done(self, job: DutyJob, body: Duty) -> None:
         """The shell ran ``job`` (``duties.take()``, net.md §7.1): send its body if the
         state is still the job's (else the peer asks again), then go on."""
         self.duties.done(job, body, self.state)
         self._drive()
-
-    def _bot_move(self) -> bool:
-        state, me = self.state, self.state.my_seat
-        game = state.engine
-        if game is None or me is None or state.phase != TablePhase.PLAYING or \
-                game.awaiting or any(s not in game.known for s in game.hands[me]):
-            return False
-        must = _must_act(game, me)
-        actions = legal_actions(game, me)
-        if must and self.bot_kind is None and self._turn_shown != state.seq:
-            self._turn_shown = state.seq
-            self._events.append(YourTurn(tuple(actions)))
-        bot = self._bot()
-        if bot is None or not actions or self._grace_deadline() is not None:
-            return False
-        choice = bot.choose(game, me, actions, must)
-        if choice is None:
-            return False
-        try:
-            self.act(choice)
-        except (IllegalAction, LocalProtocolError):
-            return False
-        return True
-
-    def _bot(self) -> Bot | None:
-        """The bot for this decision, seeded by the peer's secret and the log position,
-        so a peer resumed from its log decides exactly as it did (table.md §9)."""
-        if self.bot_kind is None:
-            return None
-        return BOTS[self.bot_kind](self._bot_seed + self.state.seq.to_bytes(8, "big"))
-
-    def _grace_deadline(self) -> int | None:
-        """While a missed UNO may still be caught, the next player waits (catch_grace_ms)."""
-        game, me = self.state.engine, self.state.my_seat
-        if game is None or me is None or self.bot_kind is None or game.exposed < 0 or \
-                game.exposed == me or not game.options.catch_grace_ms:
-            return None
-        deadline = game.exposed_ms + game.options.catch_grace_ms
-        return deadline if max(self.now_ms, self.state.clock_ms) < deadline else None
 
     # -- misbehaviour ---------------------------------------------------------------------
     def _misbehaved(self, peer: PeerId | None, entry: int | None, code: str, reason: str,
@@ -743,14 +606,3 @@ class TablePeer(Controls):
         self._misbehaved(peer, entry, code, reason, evidence)
         self.stopped = RemoteProtocolError(reason, peer=None if peer is None else
                                            peer.fingerprint, entry=entry, code=code)
-
-
-def _must_act(game: State, seat: int) -> bool:
-    """Whether ``seat`` must act for the game to go on (its turn, its verdict, a colour)."""
-    if game.phase == Phase.CHALLENGE:
-        return game.challenge[0] == seat
-    return game.phase in (Phase.PLAYING, Phase.STARTER_COLOUR) and game.current == seat
-
-
-def _with_engine(ts: TableState, game: State) -> TableState:
-    return replace(ts, engine=game)

@@ -8,7 +8,7 @@ screen as the local game has it (the session paces itself: ``SelfPaced``).
 
 from __future__ import annotations
 
-from uno_p2p.net.node import wall_ms
+from uno_p2p.net.driver import wall_ms
 from uno_p2p.ui.app import GameScreen
 from uno_p2p.ui.netsession import NetSession
 

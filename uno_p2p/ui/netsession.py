@@ -23,7 +23,8 @@ from pathlib import Path
 
 from uno_p2p.crypto.identity import PeerId
 from uno_p2p.errors import ConfigError, IllegalAction, LocalProtocolError, UnoError
-from uno_p2p.net.node import Driver, HostNode, JoinNode
+from uno_p2p.net.driver import Driver
+from uno_p2p.net.node import HostNode, JoinNode
 from uno_p2p.rules import Action, Options, Phase, State, legal_actions
 from uno_p2p.rules.options import preset
 from uno_p2p.table.duties import waiting_for

@@ -1,0 +1,128 @@
+"""What a peer does of its own accord: say ready, send an abort it owes, do its
+duties (keys, shuffles, shares), send the private shares it owes, then let its bot
+move (docs/protocol/table.md §5).
+
+Functions over a ``TablePeer`` (kept apart so the peer stays readable), called
+after every change of its state: one body at a time, each only once the previous
+one is logged, so a peer never has two messages in flight (table.md §3.1). The
+peer's ``_out_of_work_once``, ``_bot_move`` and ``_bot`` call ``next_message``,
+``bot_move`` and ``bot_for``: they are the plug points where a test's adversary
+(or a staged game's scripted player) changes what it sends.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from uno_p2p.errors import IllegalAction, LocalProtocolError
+from uno_p2p.rules.bots import BOTS, Bot
+from uno_p2p.rules.legal import legal_actions
+from uno_p2p.rules.state import Phase, State
+from uno_p2p.table.bodies import PrivateShares
+from uno_p2p.table.duties import make_item, private_shares_owed, waiting_for
+from uno_p2p.table.events import HandChanged, Progress, YourTurn
+from uno_p2p.table.offload import Asked
+from uno_p2p.table.state import TablePhase
+from uno_p2p.wire.lobby import Ready
+
+if TYPE_CHECKING:
+    from uno_p2p.table.peer import TablePeer
+
+
+def drive(peer: TablePeer) -> None:
+    """Send what the table waits for from us; then tell the shell what changed for its
+    player (the hand, whom the table waits for)."""
+    while peer._out_of_work_once():
+        pass
+    state = peer.state
+    hand = state.engine.hand_faces(state.my_seat) if (
+        state.engine is not None and state.my_seat is not None) else ()
+    known = tuple(c for c in hand if c is not None)
+    if known != peer._hand:
+        peer._hand = known
+        peer._events.append(HandChanged(known))
+    waiting = tuple(s for s in waiting_for(state) if s != state.my_seat)
+    if waiting != peer._waiting:
+        peer._waiting = waiting
+        if waiting:
+            names = ", ".join(state.player_names[s] for s in waiting)
+            peer._events.append(Progress(f"waiting for {names} ({state.phase.value})"))
+
+
+def next_message(peer: TablePeer) -> bool:
+    """Send the next body the table waits for from us, if any; True if one was sent."""
+    state, me = peer.state, peer.state.my_seat
+    if peer.stopped is not None or peer.outstanding is not None or peer._syncing or \
+            state.phase == TablePhase.ENDED:
+        return False
+    if peer._ready_wanted and state.lobby is not None and peer.peer_id in state.lobby.joined:
+        peer._ready_wanted = False
+        peer._submit(Ready(True))
+        return True
+    if peer._pending_abort is not None:
+        abort, peer._pending_abort = peer._pending_abort, None
+        peer._submit(abort)
+        return True
+    if me is None:
+        return False
+    body = peer.duties.next(state, peer.secrets, me, peer.channel_seed)
+    if isinstance(body, Asked):
+        return False  # the shell computes it (net.md §7.1); ``duty_done`` goes on
+    if body is not None:
+        peer._submit(body)
+        return True
+    for to, owed in private_shares_owed(state, me).items():
+        items = tuple(make_item(state, peer.secrets, me, o) for o in owed)
+        peer._submit(to=state.seats[to], private=PrivateShares(items))
+        return True
+    return peer._bot_move()
+
+
+def bot_move(peer: TablePeer) -> bool:
+    """The bot's move when this seat must act; a human's seat is told ``YourTurn`` once."""
+    state, me = peer.state, peer.state.my_seat
+    game = state.engine
+    if game is None or me is None or state.phase != TablePhase.PLAYING or \
+            game.awaiting or any(s not in game.known for s in game.hands[me]):
+        return False
+    must = must_act(game, me)
+    actions = legal_actions(game, me)
+    if must and peer.bot_kind is None and peer._turn_shown != state.seq:
+        peer._turn_shown = state.seq
+        peer._events.append(YourTurn(tuple(actions)))
+    bot = peer._bot()
+    if bot is None or not actions or grace_deadline(peer) is not None:
+        return False
+    choice = bot.choose(game, me, actions, must)
+    if choice is None:
+        return False
+    try:
+        peer.act(choice)
+    except (IllegalAction, LocalProtocolError):
+        return False
+    return True
+
+
+def bot_for(peer: TablePeer) -> Bot | None:
+    """The bot for this decision, seeded by the peer's secret and the log position,
+    so a peer resumed from its log decides exactly as it did (table.md §9)."""
+    if peer.bot_kind is None:
+        return None
+    return BOTS[peer.bot_kind](peer._bot_seed + peer.state.seq.to_bytes(8, "big"))
+
+
+def grace_deadline(peer: TablePeer) -> int | None:
+    """While a missed UNO may still be caught, the next player waits (catch_grace_ms)."""
+    game, me = peer.state.engine, peer.state.my_seat
+    if game is None or me is None or peer.bot_kind is None or game.exposed < 0 or \
+            game.exposed == me or not game.options.catch_grace_ms:
+        return None
+    deadline = game.exposed_ms + game.options.catch_grace_ms
+    return deadline if max(peer.now_ms, peer.state.clock_ms) < deadline else None
+
+
+def must_act(game: State, seat: int) -> bool:
+    """Whether ``seat`` must act for the game to go on (its turn, its verdict, a colour)."""
+    if game.phase == Phase.CHALLENGE:
+        return game.challenge[0] == seat
+    return game.phase in (Phase.PLAYING, Phase.STARTER_COLOUR) and game.current == seat
