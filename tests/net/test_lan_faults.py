@@ -52,8 +52,8 @@ def test_a_killed_joiner_resumes_and_the_game_goes_on(tmp_path: Path) -> None:
     xdg = tmp_path / "data"
     host, port = _host(tmp_path, xdg, "--players", "3", "--bots", "1",
                        "--bot-output", str(tmp_path / "bots"))
-    zed = Uno(["bot", "--address", f"127.0.0.1:{port}", "--player", "Zed"], xdg,
-              tmp_path / "zed.out")
+    zed = Uno(["bot", "--think", "0", "--address", f"127.0.0.1:{port}", "--player", "Zed"],
+              xdg, tmp_path / "zed.out")
     back: Uno | None = None
     try:
         wait_entries((xdg, "Zed"), MID_ROUND)
@@ -85,8 +85,8 @@ def test_a_link_cut_for_10_s_reconnects_by_itself(tmp_path: Path) -> None:
     host, port = _host(tmp_path, xdg, "--players", "3", "--bots", "1",
                        "--bot-output", str(tmp_path / "bots"))
     proxy = Proxy(port)
-    zed = Uno(["bot", "--address", f"127.0.0.1:{proxy.port}", "--player", "Zed"], xdg,
-              tmp_path / "zed.out")
+    zed = Uno(["bot", "--think", "0", "--address", f"127.0.0.1:{proxy.port}", "--player",
+               "Zed"], xdg, tmp_path / "zed.out")
     try:
         zed_log = wait_entries((xdg, "Zed"), MID_ROUND)
         proxy.cut.set()
@@ -115,7 +115,7 @@ def test_a_link_cut_for_10_s_reconnects_by_itself(tmp_path: Path) -> None:
 def test_the_host_killed_the_joiners_hand_over_and_finish(tmp_path: Path) -> None:
     xdg = tmp_path / "data"
     host, port = _host(tmp_path, xdg, "--players", "3")
-    bots = [Uno(["bot", "--address", f"127.0.0.1:{port}", "--player", name], xdg,
+    bots = [Uno(["bot", "--think", "0", "--address", f"127.0.0.1:{port}", "--player", name], xdg,
                 tmp_path / f"{name}.out") for name in ("Yan", "Zed")]
     try:
         wait_entries((xdg, "Zed"), MID_ROUND)
@@ -148,8 +148,8 @@ def test_losing_the_host_of_two_stops_the_joiner_plainly(tmp_path: Path) -> None
     xdg = tmp_path / "data"
     # Two members: one left is no majority (table.md §13.2), so no hand-over.
     host, port = _host(tmp_path, xdg, "--players", "2", "--option", "target=500")
-    bot = Uno(["bot", "--address", f"127.0.0.1:{port}", "--player", "Zed", "--give-up", "3"],
-              xdg, tmp_path / "Zed.out")
+    bot = Uno(["bot", "--think", "0", "--address", f"127.0.0.1:{port}", "--player", "Zed",
+               "--give-up", "3"], xdg, tmp_path / "Zed.out")
     try:
         wait_entries((xdg, "Zed"), MID_ROUND)
         host.kill9()

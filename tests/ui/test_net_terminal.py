@@ -156,7 +156,8 @@ def quit_game(pane: Pane, status: Path) -> None:
 
 
 def test_host_with_two_bots_lobby_turns_and_log(sessions: Sessions) -> None:
-    pane, status = sessions.run(uno_lan("host --bots 2 --bind 127.0.0.1 --player Ann"))
+    pane, status = sessions.run(uno_lan("host --bots 2 --bot-think 0.2 --bind 127.0.0.1 "
+                                        "--player Ann"))
     lobby = pane.wait_for(lambda s: "Bot 1" in s and "Bot 2" in s and "press s to start" in s,
                           "both bots in the lobby, ready", TABLE_S)
     assert "host, you" in lobby
@@ -181,8 +182,8 @@ def test_host_with_two_bots_lobby_turns_and_log(sessions: Sessions) -> None:
 
 def test_host_and_joiner_each_play_a_turn(sessions: Sessions) -> None:
     port = free_port()
-    host, host_rc = sessions.run(uno_lan(f"host --bots 1 --bind 127.0.0.1 --port {port} "
-                                         "--player Ann"))
+    host, host_rc = sessions.run(uno_lan(f"host --bots 1 --bot-think 0.2 --bind 127.0.0.1 "
+                                         f"--port {port} --player Ann"))
     host.wait_for(lambda s: "Bot 1" in s, "the bot in the lobby", TABLE_S)
     guest, guest_rc = sessions.run(uno_lan(f"join --address 127.0.0.1:{port} --player Bob"))
     guest.wait_for(lambda s: "Bob" in s and "you" in s and "Ann" in s, "Bob in the lobby",
@@ -258,8 +259,8 @@ def take_a_step(pane: Pane, screen: str) -> None:
 
 
 def test_a_whole_game_ends_with_the_audit_verdict(sessions: Sessions) -> None:
-    pane, status = sessions.run(uno_lan("host --bots 2 --bind 127.0.0.1 --player Ann "
-                                        "--option target=1"))
+    pane, status = sessions.run(uno_lan("host --bots 2 --bot-think 0 --bind 127.0.0.1 "
+                                        "--player Ann --option target=1"))
     pane.wait_for(lambda s: "Bot 2" in s and "press s to start" in s, "the lobby", TABLE_S)
     pane.keys("s")
     deadline = time.monotonic() + GAME_S

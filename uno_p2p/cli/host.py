@@ -1,12 +1,14 @@
 """``uno-lan host``: open a table on this machine's network and play at it.
 
 ``uno-lan host [--name N] [--player P] [--preset P] [--option K=V ...] [--bots N]
-[--join-code CODE] [--port PORT] [--bind ADDR] [--autoplay] [--players N]``.
+[--join-code CODE] [--port PORT] [--bind ADDR] [--autoplay] [--players N]
+[--bot-think SECONDS]``.
 
 The host's peer is the table's sequencer (docs/protocol/table.md §1). Other
 players join with ``uno-lan join --address HOST:PORT`` (or by the table's
 name, once mDNS discovery is on). ``--bots N`` starts N bot peers as
-separate processes, each with its own keys and its own encrypted link.
+separate processes, each with its own keys and its own encrypted link; each
+thinks ``--bot-think`` seconds before a move, so you can follow the game.
 ``--autoplay`` puts a bot in the host's seat too and starts as soon as every
 seat is taken (``--players``, default the host and its bots): one whole game
 with no human, then the log's path and the audit's verdict, exit 0 if both
@@ -31,6 +33,7 @@ import sys
 from typing import BinaryIO
 
 from uno_p2p.cli import EXIT_FAILURE, EXIT_OK
+from uno_p2p.cli.bot import THINK_S, think_ms
 from uno_p2p.cli.lan import Console, check_name, discovery_for, finish, run_with_input, say
 from uno_p2p.cli.netui import play_screens, use_screens
 from uno_p2p.errors import ConfigError
@@ -69,6 +72,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                         help="plain text instead of the full-screen UI")
     parser.add_argument("--players", type=int, default=0,
                         help="start when this many have joined (with --autoplay)")
+    parser.add_argument("--bot-think", default=None, metavar="SECONDS",
+                        help=f"seconds each bot thinks before a move (default {THINK_S:g}; "
+                             "0 with --autoplay)")
     parser.add_argument("--bot-output", default=None, help=argparse.SUPPRESS)
     parser.set_defaults(func=host)
 
@@ -97,6 +103,9 @@ def host(args: argparse.Namespace) -> int:
     if args.autoplay and players < 2:
         raise ConfigError("--autoplay needs at least one other seat (--bots or --players)")
     options.check_players(max(players, 2))
+    if args.bot_think is None:
+        args.bot_think = "0" if args.autoplay else f"{THINK_S:g}"
+    think_ms(args.bot_think, "--bot-think")  # checked here, before any bot starts
     os.umask(0o077)
     return asyncio.run(_host(args, player, options, players))
 
@@ -191,6 +200,7 @@ async def _add_bot(args: argparse.Namespace, bots: list[asyncio.subprocess.Proce
     number = len(bots) + 1
     command = [sys.executable, "-m", "uno_p2p", "bot", "--address", args.bot_address,
                "--player", f"Bot {number}"]
+    command += ["--think", args.bot_think]  # 0 with --autoplay: nobody watches
     if args.join_code:
         command += ["--join-code", args.join_code]
     out = _bot_output(args.bot_output, number)

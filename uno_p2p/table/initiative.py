@@ -91,7 +91,7 @@ def bot_move(peer: TablePeer) -> bool:
         peer._turn_shown = state.seq
         peer._events.append(YourTurn(tuple(actions)))
     bot = peer._bot()
-    if bot is None or not actions or grace_deadline(peer) is not None:
+    if bot is None or not actions or grace_deadline(peer) is not None or _thinking(peer):
         return False
     choice = bot.choose(game, me, actions, must)
     if choice is None:
@@ -101,6 +101,33 @@ def bot_move(peer: TablePeer) -> bool:
     except (IllegalAction, LocalProtocolError):
         return False
     return True
+
+
+def _thinking(peer: TablePeer) -> bool:
+    """Whether the bot is still thinking over the decision at this log position: its
+    time starts when it first sees the position (``think_ms``, 0: no thinking)."""
+    if _think_ms(peer) <= 0:
+        return False
+    seq = peer.state.seq
+    if peer._thinking is None or peer._thinking[0] != seq:
+        peer._thinking = (seq, peer.now_ms)
+    return peer.now_ms < peer._thinking[1] + _think_ms(peer)
+
+
+def think_deadline(peer: TablePeer) -> int | None:
+    """When the bot's thinking over the current position ends, while it has not."""
+    since = peer._thinking
+    if since is None or since[0] != peer.state.seq or peer.stopped is not None:
+        return None
+    deadline = since[1] + _think_ms(peer)
+    return deadline if peer.now_ms < deadline else None
+
+
+def _think_ms(peer: TablePeer) -> int:
+    """``think_ms``, but never over half the turn timer: a bot is never timed out."""
+    game = peer.state.engine
+    timer_ms = 0 if game is None else game.options.turn_timer * 1000
+    return min(peer.think_ms, timer_ms // 2) if timer_ms else peer.think_ms
 
 
 def bot_for(peer: TablePeer) -> Bot | None:

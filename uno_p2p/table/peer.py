@@ -96,6 +96,10 @@ class TablePeer(Controls):
         self.channel = ChannelKey(self.channel_seed)
         self.bot_kind = bot
         self._bot_seed = derive(entropy, "bot", table_id, nonce)
+        #: How long the bot thinks before each move, so people at the table can follow
+        #: it; the shell sets it (0: at once). Its choice at a log position is the same.
+        self.think_ms = 0
+        self._thinking: tuple[int, int] | None = None
         self.ledger = Ledger(table_id, host, identity.peer.key)
         self.sequencer = Sequencer(identity, self.ledger) if identity.peer == host else None
         self.counter = 0
@@ -314,9 +318,9 @@ class TablePeer(Controls):
             timer = self.sequencer.next_timer()
             if timer is not None:
                 times.append(timer)
-        grace = initiative.grace_deadline(self)
-        if grace is not None:
-            times.append(grace)
+        for deadline in (initiative.grace_deadline(self), initiative.think_deadline(self)):
+            if deadline is not None:
+                times.append(deadline)
         if self._sent is not None and self.stopped is None:
             times.append(self._sent[1] + RELAY_AFTER_MS)
         lost = succession.deadline(self)
