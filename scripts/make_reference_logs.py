@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -38,14 +39,10 @@ from typing import Any, TypeVar
 
 from uno_p2p.audit.core import revealed_knowledge
 from uno_p2p.audit.walk import walk
-from uno_p2p.crypto.cards import card_point
-from uno_p2p.crypto.group import Scalar, base_mul
 from uno_p2p.crypto.identity import Identity
-from uno_p2p.crypto.shuffle import Ciphertext, shuffle_context
-from uno_p2p.crypto.shuffle_proof import make_proven_shuffle
 from uno_p2p.rules.actions import Action, Challenge, ChallengeVerdict, Play
 from uno_p2p.rules.bots import Bot, HeuristicBot
-from uno_p2p.rules.cards import CARD_COLOUR, CARD_COUNT
+from uno_p2p.rules.cards import CARD_COLOUR
 from uno_p2p.rules.options import preset
 from uno_p2p.rules.state import State
 from uno_p2p.store.unolog import GameLog
@@ -60,9 +57,7 @@ from uno_p2p.table.bodies import (
     Shares,
     ShuffleDeck,
 )
-from uno_p2p.table.duties import Owed, make_item
 from uno_p2p.table.frames import FRAME_MESSAGE, FRAME_RELAY, frame
-from uno_p2p.table.game import table_key
 from uno_p2p.table.memnet import NAMES, Network, TableSetup, game_over, seat_table, seeded
 from uno_p2p.table.peer import TablePeer
 from uno_p2p.table.replay import replay
@@ -71,9 +66,23 @@ from uno_p2p.wire.envelope import Entry, Head, Message
 from uno_p2p.wire.private import Sealed
 from uno_p2p.wire.registry import Body
 
-DATA = Path(__file__).resolve().parent.parent / "tests" / "data"
+ROOT = Path(__file__).resolve().parent.parent
+# The cheats recorded here are the table tests' own (one copy, tests/table/cheats.py): this
+# script runs from a checkout, beside the tests whose reference data it writes.
+sys.path.insert(0, str(ROOT))
+from tests.table.cheats import (  # noqa: E402
+    WILD_DRAW_FOUR,
+    BlindToItsVerdict,
+    bluff_play,
+    first_card_play,
+    forget_hand,
+    holds_colour,
+    shuffle_from,
+    stacked_deck,
+)
+
+DATA = ROOT / "tests" / "data"
 SEED = b"uno-lan/reference/"
-WILD_DRAW_FOUR = 104
 MAX_STEPS = 1_000_000
 #: How many seed labels a log that needs a particular event tries (``label-1`` ...).
 SEARCH = 60
@@ -268,8 +277,8 @@ def unchallenged_bluffs(entries: Sequence[Entry]) -> list[int]:
             found.append(pending)
             pending = None
         if isinstance(action, Play) and action.cards[-1] >= WILD_DRAW_FOUR:
-            rest = [s for s in game.hands[action.seat] if s not in action.slots]
-            if any(CARD_COLOUR[knowledge.faces[s]] == game.colour for s in rest):
+            rest = [knowledge.faces[s] for s in game.hands[action.seat] if s not in action.slots]
+            if holds_colour(rest, game.colour):
                 pending = step.entry.seq
     return found
 
@@ -324,11 +333,7 @@ def out_of_turn() -> tuple[Sequence[Entry], Expected]:
                     engine is None or engine.current == 1 or host.phase != TablePhase.PLAYING \
                     or engine.awaiting or not engine.hands[1]:
                 return [data]
-            slot = engine.hands[1][0]
-            card = engine.known[slot]
-            share = make_item(host, bob.secrets, 1, Owed(slot, "open", -1))
-            action = Play(1, (slot,), (card,), 0 if card >= 100 else -1)
-            forged = resign(game, 1, message, Move(action, (share,)),
+            forged = resign(game, 1, message, first_card_play(host, bob.secrets, 1, engine),
                             head=game.net.host.ledger.head)
             done.append(forged.counter)
             return [frame(FRAME_MESSAGE, forged.encode())]
@@ -385,12 +390,12 @@ class LiarBot(HeuristicBot):
             _, challenged, colour = view.challenge
             hand = view.hands[challenged]
             if all(slot in view.known for slot in hand) and \
-                    not any(CARD_COLOUR[view.known[slot]] == colour for slot in hand):
+                    not holds_colour((view.known[slot] for slot in hand), colour):
                 return ChallengeVerdict(seat, True)
         return super().choose(view, seat, actions, must_act)
 
 
-class Liar(TablePeer):
+class Liar(BlindToItsVerdict):
     """Bob with the lying bot, sending his verdicts past his own engine (and letting his
     own ledger take them: he forgets the hand he saw for that entry)."""
 
@@ -407,19 +412,10 @@ class Liar(TablePeer):
             return
         game = self.state.engine
         assert game is not None  # noqa: S101
-        hand = game.hands[game.challenge[1]]
-        if not any(CARD_COLOUR[game.known[s]] == game.challenge[2] for s in hand):
+        _, challenged, colour = game.challenge
+        if not holds_colour((game.known[s] for s in game.hands[challenged]), colour):
             self.lies.append(self.counter)  # the counter this message will carry
         self._submit(Move(action, ()))
-
-    def _accept(self, entry: Entry) -> None:
-        state, game = self.ledger.state, self.ledger.state.engine
-        if entry.author == self.peer_id and isinstance(entry.body, Move) and game is not None \
-                and isinstance(entry.body.action, ChallengeVerdict):
-            hand = set(game.hands[game.challenge[1]])
-            blind = replace(game, known={s: c for s, c in game.known.items() if s not in hand})
-            self.ledger.state = replace(state, engine=blind)
-        super()._accept(entry)
 
 
 def challenge_lie() -> tuple[Sequence[Entry], Expected]:
@@ -450,15 +446,10 @@ class BluffBot(HeuristicBot):
 
     def choose(self, view: State, seat: int, actions: Sequence[Action],
                must_act: bool) -> Action | None:
-        hand = view.hands[seat]
-        faces = {slot: view.known[slot] for slot in hand if slot in view.known}
-        fours = [slot for slot, card in faces.items() if card >= WILD_DRAW_FOUR]
-        holds_colour = any(card < CARD_COUNT - 8 and CARD_COLOUR[card] == view.colour
-                           for card in faces.values())
-        if not self.done and must_act and view.current == seat and view.pending == 0 \
-                and fours and holds_colour and len(hand) > 2 and view.drawn is None:
+        bluff = bluff_play(view, seat) if not self.done and must_act else None
+        if bluff is not None:
             self.done.append(True)
-            return Play(seat, (fours[0],), (faces[fours[0]],), (view.colour + 1) % 4)
+            return bluff
         return super().choose(view, seat, actions, must_act)
 
 
@@ -478,9 +469,9 @@ class Bluffer(TablePeer):
         if isinstance(action, Play) and action.cards[0] >= WILD_DRAW_FOUR:
             game = self.state.engine
             assert game is not None  # noqa: S101
-            rest = [s for s in game.hands[action.seat] if s not in action.slots]
-            if any(s in game.known and game.known[s] < CARD_COUNT - 8
-                   and CARD_COLOUR[game.known[s]] == game.colour for s in rest):
+            rest = [game.known[s] for s in game.hands[action.seat]
+                    if s not in action.slots and s in game.known]
+            if holds_colour(rest, game.colour):
                 self.bluffs.append(self.counter)  # the counter this message will carry
             self._submit(Move(action, self._proofs(action)))
             return
@@ -489,13 +480,10 @@ class Bluffer(TablePeer):
     def _accept(self, entry: Entry) -> None:
         """Its own client lets its bluff through: it forgets its hand for that one entry."""
         body, state, me = entry.body, self.ledger.state, self.ledger.state.my_seat
-        game = state.engine
-        if entry.author == self.peer_id and isinstance(body, Move) and game is not None and \
-                me is not None and isinstance(body.action, Play) and \
+        if entry.author == self.peer_id and isinstance(body, Move) and state.engine is not None \
+                and me is not None and isinstance(body.action, Play) and \
                 body.action.cards[0] >= WILD_DRAW_FOUR:
-            hand = set(game.hands[me])
-            blind = replace(game, known={s: c for s, c in game.known.items() if s not in hand})
-            self.ledger.state = replace(state, engine=blind)
+            self.ledger.state = forget_hand(state, me)
         super()._accept(entry)
 
 
@@ -633,12 +621,7 @@ def bad_shuffle() -> tuple[Sequence[Entry], Expected]:
     done: list[tuple[bytes, int]] = []
 
     def stack(state: TableState, body: ShuffleDeck) -> ShuffleDeck:
-        deck, key = state.decks[1], table_key(state)
-        cards = []
-        for k, card in enumerate(sorted(deck.card_ids, reverse=True)):
-            r = Scalar.of(1000 + k)
-            cards.append(Ciphertext(base_mul(r), card_point(card) + key * r).to_wire())
-        return ShuffleDeck(1, tuple(cards), body.proof)
+        return ShuffleDeck(1, stacked_deck(state, 1), body.proof)
 
     game = play(2, "official", ["target=60"], "bad-shuffle", tamper=_tamper_shuffle(done, stack))
     entries = game.entries
@@ -653,14 +636,7 @@ def uncommitted_seed() -> tuple[Sequence[Entry], Expected]:
     done: list[tuple[bytes, int]] = []
 
     def reseed(state: TableState, body: ShuffleDeck) -> ShuffleDeck:
-        deck = state.decks[1]
-        peer = state.seats[1].key
-        context = shuffle_context(state.table_id, deck.round, deck.number, peer,
-                                  turn=len(deck.done))
-        message, proof = make_proven_shuffle(
-            deck.ciphertexts, shuffle_master=b"\x66" * 32, round_number=deck.round,
-            deck=deck.number, joint_key=table_key(state), context=context)
-        return ShuffleDeck(1, tuple(message.to_wire()), proof.to_wire())
+        return shuffle_from(state, 1, state.seats[1].key, b"\x66" * 32)
 
     game = play(3, "official", ["target=60"], "uncommitted-seed",
                 tamper=_tamper_shuffle(done, reseed))
