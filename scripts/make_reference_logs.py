@@ -71,6 +71,7 @@ ROOT = Path(__file__).resolve().parent.parent
 # script runs from a checkout, beside the tests whose reference data it writes.
 sys.path.insert(0, str(ROOT))
 from tests.table.cheats import (  # noqa: E402
+    WILD,
     WILD_DRAW_FOUR,
     BlindToItsVerdict,
     bluff_play,
@@ -88,6 +89,10 @@ MAX_STEPS = 1_000_000
 SEARCH = 60
 
 T = TypeVar("T")
+#: What a tamper does to a frame on the simulated wire: the frames delivered instead.
+Hook = Callable[[bytes, bytes, bytes], list[bytes]]
+#: A cheat's rewrite of its own message (re-signed), or None to let this one pass.
+Forge = Callable[["Game", Message], Message | None]
 
 
 class Missing(Exception):
@@ -150,7 +155,7 @@ class Game:
 
 
 def play(players: int, preset_name: str, overrides: Sequence[str], label: str, *,
-         tamper: Callable[[Game], Callable[[bytes, bytes, bytes], list[bytes]]] | None = None,
+         tamper: Callable[[Game], Hook] | None = None,
          custom: dict[int, type[TablePeer]] | None = None,
          ms_per_frame: int = 0) -> Game:
     """Seat and run one table to its end (or until nothing moves).
@@ -160,7 +165,7 @@ def play(players: int, preset_name: str, overrides: Sequence[str], label: str, *
     """
     setup = TableSetup(players, preset(preset_name, overrides), SEED + label.encode(),
                        preset=preset_name)
-    holder: list[Callable[[bytes, bytes, bytes], list[bytes]]] = []
+    holder: list[Hook] = []
 
     def hook(sender: bytes, recipient: bytes, data: bytes) -> list[bytes]:
         return holder[0](sender, recipient, data) if holder else [data]
@@ -194,9 +199,66 @@ def own_message(game: Game, seat: int, sender: bytes, recipient: bytes,
     return Message.decode(data[1:])
 
 
+def rewrite_own(seat: int, done: list[Message], forge: Forge, *,
+                keep: bool = False) -> Callable[[Game], Hook]:
+    """A tamper: ``forge`` rewrites (and re-signs) ``seat``'s first message to the host
+    that it accepts, once; it is recorded in ``done`` and sent instead of the original
+    (after it, with ``keep``); every other frame passes."""
+    def tamper(game: Game) -> Hook:
+        def hook(sender: bytes, recipient: bytes, data: bytes) -> list[bytes]:
+            message = own_message(game, seat, sender, recipient, data)
+            forged = None if done or message is None else forge(game, message)
+            if forged is None:
+                return [data]
+            done.append(forged)
+            return [data, frame(FRAME_MESSAGE, forged.encode())] if keep else \
+                [frame(FRAME_MESSAGE, forged.encode())]
+        return hook
+    return tamper
+
+
+def refused_on_arrival(label: str, table: tuple[int, str, Sequence[str]], seat: int,
+                       forge: Forge, *, what: str, code: str, never: str,
+                       keep: bool = False) -> tuple[Sequence[Entry], Expected]:
+    """The log of the first game from ``label`` (``table``: players, preset, options) in
+    which ``seat``'s message, rewritten by ``forge`` (see ``rewrite_own``), reached the host,
+    which refused it and logged an ``abort`` naming ``seat`` with ``code``.
+
+    Raises:
+        SystemExit: no seed in the bound gives ``seat`` the chance (``never``).
+    """
+    done: list[Message] = []
+    players, preset_name, overrides = table
+
+    def make(label: str) -> tuple[Sequence[Entry], Expected]:
+        done.clear()
+        game = play(players, preset_name, overrides, label,
+                    tamper=rewrite_own(seat, done, forge, keep=keep))
+        entries = game.entries
+        need(done, never)
+        return entries, Expected("violation", what, code, abort_entry(entries), NAMES[seat])
+
+    return first_seed(label, make)
+
+
 def entry_of(entries: Sequence[Entry], author: bytes, counter: int) -> int:
     """The number of the entry holding ``author``'s message ``counter``."""
     return next(e.seq for e in entries if e.author.key == author and e.message.counter == counter)
+
+
+def illegal_move(game: Game, seat: int, counters: Sequence[int], what: str,
+                 never: str) -> tuple[Sequence[Entry], Expected]:
+    """The log, convicting ``seat`` of an illegal move at its first message among
+    ``counters`` (the cheats it sent past its own engine).
+
+    Raises:
+        Missing: ``counters`` is empty (``never`` says what did not happen).
+    """
+    need(counters, never)
+    entries = game.entries
+    return entries, Expected("violation", what, "illegal_move",
+                             entry_of(entries, game.identity(seat).peer.key, counters[0]),
+                             NAMES[seat])
 
 
 def abort_entry(entries: Sequence[Entry]) -> int:
@@ -321,71 +383,51 @@ def left_early() -> tuple[Sequence[Entry], Expected]:
 # -- live cheats through the honest sequencer ---------------------------------------------------
 def out_of_turn() -> tuple[Sequence[Entry], Expected]:
     """Bob sends a play of his own card while it is Ann's turn; the host stops the game."""
-    done: list[int] = []
+    def forge(game: Game, message: Message) -> Message | None:
+        host = game.net.host.state
+        bob = game.peer(1)
+        engine = bob.state.engine
+        if not isinstance(message.body, Shares) or engine is None or engine.current == 1 or \
+                host.phase != TablePhase.PLAYING or engine.awaiting or not engine.hands[1]:
+            return None
+        return resign(game, 1, message, first_card_play(host, bob.secrets, 1, engine),
+                      head=game.net.host.ledger.head)
 
-    def tamper(game: Game) -> Callable[[bytes, bytes, bytes], list[bytes]]:
-        def hook(sender: bytes, recipient: bytes, data: bytes) -> list[bytes]:
-            message = own_message(game, 1, sender, recipient, data)
-            host = game.net.host.state
-            bob = game.peer(1)
-            engine = bob.state.engine
-            if done or message is None or not isinstance(message.body, Shares) or \
-                    engine is None or engine.current == 1 or host.phase != TablePhase.PLAYING \
-                    or engine.awaiting or not engine.hands[1]:
-                return [data]
-            forged = resign(game, 1, message, first_card_play(host, bob.secrets, 1, engine),
-                            head=game.net.host.ledger.head)
-            done.append(forged.counter)
-            return [frame(FRAME_MESSAGE, forged.encode())]
-        return hook
-
-    def make(label: str) -> tuple[Sequence[Entry], Expected]:
-        done.clear()
-        game = play(2, "official", ["target=100"], label, tamper=tamper)
-        entries = game.entries
-        need(done, "Bob never had the chance")
-        return entries, Expected("violation", "Bob plays while it is Ann's turn",
-                                 "illegal_move", abort_entry(entries), NAMES[1])
-
-    return first_seed("out-of-turn", make)
+    return refused_on_arrival("out-of-turn", (2, "official", ["target=100"]), 1, forge,
+                              what="Bob plays while it is Ann's turn", code="illegal_move",
+                              never="Bob never had the chance")
 
 
 def wrong_face() -> tuple[Sequence[Entry], Expected]:
     """Cy plays a card of her hand but claims it is a Wild; its shares open to another card."""
-    done: list[int] = []
+    def forge(game: Game, message: Message) -> Message | None:
+        body = message.body
+        if not isinstance(body, Move) or not isinstance(body.action, Play) or \
+                len(body.action.cards) != 1 or body.action.cards[0] >= WILD:
+            return None
+        lie = replace(body.action, cards=(WILD,), colour=CARD_COLOUR[body.action.cards[0]])
+        return resign(game, 2, message, Move(lie, body.shares))
 
-    def tamper(game: Game) -> Callable[[bytes, bytes, bytes], list[bytes]]:
-        def hook(sender: bytes, recipient: bytes, data: bytes) -> list[bytes]:
-            message = own_message(game, 2, sender, recipient, data)
-            if done or message is None or not isinstance(message.body, Move):
-                return [data]
-            action = message.body.action
-            if not isinstance(action, Play) or len(action.cards) != 1 or action.cards[0] >= 100:
-                return [data]
-            lie = replace(action, cards=(100,), colour=CARD_COLOUR[action.cards[0]])
-            forged = resign(game, 2, message, Move(lie, message.body.shares))
-            done.append(forged.counter)
-            return [frame(FRAME_MESSAGE, forged.encode())]
-        return hook
-
-    def make(label: str) -> tuple[Sequence[Entry], Expected]:
-        done.clear()
-        game = play(3, "house", ["target=100"], label, tamper=tamper)
-        entries = game.entries
-        need(done, "Cy never played a coloured card alone")
-        return entries, Expected("violation", "Cy shows a card as a Wild it is not",
-                                 "wrong_face", abort_entry(entries), NAMES[2])
-
-    return first_seed("wrong-face", make)
+    return refused_on_arrival("wrong-face", (3, "house", ["target=100"]), 2, forge,
+                              what="Cy shows a card as a Wild it is not", code="wrong_face",
+                              never="Cy never played a coloured card alone")
 
 
-class LiarBot(HeuristicBot):
-    """Challenges every Wild Draw Four; calls it guilty when the hand it saw is innocent."""
+class ChallengerBot(HeuristicBot):
+    """Challenges every Wild Draw Four (and gives an honest verdict)."""
 
     def choose(self, view: State, seat: int, actions: Sequence[Action],
                must_act: bool) -> Action | None:
         if any(isinstance(a, Challenge) for a in actions):
             return Challenge(seat)
+        return super().choose(view, seat, actions, must_act)
+
+
+class LiarBot(ChallengerBot):
+    """Challenges every Wild Draw Four; calls it guilty when the hand it saw is innocent."""
+
+    def choose(self, view: State, seat: int, actions: Sequence[Action],
+               must_act: bool) -> Action | None:
         if any(isinstance(a, ChallengeVerdict) for a in actions):
             _, challenged, colour = view.challenge
             hand = view.hands[challenged]
@@ -424,14 +466,10 @@ def challenge_lie() -> tuple[Sequence[Entry], Expected]:
     reveal, and the audit names Bob at his verdict."""
     def make(label: str) -> tuple[Sequence[Entry], Expected]:
         game = play(2, "official", ["target=50"], label, custom={1: Liar})
-        entries = game.entries
         bob = game.peer(1)
         assert isinstance(bob, Liar), "Bob is the liar"  # noqa: S101
-        need(bob.lies, "Bob never lied")
-        return entries, Expected("violation", "Bob calls a Wild Draw Four guilty though Ann "
-                                 "held no card of the colour to match", "illegal_move",
-                                 entry_of(entries, game.identity(1).peer.key, bob.lies[0]),
-                                 NAMES[1])
+        return illegal_move(game, 1, bob.lies, "Bob calls a Wild Draw Four guilty though Ann "
+                            "held no card of the colour to match", "Bob never lied")
 
     return first_seed("challenge-lie", make)
 
@@ -494,26 +532,12 @@ def wild_draw_four() -> tuple[Sequence[Entry], Expected]:
     def make(label: str) -> tuple[Sequence[Entry], Expected]:
         game = play(3, "official", ["target=60", "wd4_strict=true"], label,
                     custom={2: Bluffer})
-        entries = game.entries
         cy = game.peer(2)
         assert isinstance(cy, Bluffer), "Cy is the bluffer"  # noqa: S101
-        need(cy.bluffs, "Cy never bluffed")
-        return entries, Expected("violation", "Cy plays a Wild Draw Four holding the colour "
-                                 "under wd4_strict", "illegal_move",
-                                 entry_of(entries, game.identity(2).peer.key, cy.bluffs[0]),
-                                 NAMES[2])
+        return illegal_move(game, 2, cy.bluffs, "Cy plays a Wild Draw Four holding the colour "
+                            "under wd4_strict", "Cy never bluffed")
 
     return first_seed("bluff", make)
-
-
-class ChallengerBot(HeuristicBot):
-    """Challenges every Wild Draw Four (and gives an honest verdict)."""
-
-    def choose(self, view: State, seat: int, actions: Sequence[Action],
-               must_act: bool) -> Action | None:
-        if any(isinstance(a, Challenge) for a in actions):
-            return Challenge(seat)
-        return super().choose(view, seat, actions, must_act)
 
 
 class Challenger(TablePeer):
@@ -574,51 +598,33 @@ def false_accusation() -> tuple[Sequence[Entry], Expected]:
 
 def equivocation() -> tuple[Sequence[Entry], Expected]:
     """Bob signs two different messages with one number; the host logs the proof."""
-    done: list[int] = []
+    def forge(game: Game, message: Message) -> Message | None:
+        body = message.body
+        if not isinstance(body, Shares) or len(body.items) < 2:
+            return None
+        return resign(game, 1, message, Shares(body.items[:1]))
 
-    def tamper(game: Game) -> Callable[[bytes, bytes, bytes], list[bytes]]:
-        def hook(sender: bytes, recipient: bytes, data: bytes) -> list[bytes]:
-            message = own_message(game, 1, sender, recipient, data)
-            if done or message is None or not isinstance(message.body, Shares) or \
-                    len(message.body.items) < 2:
-                return [data]
-            other = resign(game, 1, message, Shares(message.body.items[:1]))
-            done.append(message.counter)
-            return [data, frame(FRAME_MESSAGE, other.encode())]
-        return hook
-
-    def make(label: str) -> tuple[Sequence[Entry], Expected]:
-        done.clear()
-        game = play(3, "official", ["target=100"], label, tamper=tamper)
-        entries = game.entries
-        need(done, "Bob never sent two shares at once")
-        return entries, Expected("violation", "Bob signs two messages as one number",
-                                 "equivocation", abort_entry(entries), NAMES[1])
-
-    return first_seed("equivocation", make)
+    return refused_on_arrival("equivocation", (3, "official", ["target=100"]), 1, forge,
+                              what="Bob signs two messages as one number", code="equivocation",
+                              never="Bob never sent two shares at once", keep=True)
 
 
-def _tamper_shuffle(done: list[tuple[bytes, int]],
+def _tamper_shuffle(done: list[Message],
                     forge: Callable[[TableState, ShuffleDeck], ShuffleDeck],
-                    ) -> Callable[[Game], Callable[[bytes, bytes, bytes], list[bytes]]]:
+                    ) -> Callable[[Game], Hook]:
     """Bob's shuffle of deck 1 (the first round's deck), rewritten by ``forge``."""
-    def tamper(game: Game) -> Callable[[bytes, bytes, bytes], list[bytes]]:
-        def hook(sender: bytes, recipient: bytes, data: bytes) -> list[bytes]:
-            message = own_message(game, 1, sender, recipient, data)
-            if done or message is None or not isinstance(message.body, ShuffleDeck) or \
-                    message.body.shuffle != 1:
-                return [data]
-            forged = resign(game, 1, message, forge(game.net.host.state, message.body))
-            done.append((message.author.key, message.counter))
-            return [frame(FRAME_MESSAGE, forged.encode())]
-        return hook
-    return tamper
+    def rewrite(game: Game, message: Message) -> Message | None:
+        body = message.body
+        if not isinstance(body, ShuffleDeck) or body.shuffle != 1:
+            return None
+        return resign(game, 1, message, forge(game.net.host.state, body))
+    return rewrite_own(1, done, rewrite)
 
 
 def bad_shuffle() -> tuple[Sequence[Entry], Expected]:
     """Bob, shuffling deck 1 last, stacks it: his own fresh encryption of the cards in an
     order he chose, with his honest proof of shuffle. The host refuses it on arrival."""
-    done: list[tuple[bytes, int]] = []
+    done: list[Message] = []
 
     def stack(state: TableState, body: ShuffleDeck) -> ShuffleDeck:
         return ShuffleDeck(1, stacked_deck(state, 1), body.proof)
@@ -633,7 +639,7 @@ def bad_shuffle() -> tuple[Sequence[Entry], Expected]:
 def uncommitted_seed() -> tuple[Sequence[Entry], Expected]:
     """Bob shuffles deck 1 truly (his proof verifies) but from a seed he never committed
     to; his own reveal at the end convicts him."""
-    done: list[tuple[bytes, int]] = []
+    done: list[Message] = []
 
     def reseed(state: TableState, body: ShuffleDeck) -> ShuffleDeck:
         return shuffle_from(state, 1, state.seats[1].key, b"\x66" * 32)
@@ -641,14 +647,14 @@ def uncommitted_seed() -> tuple[Sequence[Entry], Expected]:
     game = play(3, "official", ["target=60"], "uncommitted-seed",
                 tamper=_tamper_shuffle(done, reseed))
     entries = game.entries
-    author, counter = done[0]
     return entries, Expected("violation", "Bob's shuffle of deck 1 is not from his seed",
-                             "dishonest_shuffle", entry_of(entries, author, counter), NAMES[1])
+                             "dishonest_shuffle",
+                             entry_of(entries, done[0].author.key, done[0].counter), NAMES[1])
 
 
 def refused_reveal() -> tuple[Sequence[Entry], Expected]:
     """Cy never reveals her secrets at the end: the game cannot be verified and stops there."""
-    def tamper(game: Game) -> Callable[[bytes, bytes, bytes], list[bytes]]:
+    def tamper(game: Game) -> Hook:
         def hook(sender: bytes, recipient: bytes, data: bytes) -> list[bytes]:
             # Cy's client never sends its reveal: not to the host, nor relayed to anyone.
             if sender != game.identity(2).peer.key or data[:1] not in (FRAME_MESSAGE,
