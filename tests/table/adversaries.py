@@ -208,11 +208,15 @@ class EvilHost(TablePeer):
         head = self.ledger.head
         message = Message.sign(self.identity, self.table_id, sequencer.counter, head, body)
         entry = Entry.countersign(self.identity, head.seen, head.hash, message)
+        self.send_entry(entry, to)
+        return entry
+
+    def send_entry(self, entry: Entry, to: list[PeerId] | None = None) -> None:
+        """Send ``entry`` as logged (to ``to``, or every other peer at the table)."""
         lobby = self.state.lobby
         assert lobby is not None
         targets = tuple(to or [p for p in lobby.joined if p != self.peer_id])
         self._out.append(Outgoing(targets, frame(FRAME_ENTRY, entry.encode())))
-        return entry
 
     def wrap(self, message: Message) -> Entry:
         """Countersign a peer's message at the next number without any check."""
@@ -233,11 +237,7 @@ class UncheckingHost(EvilHost):
             if isinstance(message.body, Move) and \
                     self.state.seat_of(message.author.key) == self.victim_seat:
                 self.done = True
-                entry = self.wrap(message)
-                lobby = self.state.lobby
-                assert lobby is not None
-                self._out.append(Outgoing(tuple(p for p in lobby.joined if p != self.peer_id),
-                                          frame(FRAME_ENTRY, entry.encode())))
+                self.send_entry(self.wrap(message))
                 return
         super().receive(data, now_ms, sender)
 
@@ -303,11 +303,8 @@ class Reorders(EvilHost):
                 self.done = True
                 # Put it one place earlier than its author saw: over the last entry.
                 last = self.ledger.chain.entries[-1]
-                entry = Entry.countersign(self.identity, last.seq, last.prev_hash, message)
-                lobby = self.state.lobby
-                assert lobby is not None
-                self._out.append(Outgoing(tuple(p for p in lobby.joined if p != self.peer_id),
-                                          frame(FRAME_ENTRY, entry.encode())))
+                self.send_entry(Entry.countersign(self.identity, last.seq, last.prev_hash,
+                                                  message))
                 return
         super().receive(data, now_ms, sender)
 
