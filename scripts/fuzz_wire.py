@@ -27,6 +27,7 @@ from pathlib import Path
 
 from uno_p2p.crypto.identity import PeerId
 from uno_p2p.errors import CryptoError, InvalidMessage, LocalProtocolError, RemoteProtocolError
+from uno_p2p.wire import fuzzing
 from uno_p2p.wire.chain import verify_entry
 from uno_p2p.wire.codec import unpack
 from uno_p2p.wire.envelope import Entry, Message
@@ -39,6 +40,8 @@ CAROL = SamplePeer.make(2)
 SENDERS = {SamplePeer.make(i).identity.peer.key: SamplePeer.make(i).channel.public
            for i in range(3)}
 EXPECTED = (InvalidMessage, RemoteProtocolError, CryptoError, LocalProtocolError)
+#: Bytes the mutator inserts: msgpack's type boundaries and markers.
+INSERT_BYTES = (0x00, 0x7F, 0x80, 0xC1, 0xCA, 0xDC, 0xFF)
 
 
 def corpus() -> list[bytes]:
@@ -74,24 +77,8 @@ def _check_entry(entry: Entry) -> None:
 
 
 def mutate(rng: random.Random, seeds: list[bytes]) -> bytes:
-    data = bytearray(rng.choice(seeds))
-    for _ in range(rng.randint(1, 4)):
-        choice = rng.randrange(6)
-        where = rng.randrange(len(data) + 1)
-        if choice == 0 and data:
-            data[where % len(data)] ^= 1 << rng.randrange(8)
-        elif choice == 1 and data:
-            data[where % len(data)] = rng.randrange(256)
-        elif choice == 2:
-            data[where:where] = bytes([rng.choice((0x00, 0x7F, 0x80, 0xC1, 0xCA, 0xDC, 0xFF))])
-        elif choice == 3 and data:
-            del data[where % len(data)]
-        elif choice == 4:
-            del data[where:]
-        else:
-            other = rng.choice(seeds)
-            data[where:] = other[rng.randrange(len(other) + 1):]
-    return bytes([rng.randrange(3)]) + bytes(data)
+    """A seed with one to four random edits, behind a selector byte for ``check_one``."""
+    return fuzzing.mutate(rng, seeds, fewest=1, insert=INSERT_BYTES, selectors=3)
 
 
 def run_mutation(runs: int, seconds: float, seed: int) -> dict[str, object]:

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -38,14 +39,10 @@ from typing import Any, TypeVar
 
 from uno_p2p.audit.core import revealed_knowledge
 from uno_p2p.audit.walk import walk
-from uno_p2p.crypto.cards import card_point
-from uno_p2p.crypto.group import Scalar, base_mul
 from uno_p2p.crypto.identity import Identity
-from uno_p2p.crypto.shuffle import Ciphertext, shuffle_context
-from uno_p2p.crypto.shuffle_proof import make_proven_shuffle
 from uno_p2p.rules.actions import Action, Challenge, ChallengeVerdict, Play
 from uno_p2p.rules.bots import Bot, HeuristicBot
-from uno_p2p.rules.cards import CARD_COLOUR, CARD_COUNT
+from uno_p2p.rules.cards import CARD_COLOUR
 from uno_p2p.rules.options import preset
 from uno_p2p.rules.state import State
 from uno_p2p.store.unolog import GameLog
@@ -60,9 +57,7 @@ from uno_p2p.table.bodies import (
     Shares,
     ShuffleDeck,
 )
-from uno_p2p.table.duties import Owed, make_item
 from uno_p2p.table.frames import FRAME_MESSAGE, FRAME_RELAY, frame
-from uno_p2p.table.game import table_key
 from uno_p2p.table.memnet import NAMES, Network, TableSetup, game_over, seat_table, seeded
 from uno_p2p.table.peer import TablePeer
 from uno_p2p.table.replay import replay
@@ -71,14 +66,33 @@ from uno_p2p.wire.envelope import Entry, Head, Message
 from uno_p2p.wire.private import Sealed
 from uno_p2p.wire.registry import Body
 
-DATA = Path(__file__).resolve().parent.parent / "tests" / "data"
+ROOT = Path(__file__).resolve().parent.parent
+# The cheats recorded here are the table tests' own (one copy, tests/table/cheats.py): this
+# script runs from a checkout, beside the tests whose reference data it writes.
+sys.path.insert(0, str(ROOT))
+from tests.table.cheats import (  # noqa: E402
+    WILD,
+    WILD_DRAW_FOUR,
+    BlindToItsVerdict,
+    bluff_play,
+    first_card_play,
+    forget_hand,
+    holds_colour,
+    shuffle_from,
+    stacked_deck,
+)
+
+DATA = ROOT / "tests" / "data"
 SEED = b"uno-lan/reference/"
-WILD_DRAW_FOUR = 104
 MAX_STEPS = 1_000_000
 #: How many seed labels a log that needs a particular event tries (``label-1`` ...).
 SEARCH = 60
 
 T = TypeVar("T")
+#: What a tamper does to a frame on the simulated wire: the frames delivered instead.
+Hook = Callable[[bytes, bytes, bytes], list[bytes]]
+#: A cheat's rewrite of its own message (re-signed), or None to let this one pass.
+Forge = Callable[["Game", Message], Message | None]
 
 
 class Missing(Exception):
@@ -141,7 +155,7 @@ class Game:
 
 
 def play(players: int, preset_name: str, overrides: Sequence[str], label: str, *,
-         tamper: Callable[[Game], Callable[[bytes, bytes, bytes], list[bytes]]] | None = None,
+         tamper: Callable[[Game], Hook] | None = None,
          custom: dict[int, type[TablePeer]] | None = None,
          ms_per_frame: int = 0) -> Game:
     """Seat and run one table to its end (or until nothing moves).
@@ -151,7 +165,7 @@ def play(players: int, preset_name: str, overrides: Sequence[str], label: str, *
     """
     setup = TableSetup(players, preset(preset_name, overrides), SEED + label.encode(),
                        preset=preset_name)
-    holder: list[Callable[[bytes, bytes, bytes], list[bytes]]] = []
+    holder: list[Hook] = []
 
     def hook(sender: bytes, recipient: bytes, data: bytes) -> list[bytes]:
         return holder[0](sender, recipient, data) if holder else [data]
@@ -185,9 +199,66 @@ def own_message(game: Game, seat: int, sender: bytes, recipient: bytes,
     return Message.decode(data[1:])
 
 
+def rewrite_own(seat: int, done: list[Message], forge: Forge, *,
+                keep: bool = False) -> Callable[[Game], Hook]:
+    """A tamper: ``forge`` rewrites (and re-signs) ``seat``'s first message to the host
+    that it accepts, once; it is recorded in ``done`` and sent instead of the original
+    (after it, with ``keep``); every other frame passes."""
+    def tamper(game: Game) -> Hook:
+        def hook(sender: bytes, recipient: bytes, data: bytes) -> list[bytes]:
+            message = own_message(game, seat, sender, recipient, data)
+            forged = None if done or message is None else forge(game, message)
+            if forged is None:
+                return [data]
+            done.append(forged)
+            return [data, frame(FRAME_MESSAGE, forged.encode())] if keep else \
+                [frame(FRAME_MESSAGE, forged.encode())]
+        return hook
+    return tamper
+
+
+def refused_on_arrival(label: str, table: tuple[int, str, Sequence[str]], seat: int,
+                       forge: Forge, *, what: str, code: str, never: str,
+                       keep: bool = False) -> tuple[Sequence[Entry], Expected]:
+    """The log of the first game from ``label`` (``table``: players, preset, options) in
+    which ``seat``'s message, rewritten by ``forge`` (see ``rewrite_own``), reached the host,
+    which refused it and logged an ``abort`` naming ``seat`` with ``code``.
+
+    Raises:
+        SystemExit: no seed in the bound gives ``seat`` the chance (``never``).
+    """
+    done: list[Message] = []
+    players, preset_name, overrides = table
+
+    def make(label: str) -> tuple[Sequence[Entry], Expected]:
+        done.clear()
+        game = play(players, preset_name, overrides, label,
+                    tamper=rewrite_own(seat, done, forge, keep=keep))
+        entries = game.entries
+        need(done, never)
+        return entries, Expected("violation", what, code, abort_entry(entries), NAMES[seat])
+
+    return first_seed(label, make)
+
+
 def entry_of(entries: Sequence[Entry], author: bytes, counter: int) -> int:
     """The number of the entry holding ``author``'s message ``counter``."""
     return next(e.seq for e in entries if e.author.key == author and e.message.counter == counter)
+
+
+def illegal_move(game: Game, seat: int, counters: Sequence[int], what: str,
+                 never: str) -> tuple[Sequence[Entry], Expected]:
+    """The log, convicting ``seat`` of an illegal move at its first message among
+    ``counters`` (the cheats it sent past its own engine).
+
+    Raises:
+        Missing: ``counters`` is empty (``never`` says what did not happen).
+    """
+    need(counters, never)
+    entries = game.entries
+    return entries, Expected("violation", what, "illegal_move",
+                             entry_of(entries, game.identity(seat).peer.key, counters[0]),
+                             NAMES[seat])
 
 
 def abort_entry(entries: Sequence[Entry]) -> int:
@@ -268,8 +339,8 @@ def unchallenged_bluffs(entries: Sequence[Entry]) -> list[int]:
             found.append(pending)
             pending = None
         if isinstance(action, Play) and action.cards[-1] >= WILD_DRAW_FOUR:
-            rest = [s for s in game.hands[action.seat] if s not in action.slots]
-            if any(CARD_COLOUR[knowledge.faces[s]] == game.colour for s in rest):
+            rest = [knowledge.faces[s] for s in game.hands[action.seat] if s not in action.slots]
+            if holds_colour(rest, game.colour):
                 pending = step.entry.seq
     return found
 
@@ -312,85 +383,61 @@ def left_early() -> tuple[Sequence[Entry], Expected]:
 # -- live cheats through the honest sequencer ---------------------------------------------------
 def out_of_turn() -> tuple[Sequence[Entry], Expected]:
     """Bob sends a play of his own card while it is Ann's turn; the host stops the game."""
-    done: list[int] = []
+    def forge(game: Game, message: Message) -> Message | None:
+        host = game.net.host.state
+        bob = game.peer(1)
+        engine = bob.state.engine
+        if not isinstance(message.body, Shares) or engine is None or engine.current == 1 or \
+                host.phase != TablePhase.PLAYING or engine.awaiting or not engine.hands[1]:
+            return None
+        return resign(game, 1, message, first_card_play(host, bob.secrets, 1, engine),
+                      head=game.net.host.ledger.head)
 
-    def tamper(game: Game) -> Callable[[bytes, bytes, bytes], list[bytes]]:
-        def hook(sender: bytes, recipient: bytes, data: bytes) -> list[bytes]:
-            message = own_message(game, 1, sender, recipient, data)
-            host = game.net.host.state
-            bob = game.peer(1)
-            engine = bob.state.engine
-            if done or message is None or not isinstance(message.body, Shares) or \
-                    engine is None or engine.current == 1 or host.phase != TablePhase.PLAYING \
-                    or engine.awaiting or not engine.hands[1]:
-                return [data]
-            slot = engine.hands[1][0]
-            card = engine.known[slot]
-            share = make_item(host, bob.secrets, 1, Owed(slot, "open", -1))
-            action = Play(1, (slot,), (card,), 0 if card >= 100 else -1)
-            forged = resign(game, 1, message, Move(action, (share,)),
-                            head=game.net.host.ledger.head)
-            done.append(forged.counter)
-            return [frame(FRAME_MESSAGE, forged.encode())]
-        return hook
-
-    def make(label: str) -> tuple[Sequence[Entry], Expected]:
-        done.clear()
-        game = play(2, "official", ["target=100"], label, tamper=tamper)
-        entries = game.entries
-        need(done, "Bob never had the chance")
-        return entries, Expected("violation", "Bob plays while it is Ann's turn",
-                                 "illegal_move", abort_entry(entries), NAMES[1])
-
-    return first_seed("out-of-turn", make)
+    return refused_on_arrival("out-of-turn", (2, "official", ["target=100"]), 1, forge,
+                              what="Bob plays while it is Ann's turn", code="illegal_move",
+                              never="Bob never had the chance")
 
 
 def wrong_face() -> tuple[Sequence[Entry], Expected]:
     """Cy plays a card of her hand but claims it is a Wild; its shares open to another card."""
-    done: list[int] = []
+    def forge(game: Game, message: Message) -> Message | None:
+        body = message.body
+        if not isinstance(body, Move) or not isinstance(body.action, Play) or \
+                len(body.action.cards) != 1 or body.action.cards[0] >= WILD:
+            return None
+        lie = replace(body.action, cards=(WILD,), colour=CARD_COLOUR[body.action.cards[0]])
+        return resign(game, 2, message, Move(lie, body.shares))
 
-    def tamper(game: Game) -> Callable[[bytes, bytes, bytes], list[bytes]]:
-        def hook(sender: bytes, recipient: bytes, data: bytes) -> list[bytes]:
-            message = own_message(game, 2, sender, recipient, data)
-            if done or message is None or not isinstance(message.body, Move):
-                return [data]
-            action = message.body.action
-            if not isinstance(action, Play) or len(action.cards) != 1 or action.cards[0] >= 100:
-                return [data]
-            lie = replace(action, cards=(100,), colour=CARD_COLOUR[action.cards[0]])
-            forged = resign(game, 2, message, Move(lie, message.body.shares))
-            done.append(forged.counter)
-            return [frame(FRAME_MESSAGE, forged.encode())]
-        return hook
-
-    def make(label: str) -> tuple[Sequence[Entry], Expected]:
-        done.clear()
-        game = play(3, "house", ["target=100"], label, tamper=tamper)
-        entries = game.entries
-        need(done, "Cy never played a coloured card alone")
-        return entries, Expected("violation", "Cy shows a card as a Wild it is not",
-                                 "wrong_face", abort_entry(entries), NAMES[2])
-
-    return first_seed("wrong-face", make)
+    return refused_on_arrival("wrong-face", (3, "house", ["target=100"]), 2, forge,
+                              what="Cy shows a card as a Wild it is not", code="wrong_face",
+                              never="Cy never played a coloured card alone")
 
 
-class LiarBot(HeuristicBot):
-    """Challenges every Wild Draw Four; calls it guilty when the hand it saw is innocent."""
+class ChallengerBot(HeuristicBot):
+    """Challenges every Wild Draw Four (and gives an honest verdict)."""
 
     def choose(self, view: State, seat: int, actions: Sequence[Action],
                must_act: bool) -> Action | None:
         if any(isinstance(a, Challenge) for a in actions):
             return Challenge(seat)
+        return super().choose(view, seat, actions, must_act)
+
+
+class LiarBot(ChallengerBot):
+    """Challenges every Wild Draw Four; calls it guilty when the hand it saw is innocent."""
+
+    def choose(self, view: State, seat: int, actions: Sequence[Action],
+               must_act: bool) -> Action | None:
         if any(isinstance(a, ChallengeVerdict) for a in actions):
             _, challenged, colour = view.challenge
             hand = view.hands[challenged]
             if all(slot in view.known for slot in hand) and \
-                    not any(CARD_COLOUR[view.known[slot]] == colour for slot in hand):
+                    not holds_colour((view.known[slot] for slot in hand), colour):
                 return ChallengeVerdict(seat, True)
         return super().choose(view, seat, actions, must_act)
 
 
-class Liar(TablePeer):
+class Liar(BlindToItsVerdict):
     """Bob with the lying bot, sending his verdicts past his own engine (and letting his
     own ledger take them: he forgets the hand he saw for that entry)."""
 
@@ -407,19 +454,10 @@ class Liar(TablePeer):
             return
         game = self.state.engine
         assert game is not None  # noqa: S101
-        hand = game.hands[game.challenge[1]]
-        if not any(CARD_COLOUR[game.known[s]] == game.challenge[2] for s in hand):
+        _, challenged, colour = game.challenge
+        if not holds_colour((game.known[s] for s in game.hands[challenged]), colour):
             self.lies.append(self.counter)  # the counter this message will carry
         self._submit(Move(action, ()))
-
-    def _accept(self, entry: Entry) -> None:
-        state, game = self.ledger.state, self.ledger.state.engine
-        if entry.author == self.peer_id and isinstance(entry.body, Move) and game is not None \
-                and isinstance(entry.body.action, ChallengeVerdict):
-            hand = set(game.hands[game.challenge[1]])
-            blind = replace(game, known={s: c for s, c in game.known.items() if s not in hand})
-            self.ledger.state = replace(state, engine=blind)
-        super()._accept(entry)
 
 
 def challenge_lie() -> tuple[Sequence[Entry], Expected]:
@@ -428,14 +466,10 @@ def challenge_lie() -> tuple[Sequence[Entry], Expected]:
     reveal, and the audit names Bob at his verdict."""
     def make(label: str) -> tuple[Sequence[Entry], Expected]:
         game = play(2, "official", ["target=50"], label, custom={1: Liar})
-        entries = game.entries
         bob = game.peer(1)
         assert isinstance(bob, Liar), "Bob is the liar"  # noqa: S101
-        need(bob.lies, "Bob never lied")
-        return entries, Expected("violation", "Bob calls a Wild Draw Four guilty though Ann "
-                                 "held no card of the colour to match", "illegal_move",
-                                 entry_of(entries, game.identity(1).peer.key, bob.lies[0]),
-                                 NAMES[1])
+        return illegal_move(game, 1, bob.lies, "Bob calls a Wild Draw Four guilty though Ann "
+                            "held no card of the colour to match", "Bob never lied")
 
     return first_seed("challenge-lie", make)
 
@@ -450,15 +484,10 @@ class BluffBot(HeuristicBot):
 
     def choose(self, view: State, seat: int, actions: Sequence[Action],
                must_act: bool) -> Action | None:
-        hand = view.hands[seat]
-        faces = {slot: view.known[slot] for slot in hand if slot in view.known}
-        fours = [slot for slot, card in faces.items() if card >= WILD_DRAW_FOUR]
-        holds_colour = any(card < CARD_COUNT - 8 and CARD_COLOUR[card] == view.colour
-                           for card in faces.values())
-        if not self.done and must_act and view.current == seat and view.pending == 0 \
-                and fours and holds_colour and len(hand) > 2 and view.drawn is None:
+        bluff = bluff_play(view, seat) if not self.done and must_act else None
+        if bluff is not None:
             self.done.append(True)
-            return Play(seat, (fours[0],), (faces[fours[0]],), (view.colour + 1) % 4)
+            return bluff
         return super().choose(view, seat, actions, must_act)
 
 
@@ -478,9 +507,9 @@ class Bluffer(TablePeer):
         if isinstance(action, Play) and action.cards[0] >= WILD_DRAW_FOUR:
             game = self.state.engine
             assert game is not None  # noqa: S101
-            rest = [s for s in game.hands[action.seat] if s not in action.slots]
-            if any(s in game.known and game.known[s] < CARD_COUNT - 8
-                   and CARD_COLOUR[game.known[s]] == game.colour for s in rest):
+            rest = [game.known[s] for s in game.hands[action.seat]
+                    if s not in action.slots and s in game.known]
+            if holds_colour(rest, game.colour):
                 self.bluffs.append(self.counter)  # the counter this message will carry
             self._submit(Move(action, self._proofs(action)))
             return
@@ -489,13 +518,10 @@ class Bluffer(TablePeer):
     def _accept(self, entry: Entry) -> None:
         """Its own client lets its bluff through: it forgets its hand for that one entry."""
         body, state, me = entry.body, self.ledger.state, self.ledger.state.my_seat
-        game = state.engine
-        if entry.author == self.peer_id and isinstance(body, Move) and game is not None and \
-                me is not None and isinstance(body.action, Play) and \
+        if entry.author == self.peer_id and isinstance(body, Move) and state.engine is not None \
+                and me is not None and isinstance(body.action, Play) and \
                 body.action.cards[0] >= WILD_DRAW_FOUR:
-            hand = set(game.hands[me])
-            blind = replace(game, known={s: c for s, c in game.known.items() if s not in hand})
-            self.ledger.state = replace(state, engine=blind)
+            self.ledger.state = forget_hand(state, me)
         super()._accept(entry)
 
 
@@ -506,26 +532,12 @@ def wild_draw_four() -> tuple[Sequence[Entry], Expected]:
     def make(label: str) -> tuple[Sequence[Entry], Expected]:
         game = play(3, "official", ["target=60", "wd4_strict=true"], label,
                     custom={2: Bluffer})
-        entries = game.entries
         cy = game.peer(2)
         assert isinstance(cy, Bluffer), "Cy is the bluffer"  # noqa: S101
-        need(cy.bluffs, "Cy never bluffed")
-        return entries, Expected("violation", "Cy plays a Wild Draw Four holding the colour "
-                                 "under wd4_strict", "illegal_move",
-                                 entry_of(entries, game.identity(2).peer.key, cy.bluffs[0]),
-                                 NAMES[2])
+        return illegal_move(game, 2, cy.bluffs, "Cy plays a Wild Draw Four holding the colour "
+                            "under wd4_strict", "Cy never bluffed")
 
     return first_seed("bluff", make)
-
-
-class ChallengerBot(HeuristicBot):
-    """Challenges every Wild Draw Four (and gives an honest verdict)."""
-
-    def choose(self, view: State, seat: int, actions: Sequence[Action],
-               must_act: bool) -> Action | None:
-        if any(isinstance(a, Challenge) for a in actions):
-            return Challenge(seat)
-        return super().choose(view, seat, actions, must_act)
 
 
 class Challenger(TablePeer):
@@ -586,59 +598,36 @@ def false_accusation() -> tuple[Sequence[Entry], Expected]:
 
 def equivocation() -> tuple[Sequence[Entry], Expected]:
     """Bob signs two different messages with one number; the host logs the proof."""
-    done: list[int] = []
+    def forge(game: Game, message: Message) -> Message | None:
+        body = message.body
+        if not isinstance(body, Shares) or len(body.items) < 2:
+            return None
+        return resign(game, 1, message, Shares(body.items[:1]))
 
-    def tamper(game: Game) -> Callable[[bytes, bytes, bytes], list[bytes]]:
-        def hook(sender: bytes, recipient: bytes, data: bytes) -> list[bytes]:
-            message = own_message(game, 1, sender, recipient, data)
-            if done or message is None or not isinstance(message.body, Shares) or \
-                    len(message.body.items) < 2:
-                return [data]
-            other = resign(game, 1, message, Shares(message.body.items[:1]))
-            done.append(message.counter)
-            return [data, frame(FRAME_MESSAGE, other.encode())]
-        return hook
-
-    def make(label: str) -> tuple[Sequence[Entry], Expected]:
-        done.clear()
-        game = play(3, "official", ["target=100"], label, tamper=tamper)
-        entries = game.entries
-        need(done, "Bob never sent two shares at once")
-        return entries, Expected("violation", "Bob signs two messages as one number",
-                                 "equivocation", abort_entry(entries), NAMES[1])
-
-    return first_seed("equivocation", make)
+    return refused_on_arrival("equivocation", (3, "official", ["target=100"]), 1, forge,
+                              what="Bob signs two messages as one number", code="equivocation",
+                              never="Bob never sent two shares at once", keep=True)
 
 
-def _tamper_shuffle(done: list[tuple[bytes, int]],
+def _tamper_shuffle(done: list[Message],
                     forge: Callable[[TableState, ShuffleDeck], ShuffleDeck],
-                    ) -> Callable[[Game], Callable[[bytes, bytes, bytes], list[bytes]]]:
+                    ) -> Callable[[Game], Hook]:
     """Bob's shuffle of deck 1 (the first round's deck), rewritten by ``forge``."""
-    def tamper(game: Game) -> Callable[[bytes, bytes, bytes], list[bytes]]:
-        def hook(sender: bytes, recipient: bytes, data: bytes) -> list[bytes]:
-            message = own_message(game, 1, sender, recipient, data)
-            if done or message is None or not isinstance(message.body, ShuffleDeck) or \
-                    message.body.shuffle != 1:
-                return [data]
-            forged = resign(game, 1, message, forge(game.net.host.state, message.body))
-            done.append((message.author.key, message.counter))
-            return [frame(FRAME_MESSAGE, forged.encode())]
-        return hook
-    return tamper
+    def rewrite(game: Game, message: Message) -> Message | None:
+        body = message.body
+        if not isinstance(body, ShuffleDeck) or body.shuffle != 1:
+            return None
+        return resign(game, 1, message, forge(game.net.host.state, body))
+    return rewrite_own(1, done, rewrite)
 
 
 def bad_shuffle() -> tuple[Sequence[Entry], Expected]:
     """Bob, shuffling deck 1 last, stacks it: his own fresh encryption of the cards in an
     order he chose, with his honest proof of shuffle. The host refuses it on arrival."""
-    done: list[tuple[bytes, int]] = []
+    done: list[Message] = []
 
     def stack(state: TableState, body: ShuffleDeck) -> ShuffleDeck:
-        deck, key = state.decks[1], table_key(state)
-        cards = []
-        for k, card in enumerate(sorted(deck.card_ids, reverse=True)):
-            r = Scalar.of(1000 + k)
-            cards.append(Ciphertext(base_mul(r), card_point(card) + key * r).to_wire())
-        return ShuffleDeck(1, tuple(cards), body.proof)
+        return ShuffleDeck(1, stacked_deck(state, 1), body.proof)
 
     game = play(2, "official", ["target=60"], "bad-shuffle", tamper=_tamper_shuffle(done, stack))
     entries = game.entries
@@ -650,29 +639,22 @@ def bad_shuffle() -> tuple[Sequence[Entry], Expected]:
 def uncommitted_seed() -> tuple[Sequence[Entry], Expected]:
     """Bob shuffles deck 1 truly (his proof verifies) but from a seed he never committed
     to; his own reveal at the end convicts him."""
-    done: list[tuple[bytes, int]] = []
+    done: list[Message] = []
 
     def reseed(state: TableState, body: ShuffleDeck) -> ShuffleDeck:
-        deck = state.decks[1]
-        peer = state.seats[1].key
-        context = shuffle_context(state.table_id, deck.round, deck.number, peer,
-                                  turn=len(deck.done))
-        message, proof = make_proven_shuffle(
-            deck.ciphertexts, shuffle_master=b"\x66" * 32, round_number=deck.round,
-            deck=deck.number, joint_key=table_key(state), context=context)
-        return ShuffleDeck(1, tuple(message.to_wire()), proof.to_wire())
+        return shuffle_from(state, 1, state.seats[1].key, b"\x66" * 32)
 
     game = play(3, "official", ["target=60"], "uncommitted-seed",
                 tamper=_tamper_shuffle(done, reseed))
     entries = game.entries
-    author, counter = done[0]
     return entries, Expected("violation", "Bob's shuffle of deck 1 is not from his seed",
-                             "dishonest_shuffle", entry_of(entries, author, counter), NAMES[1])
+                             "dishonest_shuffle",
+                             entry_of(entries, done[0].author.key, done[0].counter), NAMES[1])
 
 
 def refused_reveal() -> tuple[Sequence[Entry], Expected]:
     """Cy never reveals her secrets at the end: the game cannot be verified and stops there."""
-    def tamper(game: Game) -> Callable[[bytes, bytes, bytes], list[bytes]]:
+    def tamper(game: Game) -> Hook:
         def hook(sender: bytes, recipient: bytes, data: bytes) -> list[bytes]:
             # Cy's client never sends its reveal: not to the host, nor relayed to anyone.
             if sender != game.identity(2).peer.key or data[:1] not in (FRAME_MESSAGE,

@@ -244,13 +244,9 @@ def _shuffler_of(seq: int) -> bytes:
     return LOG[seq].author.key
 
 
-def test_a_shuffled_non_card_is_refused_by_the_proof_of_shuffle() -> None:
-    """deck.md §6.4: a shuffle hiding a point that is no card is no permutation of its
-    input, so its proof fails on arrival and names the shuffler (before any opening)."""
-    last = FIRST_SHUFFLE + 2
-    cts = list(shuffle_of(last).ciphertexts)
-    ct = Ciphertext.from_wire(cts[0], peer=None, item="test")
-    cts[0] = Ciphertext(ct.c1, ct.c2 + base_mul(Scalar(1))).to_wire()
+def _assert_refused_shuffle(last: int, cts: list[bytes]) -> None:
+    """The log with shuffle ``last`` holding ``cts`` instead is a ``bad_shuffle`` by its
+    shuffler (deck.md §6.4: the proof fails on arrival)."""
     entries = rechain(LOG, last, replace(shuffle_of(last), ciphertexts=tuple(cts)),
                       FIRST_SHARES + 2)
     report = audit_entries(entries)
@@ -258,6 +254,16 @@ def test_a_shuffled_non_card_is_refused_by_the_proof_of_shuffle() -> None:
     assert report.violation.code == "bad_shuffle"
     assert report.violation.peer is not None
     assert report.violation.peer.key == _shuffler_of(last)
+
+
+def test_a_shuffled_non_card_is_refused_by_the_proof_of_shuffle() -> None:
+    """deck.md §6.4: a shuffle hiding a point that is no card is no permutation of its
+    input, so its proof fails on arrival and names the shuffler (before any opening)."""
+    last = FIRST_SHUFFLE + 2
+    cts = list(shuffle_of(last).ciphertexts)
+    ct = Ciphertext.from_wire(cts[0], peer=None, item="test")
+    cts[0] = Ciphertext(ct.c1, ct.c2 + base_mul(Scalar(1))).to_wire()
+    _assert_refused_shuffle(last, cts)
 
 
 def test_a_point_that_is_no_card_is_unknown_card_naming_nobody() -> None:
@@ -275,13 +281,7 @@ def test_two_positions_of_one_card_are_refused_by_the_proof_of_shuffle() -> None
     cts = list(shuffle_of(last).ciphertexts)
     ct = Ciphertext.from_wire(cts[1], peer=None, item="test")
     cts[1] = Ciphertext(ct.c1, ct.c2 - card_point(faces[1]) + card_point(faces[0])).to_wire()
-    entries = rechain(LOG, last, replace(shuffle_of(last), ciphertexts=tuple(cts)),
-                      FIRST_SHARES + 2)
-    report = audit_entries(entries)
-    assert report.violation is not None
-    assert report.violation.code == "bad_shuffle"
-    assert report.violation.peer is not None
-    assert report.violation.peer.key == _shuffler_of(last)
+    _assert_refused_shuffle(last, cts)
 
 
 def test_one_card_opened_twice_in_a_deck_is_duplicate_card_naming_nobody() -> None:

@@ -9,20 +9,23 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from uno_p2p.crypto.cards import card_point
-from uno_p2p.crypto.group import Point, Scalar, base_mul
+from tests.table.cheats import (
+    BlindToItsVerdict,
+    bluff_play,
+    first_card_play,
+    holds_colour,
+    shuffle_from,
+    stacked_deck,
+)
+from uno_p2p.crypto.group import Point, Scalar
 from uno_p2p.crypto.identity import PeerId
 from uno_p2p.crypto.keys import PeerSecrets
-from uno_p2p.crypto.shuffle import Ciphertext, shuffle_context
-from uno_p2p.crypto.shuffle_proof import make_proven_shuffle
 from uno_p2p.errors import IllegalAction
 from uno_p2p.rules.actions import Challenge, ChallengeVerdict, Play, TimeOut
-from uno_p2p.rules.cards import CARD_COLOUR
 from uno_p2p.rules.state import Phase
 from uno_p2p.table.bodies import Clock, Move, Shares, ShuffleDeck
 from uno_p2p.table.duties import Owed, make_item
 from uno_p2p.table.frames import FRAME_ENTRY, FRAME_MESSAGE, frame
-from uno_p2p.table.game import table_key
 from uno_p2p.table.peer import TablePeer
 from uno_p2p.table.sending import Outgoing
 from uno_p2p.table.state import TablePhase
@@ -89,11 +92,7 @@ class PlaysOutOfTurn(Cheater):
                 any(s not in game.known for s in game.hands[me]):
             return super()._bot_move()
         self.cheated = True
-        slot = game.hands[me][0]
-        card = game.known[slot]
-        item = make_item(self.state, self.secrets, me, Owed(slot, "open", -1))
-        colour = 0 if card >= 100 else -1
-        self._submit(Move(Play(me, (slot,), (card,), colour=colour), (item,)))
+        self._submit(first_card_play(self.state, self.secrets, me))
         return True
 
 
@@ -141,14 +140,8 @@ class DishonestShuffler(Cheater):
     def cheat(self, body: Body) -> Body:
         if not isinstance(body, ShuffleDeck):
             return body
-        deck = self.state.decks[body.shuffle]
         fake = PeerSecrets.from_seed(b"\x07" * 32, table=self.table_id, peer=self.peer_id.key)
-        context = shuffle_context(self.table_id, deck.round, deck.number, self.peer_id.key,
-                                  turn=len(deck.done))
-        message, proof = make_proven_shuffle(
-            deck.ciphertexts, shuffle_master=fake.shuffle_master, round_number=deck.round,
-            deck=deck.number, joint_key=table_key(self.state), context=context)
-        return ShuffleDeck(body.shuffle, tuple(message.to_wire()), proof.to_wire())
+        return shuffle_from(self.state, body.shuffle, self.peer_id.key, fake.shuffle_master)
 
 
 class StacksTheDeck(Cheater):
@@ -164,13 +157,8 @@ class StacksTheDeck(Cheater):
         deck = self.state.decks[body.shuffle]
         if len(deck.shufflers) != 1 or len(deck.card_ids) != len(deck.ciphertexts):
             return body
-        key = table_key(self.state)
-        stacked = []
-        for k, card in enumerate(sorted(deck.card_ids, reverse=True)):
-            r = Scalar.of(1000 + k)
-            stacked.append(Ciphertext(base_mul(r), card_point(card) + key * r).to_wire())
         proof = body.proof if self.proof is None else self.proof
-        return ShuffleDeck(body.shuffle, tuple(stacked), proof)
+        return ShuffleDeck(body.shuffle, stacked_deck(self.state, body.shuffle), proof)
 
 
 class StacksWithoutProof(StacksTheDeck):
@@ -179,11 +167,12 @@ class StacksWithoutProof(StacksTheDeck):
     proof = b""
 
 
-class LyingChallenger(Cheater):
+class LyingChallenger(BlindToItsVerdict, Cheater):
     """Always challenges a Wild Draw Four, then gives the verdict the hand disproves.
 
     RULES.md: the hand is "shown to the challenger alone", so only the
-    challenged player sees the lie at once; everyone learns it at the round end.
+    challenged player sees the lie at once; everyone learns it at the round end. Its own
+    client lets the lie through (``BlindToItsVerdict``).
     """
 
     def _bot_move(self) -> bool:
@@ -202,21 +191,11 @@ class LyingChallenger(Cheater):
             hand = game.hands[challenged]
             if any(s not in game.known for s in hand):
                 return False
-            guilty = any(CARD_COLOUR[game.known[s]] == colour for s in hand)
+            guilty = holds_colour((game.known[s] for s in hand), colour)
             self.cheated = True
             self._submit(Move(ChallengeVerdict(me, not guilty), ()))
             return True
         return super()._bot_move()
-
-    def _accept(self, entry: Entry) -> None:
-        """Its own client lets the lie through: it forgets the hand it saw for that entry."""
-        state, game = self.ledger.state, self.ledger.state.engine
-        if entry.author == self.peer_id and isinstance(entry.body, Move) and game is not None \
-                and isinstance(entry.body.action, ChallengeVerdict):
-            hand = set(game.hands[game.challenge[1]])
-            blind = replace(game, known={s: c for s, c in game.known.items() if s not in hand})
-            self.ledger.state = replace(state, engine=blind)
-        super()._accept(entry)
 
 
 class EvilHost(TablePeer):
@@ -229,11 +208,15 @@ class EvilHost(TablePeer):
         head = self.ledger.head
         message = Message.sign(self.identity, self.table_id, sequencer.counter, head, body)
         entry = Entry.countersign(self.identity, head.seen, head.hash, message)
+        self.send_entry(entry, to)
+        return entry
+
+    def send_entry(self, entry: Entry, to: list[PeerId] | None = None) -> None:
+        """Send ``entry`` as logged (to ``to``, or every other peer at the table)."""
         lobby = self.state.lobby
         assert lobby is not None
         targets = tuple(to or [p for p in lobby.joined if p != self.peer_id])
         self._out.append(Outgoing(targets, frame(FRAME_ENTRY, entry.encode())))
-        return entry
 
     def wrap(self, message: Message) -> Entry:
         """Countersign a peer's message at the next number without any check."""
@@ -254,11 +237,7 @@ class UncheckingHost(EvilHost):
             if isinstance(message.body, Move) and \
                     self.state.seat_of(message.author.key) == self.victim_seat:
                 self.done = True
-                entry = self.wrap(message)
-                lobby = self.state.lobby
-                assert lobby is not None
-                self._out.append(Outgoing(tuple(p for p in lobby.joined if p != self.peer_id),
-                                          frame(FRAME_ENTRY, entry.encode())))
+                self.send_entry(self.wrap(message))
                 return
         super().receive(data, now_ms, sender)
 
@@ -324,11 +303,8 @@ class Reorders(EvilHost):
                 self.done = True
                 # Put it one place earlier than its author saw: over the last entry.
                 last = self.ledger.chain.entries[-1]
-                entry = Entry.countersign(self.identity, last.seq, last.prev_hash, message)
-                lobby = self.state.lobby
-                assert lobby is not None
-                self._out.append(Outgoing(tuple(p for p in lobby.joined if p != self.peer_id),
-                                          frame(FRAME_ENTRY, entry.encode())))
+                self.send_entry(Entry.countersign(self.identity, last.seq, last.prev_hash,
+                                                  message))
                 return
         super().receive(data, now_ms, sender)
 
@@ -374,15 +350,11 @@ class Bluffer(TablePeer):
         game, me = self.state.engine, self.state.my_seat
         if self.bluffed or game is None or me is None or self.outstanding is not None or \
                 self.state.phase != TablePhase.PLAYING or game.awaiting or \
-                game.phase != Phase.PLAYING or game.current != me or game.pending or \
-                game.drawn is not None or any(s not in game.known for s in game.hands[me]):
+                game.phase != Phase.PLAYING or any(s not in game.known for s in game.hands[me]):
             return super()._bot_move()
-        faces = {slot: game.known[slot] for slot in game.hands[me]}
-        fours = [slot for slot, card in faces.items() if card >= 104]
-        colour = any(card < 100 and CARD_COLOUR[card] == game.colour for card in faces.values())
-        if not fours or not colour or len(faces) < 3:
+        play = bluff_play(game, me)
+        if play is None:
             return super()._bot_move()
         self.bluffed = True
-        play = Play(me, (fours[0],), (faces[fours[0]],), (game.colour + 1) % 4)
         self._submit(Move(play, self._proofs(play)))
         return True

@@ -45,6 +45,15 @@ def finished() -> Steps:
     return list(walk(net.entries())), identities
 
 
+def _first_reveal(finished: Steps) -> tuple[int, RevealSecrets]:
+    """The seat of the log's first ``reveal_secrets`` entry, and its body."""
+    steps, identities = finished
+    reveal = next(s.entry for s in steps  # type: ignore[attr-defined]
+                  if isinstance(s.entry.message.body, RevealSecrets))  # type: ignore[attr-defined]
+    seat = [i.peer for i in identities].index(reveal.author)
+    return seat, reveal.message.body
+
+
 def reads_as_a_sentence(error: Misbehaviour) -> None:
     said = str(error).split(": ", 1)[-1]
     assert said.strip(), error
@@ -66,13 +75,9 @@ def test_only_the_host_changes_the_options(author: int) -> None:
 
 def test_a_seat_that_reveals_its_secrets_mid_game_has_left_it(finished: Steps) -> None:
     steps, identities = finished
-    reveal = next(s for s in steps if isinstance(s.entry.message.body,  # type: ignore[attr-defined]
-                                                  RevealSecrets))
-    author = reveal.entry.author  # type: ignore[attr-defined]
-    seat = [i.peer for i in identities].index(author)
+    seat, body = _first_reveal(finished)
     step = next(s for s in steps if s.before.phase == TablePhase.PLAYING)  # type: ignore[attr-defined]
     before: TableState = step.before  # type: ignore[attr-defined]
-    body = reveal.entry.message.body  # type: ignore[attr-defined]
     after, _ = check_message(before, resigned(step, identities[seat], body))
     assert after.phase == TablePhase.REVEALING
     assert after.stop is not None
@@ -214,14 +219,11 @@ def test_only_a_seated_peer_leaves_a_game_under_way(finished: Steps) -> None:
 def test_a_reveal_from_a_seat_that_announced_no_key_is_out_of_place(finished: Steps) -> None:
     # verdicts.md §7: unexpected_reveal; a seat with no key has no secrets to show.
     steps, identities = finished
-    reveal = next(s for s in steps if isinstance(s.entry.message.body,  # type: ignore[attr-defined]
-                                                  RevealSecrets))
-    author = reveal.entry.author  # type: ignore[attr-defined]
-    seat = [i.peer for i in identities].index(author)
+    seat, body = _first_reveal(finished)
     step = next(s for s in steps if s.before.phase == TablePhase.KEYS  # type: ignore[attr-defined]
                 and s.before.keys[seat] is None)  # type: ignore[attr-defined]
-    body = reveal.entry.message.body  # type: ignore[attr-defined]
     with pytest.raises(Misbehaviour) as caught:
         check_message(step.before, resigned(step, identities[seat], body))  # type: ignore[attr-defined]
-    assert (caught.value.code, caught.value.peer) == ("unexpected_reveal", author.fingerprint)
+    assert (caught.value.code, caught.value.peer) == (
+        "unexpected_reveal", identities[seat].peer.fingerprint)
     reads_as_a_sentence(caught.value)

@@ -51,6 +51,15 @@ def _live(net: Network) -> list[TablePeer]:
     return [p for k, p in net.peers.items() if k not in net.silent]
 
 
+def _finish_without(net: Network, victim: TablePeer) -> list[TablePeer]:
+    """``victim`` vanishes; the others play on to the end and hold one log. Returns them."""
+    _vanish(net, victim)
+    net.run(until=game_over, max_steps=MAX_STEPS)
+    live = _live(net)
+    assert len({tuple(e.hash for e in net.entries(p)) for p in live}) == 1
+    return live
+
+
 @pytest.mark.parametrize("phase", [p for p in PHASES if p != "final reveal"])
 def test_a_player_vanishes_and_the_others_finish_the_game(phase: str) -> None:
     # Seeds and targets so that the phase comes before the game's end (a challenge early
@@ -63,11 +72,7 @@ def test_a_player_vanishes_and_the_others_finish_the_game(phase: str) -> None:
     assert PHASES[phase](host.state), f"the game reached {phase}"
     victim = list(net.peers.values())[VICTIM]
     round_then = 0 if host.state.engine is None else host.state.engine.round
-    _vanish(net, victim)
-    net.run(until=game_over, max_steps=MAX_STEPS)
-
-    live = _live(net)
-    assert len({tuple(e.hash for e in net.entries(p)) for p in live}) == 1
+    live = _finish_without(net, victim)
     assert all(p.state.phase == TablePhase.ENDED and p.stopped is None for p in live)
     assert not any(isinstance(e, PeerMisbehaved) for _, e in net.all_events())
     state = live[0].state
@@ -100,10 +105,7 @@ def test_a_player_who_vanishes_during_the_final_reveal_is_named_by_the_closing_e
     host = net.host
     net.run(until=lambda n: host.state.phase == TablePhase.REVEALING, max_steps=MAX_STEPS)
     victim = list(net.peers.values())[VICTIM]
-    _vanish(net, victim)
-    net.run(until=game_over, max_steps=MAX_STEPS)
-    live = _live(net)
-    assert len({tuple(e.hash for e in net.entries(p)) for p in live}) == 1
+    live = _finish_without(net, victim)
     assert all(p.state.phase == TablePhase.ENDED for p in live)
     report = audit_entries(net.entries(host))
     # The game was won; only the proof of its shuffles is missing, and that is named.
@@ -120,10 +122,7 @@ def test_the_host_vanishes_for_good_the_next_seat_takes_over_and_removes_it() ->
     net = _table(b"host gone for good", 4, 30)
     host = net.host
     net.run(until=lambda n: host.state.seq > 60, max_steps=MAX_STEPS)
-    _vanish(net, host)
-    net.run(until=game_over, max_steps=MAX_STEPS)
-    live = _live(net)
-    assert len({tuple(e.hash for e in net.entries(p)) for p in live}) == 1
+    live = _finish_without(net, host)
     state = live[0].state
     assert state.phase == TablePhase.ENDED
     assert state.player_names == ("Bob", "Cy", "Di")
@@ -165,10 +164,7 @@ def test_wherever_a_player_vanishes_the_others_finish_the_same(cut: int, seat: i
     net.run(until=lambda n: host.state.seq >= cut or host.state.phase == TablePhase.ENDED,
             max_steps=MAX_STEPS)
     victim = list(net.peers.values())[seat]
-    _vanish(net, victim)
-    net.run(until=game_over, max_steps=MAX_STEPS)
-    live = _live(net)
-    assert len({tuple(e.hash for e in net.entries(p)) for p in live}) == 1
+    live = _finish_without(net, victim)
     assert all(p.state.phase == TablePhase.ENDED for p in live)
     report = audit_entries(net.entries(live[0]))
     # A winner among the others, or (vanished during the final reveal) the closing entry.

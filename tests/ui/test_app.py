@@ -13,33 +13,22 @@ import time
 from collections.abc import AsyncIterator, Callable
 
 import pytest
-from prompt_toolkit.application import create_app_session
-from prompt_toolkit.input import PipeInput, create_pipe_input
+from prompt_toolkit.input import PipeInput
 from prompt_toolkit.output import DummyOutput
 
 from tests.ui.helpers import table
+from tests.ui.screen import WAIT_S, piped, until
 from uno_p2p.rules import preset
 from uno_p2p.ui import render
 from uno_p2p.ui.app import GameScreen
 from uno_p2p.ui.modes import Mode
 from uno_p2p.ui.session import LocalTable, Next
 
-WAIT_S = 20.0
-
 
 @pytest.fixture
 async def pipe() -> AsyncIterator[PipeInput]:
-    with create_pipe_input() as pipe_input, \
-            create_app_session(input=pipe_input, output=DummyOutput()):
+    with piped(DummyOutput()) as pipe_input:
         yield pipe_input
-
-
-async def until(check: Callable[[], bool], what: str) -> None:
-    deadline = time.monotonic() + WAIT_S
-    while not check():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        await asyncio.sleep(0.02)
 
 
 def tables(seed: str) -> Callable[[int], tuple[LocalTable, str]]:

@@ -11,16 +11,14 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
-import time
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Sequence
 from dataclasses import replace
 from typing import TypeVar
 
 import pytest
-from prompt_toolkit.application import create_app_session
-from prompt_toolkit.input import PipeInput, create_pipe_input
+from prompt_toolkit.input import PipeInput
 
-from tests.ui.screen import SizedOutput, screen_text
+from tests.ui.screen import WAIT_S, SizedOutput, piped, screen_text, until
 from uno_p2p.errors import ConfigError
 from uno_p2p.net.adverts import TableAdvert
 from uno_p2p.net.txt import OUR_PROTOCOL_VERSION
@@ -28,23 +26,13 @@ from uno_p2p.rules import preset
 from uno_p2p.ui.lobby import LobbySeat, LobbyView, advert_row, waiting_line
 from uno_p2p.ui.lobby_app import LobbyOutcome, LobbyScreen, Pick, TablePicker
 
-WAIT_S = 20.0
 T = TypeVar("T")
 
 
 @pytest.fixture
 async def pipe() -> AsyncIterator[PipeInput]:
-    with create_pipe_input() as pipe_input, \
-            create_app_session(input=pipe_input, output=SizedOutput(90, 28)):
+    with piped(SizedOutput(90, 28)) as pipe_input:
         yield pipe_input
-
-
-async def until(check: Callable[[], bool], what: str) -> None:
-    deadline = time.monotonic() + WAIT_S
-    while not check():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        await asyncio.sleep(0.02)
 
 
 async def feed(queue: asyncio.Queue[T]) -> AsyncIterator[T]:

@@ -14,16 +14,14 @@ from __future__ import annotations
 
 import asyncio
 import secrets
-import time
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 
 import pytest
-from prompt_toolkit.application import create_app_session
-from prompt_toolkit.input import create_pipe_input
 
 from tests.net.test_memdiscovery import ADVERT as ADVERT_BASE
-from tests.ui.screen import SizedOutput, screen_text
+from tests.ui.screen import SizedOutput, piped, screen_text
+from tests.ui.screen import until as wait_until
 from uno_p2p.crypto.identity import Identity
 from uno_p2p.errors import ConfigError, IllegalAction
 from uno_p2p.net.driver import wall_ms
@@ -54,11 +52,8 @@ class Table:
 
 
 async def until(check: Callable[[], bool], what: str, seconds: float = WAIT_S) -> None:
-    deadline = time.monotonic() + seconds
-    while not check():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        await asyncio.sleep(0.02)
+    """``tests.ui.screen.until`` with this module's longer wait (real nodes on loopback)."""
+    await wait_until(check, what, seconds)
 
 
 @pytest.fixture
@@ -178,8 +173,7 @@ async def test_the_hosts_start_sets_its_own_keys_and_the_clock_at_once(table: Ta
 
 
 async def test_screens_start_the_game_and_draw_on_keys(table: Table) -> None:
-    with create_pipe_input() as pipe, \
-            create_app_session(input=pipe, output=SizedOutput(120, 40)):
+    with piped(SizedOutput(120, 40)) as pipe:
         await everyone_ready(table)
         session = table.session
         lobby = LobbyScreen(session.lobby_view(), session.lobby_updates(), session, plain=True)
@@ -220,8 +214,7 @@ async def test_join_without_an_address_picks_a_table_found_on_the_network(
     announcement = await MemoryDiscovery(network).announce(advert)
     monkeypatch.setattr(join, "discovery_for", lambda args: MemoryDiscovery(network))
     args = argparse.Namespace(address=None, table=None, join_code=None, no_mdns=False)
-    with create_pipe_input() as pipe, \
-            create_app_session(input=pipe, output=SizedOutput(100, 30)):
+    with piped(SizedOutput(100, 30)) as pipe:
         picking = asyncio.ensure_future(join._pick(args))
         await asyncio.sleep(0.3)
         pipe.send_text("\r")

@@ -9,24 +9,20 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
-import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator
 
 import pytest
-from prompt_toolkit.application import create_app_session
 from prompt_toolkit.data_structures import Size
-from prompt_toolkit.input import PipeInput, create_pipe_input
+from prompt_toolkit.input import PipeInput
 
 from tests.ui.fakes import FakeNetworkTable
 from tests.ui.helpers import table
-from tests.ui.screen import SizedOutput, screen_text
+from tests.ui.screen import WAIT_S, SizedOutput, piped, screen_text, until
 from uno_p2p.rules import short_name
 from uno_p2p.ui.app import EXIT_TERMINATED, GameScreen
 from uno_p2p.ui.modes import Mode
 from uno_p2p.ui.session import LocalTable, Next, PacedTable
 from uno_p2p.ui.status import ChatLine, Presence, Progress, Stopped, status_of
-
-WAIT_S = 20.0
 
 
 @pytest.fixture
@@ -36,17 +32,8 @@ def output() -> SizedOutput:
 
 @pytest.fixture
 async def pipe(output: SizedOutput) -> AsyncIterator[PipeInput]:
-    with create_pipe_input() as pipe_input, \
-            create_app_session(input=pipe_input, output=output):
+    with piped(output) as pipe_input:
         yield pipe_input
-
-
-async def until(check: Callable[[], bool], what: str) -> None:
-    deadline = time.monotonic() + WAIT_S
-    while not check():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        await asyncio.sleep(0.02)
 
 
 async def shows(screen: GameScreen, text: str) -> str:

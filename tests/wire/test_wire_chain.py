@@ -222,15 +222,17 @@ def _signed_with_head(table: SampleTable, author: int, head: Head) -> Message:
     return message
 
 
+def _bad_heads(head: Head) -> dict[str, Head]:
+    """Heads not in a log whose head is ``head``, by the code each earns (wire.md §4.1)."""
+    return {"head_ahead": Head(head.seen + 1, head.hash),
+            "head_mismatch": Head(head.seen, bytes(32))}
+
+
 def test_an_author_head_that_is_not_this_log_is_refused() -> None:
     table = SampleTable(3)
     table.lobby()
     head = table.verifier.head
-    cases = {
-        "head_ahead": Head(head.seen + 1, head.hash),
-        "head_mismatch": Head(head.seen, bytes(32)),
-    }
-    for code, bad_head in cases.items():
+    for code, bad_head in _bad_heads(head).items():
         message = _signed_with_head(table, 1, bad_head)
         table.counters[1] -= 1
         with pytest.raises(ChainError) as caught:
@@ -252,11 +254,7 @@ def test_a_countersigned_bad_head_names_the_sequencer() -> None:
     table.lobby()
     head = table.verifier.head
     host = table.peers[0].identity
-    cases = {
-        "head_ahead": Head(head.seen + 1, head.hash),
-        "head_mismatch": Head(head.seen, bytes(32)),
-    }
-    for code, bad_head in cases.items():
+    for code, bad_head in _bad_heads(head).items():
         message = _signed_with_head(table, 1, bad_head)
         table.counters[1] -= 1
         entry = Entry.countersign(host, head.seen, head.hash, message)

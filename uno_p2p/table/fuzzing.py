@@ -12,9 +12,7 @@ taken in the middle of that game, so valid next entries exist in the corpus.
 from __future__ import annotations
 
 import copy
-from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Protocol, TypeVar
 
 from uno_p2p.crypto.identity import PeerId
 from uno_p2p.rules.options import preset
@@ -30,18 +28,7 @@ from uno_p2p.table.frames import (
 )
 from uno_p2p.table.memnet import TableSetup, game_over, seat_table
 from uno_p2p.table.peer import TablePeer
-
-_T = TypeVar("_T")
-
-
-class Rng(Protocol):
-    """The few methods of ``random.Random`` the mutator uses (the table imports no
-    randomness: the caller brings its own seeded generator)."""
-
-    def randrange(self, stop: int, /) -> int: ...
-    def randint(self, a: int, b: int, /) -> int: ...
-    def choice(self, seq: Sequence[_T], /) -> _T: ...
-
+from uno_p2p.wire import fuzzing
 
 #: How many inputs one copy of a peer takes before a fresh copy replaces it.
 REUSE = 32
@@ -104,25 +91,13 @@ def make_target(seed: bytes = b"uno-lan/fuzz-table", cut: int = 40) -> FrameTarg
     return FrameTarget(templates[0], templates[1], seeds, now)
 
 
-def mutate(rng: Rng, seeds: list[bytes]) -> bytes:
-    """A seed frame with a few random edits, behind a random selector byte."""
-    data = bytearray(rng.choice(seeds))
-    for _ in range(rng.randint(0, 4)):
-        choice = rng.randrange(7)
-        where = rng.randrange(len(data) + 1)
-        if choice == 0 and data:
-            data[where % len(data)] ^= 1 << rng.randrange(8)
-        elif choice == 1 and data:
-            data[where % len(data)] = rng.randrange(256)
-        elif choice == 2:
-            data[where:where] = bytes([rng.choice(MUTATION_BYTES)])
-        elif choice == 3 and data:
-            del data[where % len(data)]
-        elif choice == 4:
-            del data[where:]
-        elif choice == 5:
-            data[:1] = bytes([rng.choice(b"EMRDS")])
-        else:
-            other = rng.choice(seeds)
-            data[where:] = other[rng.randrange(len(other) + 1):]
-    return bytes([rng.randrange(16)]) + bytes(data)
+def _retype(rng: fuzzing.Rng, data: bytearray) -> None:
+    """Make the frame another kind (docs/protocol/table.md: the frame's first byte)."""
+    data[:1] = bytes([rng.choice(b"EMRDS")])
+
+
+def mutate(rng: fuzzing.Rng, seeds: list[bytes]) -> bytes:
+    """A seed frame with up to four random edits (one may change its kind), behind a
+    selector byte for ``FrameTarget.deliver``."""
+    return fuzzing.mutate(rng, seeds, fewest=0, insert=MUTATION_BYTES, selectors=16,
+                          extra=(_retype,))
