@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from tests.audit.test_fault_codes import FIRST_MOVE, HOST, LOG, _framed_record, _write
-from uno_p2p.audit import Status, audit_file
+from uno_p2p.audit import Status, audit_entries, audit_file
 from uno_p2p.audit.core import _Audit, _deck_record
 from uno_p2p.errors import CryptoError
 from uno_p2p.rules.codec import Slot
@@ -59,3 +59,12 @@ def test_a_deck_carrying_an_unshuffled_deck_names_the_deck() -> None:
     assert error.item is not None
     assert "1" in error.item, "the value at fault is deck 1, the one that carries the card"
     assert "7" in str(error), "the sentence names the deck never shuffled"
+
+
+def test_an_empty_log_says_so_in_a_sentence() -> None:
+    """verdicts.md §2: ``unfinished`` is also a log that holds no entry; the report's
+    ``stopped`` is printed as a line of its own, a sentence."""
+    report = audit_entries([])
+    assert report.stopped[0].isupper()
+    assert report.stopped.endswith(".")
+    assert "no entr" in report.stopped
