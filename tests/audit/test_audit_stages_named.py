@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from tests.audit.test_fault_codes import FIRST_MOVE, HOST, LOG, _framed_record, _write
-from uno_p2p.audit import Status, audit_entries, audit_file
+from uno_p2p.audit import AuditReport, Knowledge, Status, audit_entries, audit_file
 from uno_p2p.audit.core import _Audit, _deck_record
 from uno_p2p.errors import CryptoError
 from uno_p2p.rules.codec import Slot
@@ -68,3 +68,21 @@ def test_an_empty_log_says_so_in_a_sentence() -> None:
     assert report.stopped[0].isupper()
     assert report.stopped.endswith(".")
     assert "no entr" in report.stopped
+
+
+def test_what_was_verified_reads_as_one_sentence(
+        small_audit: tuple[AuditReport, Knowledge]) -> None:
+    """The report prints ``Verified: a; b; c.``: each item is a phrase in lower case, and
+    an honest finished game verified its chain, its actions, its proofs, the re-executed
+    decks with every card opened in play, and the hidden claims (verdicts.md §1)."""
+    report, _ = small_audit
+    assert report.status == Status.OK
+    for item in report.verified:
+        assert item == item.lower(), item
+        assert not item.endswith((".", ";"))
+    said = " ".join(report.verified)
+    for words in ("chain", "signatures", "rules engine", "proofs of shuffle",
+                  "decryption-share", "re-executed", "opened in play", "hidden claims"):
+        assert words in said, words
+    line = next(x for x in report.lines() if x.startswith("Verified: "))
+    assert line.endswith(".")

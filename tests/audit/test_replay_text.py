@@ -15,9 +15,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-import pytest
-
-from uno_p2p.audit import AuditReport, Knowledge, audit_entries, audit_with_knowledge
+from uno_p2p.audit import AuditReport, Knowledge, audit_entries
 from uno_p2p.audit.report import Finding
 from uno_p2p.audit.text import replay_lines
 from uno_p2p.store.unolog import read_log
@@ -26,30 +24,22 @@ from uno_p2p.wire.envelope import Entry
 DATA = Path(__file__).resolve().parent.parent / "data"
 
 
-@pytest.fixture(scope="module")
-def audited(small_log: tuple[Entry, ...]) -> tuple[AuditReport, Knowledge]:
-    """The small game's report and revealed faces, computed once (an audit takes seconds)."""
-    report, knowledge = audit_with_knowledge(small_log)
-    assert knowledge is not None
-    return report, knowledge
-
-
 def _lines(log: tuple[Entry, ...], knowledge: Knowledge | None,
            finding: Finding | None = None) -> list[str]:
     return list(replay_lines(log, None if knowledge is None else knowledge.faces, finding))
 
 
 def test_one_line_per_entry_in_order(small_log: tuple[Entry, ...],
-                                     audited: tuple[AuditReport, Knowledge]) -> None:
-    lines = _lines(small_log, audited[1])
+                                     small_audit: tuple[AuditReport, Knowledge]) -> None:
+    lines = _lines(small_log, small_audit[1])
     numbers = [int(m.group(1)) for line in lines if (m := re.match(r"entry (\d+), ", line))]
     assert numbers == list(range(len(small_log)))
     assert not any(line.startswith("STOP") for line in lines)
 
 
 def test_every_round_and_the_game_end_are_told(small_log: tuple[Entry, ...],
-                                               audited: tuple[AuditReport, Knowledge]) -> None:
-    report, knowledge = audited
+                                               small_audit: tuple[AuditReport, Knowledge]) -> None:
+    report, knowledge = small_audit
     assert report.rounds
     lines = _lines(small_log, knowledge)
     for result in report.rounds:
@@ -64,8 +54,8 @@ def test_every_round_and_the_game_end_are_told(small_log: tuple[Entry, ...],
 
 
 def test_hands_face_up_with_the_reveal_hidden_without(
-        small_log: tuple[Entry, ...], audited: tuple[AuditReport, Knowledge]) -> None:
-    report, knowledge = audited
+        small_log: tuple[Entry, ...], small_audit: tuple[AuditReport, Knowledge]) -> None:
+    report, knowledge = small_audit
     players = report.players
     shown = [line for line in _lines(small_log, knowledge) if line.startswith("    | ")]
     hidden = [line for line in _lines(small_log, None) if line.startswith("    | ")]
