@@ -61,11 +61,9 @@ TIMEOUT = {24, -24, 36, 152, 255}
 NO_TESTS = {5, 33}
 
 
-def stage(package: str, only: list[str], fresh: bool) -> Path:
+def stage(package: str, only: list[str]) -> Path:
     """Copy the sources, tests and a per-package configuration to ``mutants/<package>``."""
     where = STAGE / package
-    if fresh and where.exists():
-        shutil.rmtree(where)
     where.mkdir(parents=True, exist_ok=True)
     for name in ("uno_p2p", "tests", *ALSO_COPY):
         target = where / name
@@ -231,9 +229,11 @@ def main(argv: list[str] | None = None) -> int:
         where = STAGE / package
         outcome = "report only" if args.report_only else "not run"
         chosen: list[str] | None = None
+        if args.fresh and where.exists() and not args.report_only:
+            shutil.rmtree(where)  # forget every earlier result, sample or not
         if args.sample and not results(where, package):
             # mutmut names its mutants only once it has made them: make them, run none.
-            stage(package, only, args.fresh)
+            stage(package, only)
             outcome = run_mutmut(where, (deadline - time.monotonic()) / (len(packages) - i),
                                  args.max_children, ["uno_p2p.__no_mutant__*"])
         if args.sample:
@@ -248,7 +248,7 @@ def main(argv: list[str] | None = None) -> int:
             if (args.survivors or chosen is not None) and not names:
                 outcome = "nothing left to run"
             else:
-                where = stage(package, only, args.fresh and not args.sample)
+                where = stage(package, only)
                 share = (deadline - time.monotonic()) / (len(packages) - i)
                 outcome = run_mutmut(where, share, args.max_children, names)
         codes = results(where, package)
