@@ -25,10 +25,21 @@ from uno_p2p.wire.game import DecryptionShare, PlayCard, Slot
 from uno_p2p.wire.lobby import Join, Kick, Leave, OpenTable, Ready, SetOptions, Start
 
 NAMES = {HOST.key: "Ann", BOB.key: "Bob", CY.key: "Cy"}
-OPEN = LOG[0].body
-JOIN = LOG[1].body
-assert isinstance(OPEN, OpenTable)
-assert isinstance(JOIN, Join)
+
+
+def _open() -> OpenTable:
+    body = LOG[0].body
+    assert isinstance(body, OpenTable)
+    return body
+
+
+def _join() -> Join:
+    body = LOG[1].body
+    assert isinstance(body, Join)
+    return body
+
+
+OPEN, JOIN = _open(), _join()
 
 
 def name(key: bytes) -> str:
