@@ -1,0 +1,47 @@
+"""Faults a player reads, and the sequencer's duty as the succession judges it.
+
+table.md §7: the sequencer stops the game with an ``abort`` whose reason
+follows the culprit's name ("Ann stopped the game: Bob <reason> (code)"), so
+it starts in lower case and says what the culprit did; an equivocation is
+two messages signed with one number (wire.md §4). table.md §13.1: a peer
+doubts the sequencer only for work the sequencer's own seat owes; a
+player's decision (its turn), even the sequencer's player's, is not work,
+whoever is to play.
+"""
+
+from __future__ import annotations
+
+from tests.audit.test_fault_codes import LOG
+from tests.table import adversaries as adv
+from tests.table.test_adversaries import cheater_id, seat
+from uno_p2p.audit import walk
+from uno_p2p.rules.state import Phase
+from uno_p2p.table.bodies import Abort
+from uno_p2p.table.duties import waiting_for
+from uno_p2p.table.state import TablePhase
+from uno_p2p.table.succession import _host_owes_work
+
+
+def test_an_equivocation_is_stopped_with_a_reason_that_reads_on() -> None:
+    net = seat({1: adv.Equivocates})
+    aborts = [e.body for e in net.entries() if isinstance(e.body, Abort)]
+    assert len(aborts) == 1
+    abort = aborts[0]
+    assert abort.code == "equivocation"
+    assert abort.culprit == cheater_id(net, 1)
+    assert abort.reason[0].islower(), abort.reason
+    assert "two messages" in abort.reason
+
+
+def test_a_players_turn_is_not_the_sequencers_work() -> None:
+    host = LOG[0].author
+    turns = set()
+    for step in walk(LOG[:60]):
+        state, game = step.after, step.after.engine
+        if state.phase != TablePhase.PLAYING or game is None or game.phase != Phase.PLAYING:
+            continue
+        if waiting_for(state):
+            continue
+        turns.add(game.current)
+        assert not _host_owes_work(state, host, []), (step.entry.seq, game.current)
+    assert {0, 1} <= turns, "the host's own player's turn and another's"
