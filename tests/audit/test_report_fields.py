@@ -17,9 +17,11 @@ from pathlib import Path
 from tests.audit.test_fault_codes import CY, FIRST_KEY, LOG, forge
 from uno_p2p.audit import AuditReport, Knowledge, Status, audit_entries, audit_file, walk
 from uno_p2p.audit.report import Finding, RemovalResult, _duration
+from uno_p2p.store.unolog import read_log
 from uno_p2p.table.bodies import Remove
 from uno_p2p.table.ledger import digest
 from uno_p2p.wire.envelope import Entry
+from uno_p2p.wire.private import Sealed
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 
@@ -122,3 +124,31 @@ def test_a_removal_is_reported_at_its_entry() -> None:
     assert [p.name for p in report.players] == ["Ann", "Bob"]
     assert any("Cy" in item and f"entry {at}" in item for item in report.unverified)
     assert any(line.startswith(f"Entry {at}: Cy") for line in report.lines())
+
+
+def test_every_unverified_item_is_listed_apart() -> None:
+    log = forge(LOG, FIRST_KEY + 2, 0, Remove(CY, "vanished"))
+    report = audit_entries(log)
+    assert len(report.unverified) >= 2
+    line = next(x for x in report.lines() if x.startswith("Not verifiable: "))
+    assert f"{report.unverified[0]}; {report.unverified[1]}" in line
+    assert line.endswith(".")
+
+
+def test_a_bad_private_reveal_names_its_recipient_and_why() -> None:
+    """verdicts.md §7: ``bad_private_reveal``, a sealed reveal that does not open to what
+    its recipient was owed; the reason names the recipient and what failed."""
+    path = DATA / "cheat-bad-private-reveal.unolog"
+    entries = read_log(path).entries
+    report = audit_file(path)
+    finding = report.violation
+    assert finding is not None
+    assert finding.code == "bad_private_reveal"
+    assert finding.entry is not None
+    sealed = entries[finding.entry].body
+    assert isinstance(sealed, Sealed)
+    recipient = next(p.name for p in report.players if p.key == sealed.recipient.key)
+    assert f"to {recipient}" in finding.reason
+    assert f"entry {finding.entry}" in finding.reason
+    assert "proof" in finding.reason, "what did not verify"
+    assert "None" not in finding.reason
