@@ -11,13 +11,16 @@ whoever is to play.
 
 from __future__ import annotations
 
-from tests.audit.test_fault_codes import LOG
+from tests.audit.test_fault_codes import FIRST_MOVE, LOG, forge
 from tests.table import adversaries as adv
 from tests.table.test_adversaries import cheater_id, seat
 from uno_p2p.audit import walk
+from uno_p2p.rules.options import preset
 from uno_p2p.rules.state import Phase
 from uno_p2p.table.bodies import Abort
 from uno_p2p.table.duties import waiting_for
+from uno_p2p.table.memnet import TableSetup, seat_table
+from uno_p2p.table.replay import replay
 from uno_p2p.table.state import TablePhase
 from uno_p2p.table.succession import _host_owes_work
 
@@ -45,3 +48,29 @@ def test_a_players_turn_is_not_the_sequencers_work() -> None:
         turns.add(game.current)
         assert not _host_owes_work(state, host, []), (step.entry.seq, game.current)
     assert {0, 1} <= turns, "the host's own player's turn and another's"
+
+
+def test_evidence_the_chain_refuses_for_another_reason_is_a_false_accusation() -> None:
+    """verdicts.md: ``false_accusation`` names the accuser: here the host aborts with, as
+    evidence, a message already in the log (a replay, no cheat of its author)."""
+    valid = LOG[FIRST_MOVE].message
+    at = FIRST_MOVE + 2
+    log = forge(LOG, at, 0, Abort(valid.author, "illegal_move", "a lie", valid.encode()))
+    violation = replay(log).violation
+    assert violation is not None
+    assert (violation.code, violation.entry, violation.name) == ("false_accusation", at, "Ann")
+
+
+def test_an_accusation_keeps_to_the_length_of_a_reason() -> None:
+    """wire.md §5 (kind 71): an abort's reason is at most 200 characters; a longer
+    description of a private fault is cut, the accusation still made."""
+    net = seat_table(TableSetup(2, preset("official", ["target=30"]), b"long reason"))
+    net.run(until=lambda n: n.host.state.phase == TablePhase.PLAYING)
+    peer = net.host
+    other = next(p for p in net.peers.values() if p is not peer)
+    peer._accuse(other.peer_id, peer.state.seq, "bad_private_share", "x" * 500, ())
+    pending = peer._pending_abort
+    assert pending is not None
+    assert pending.culprit == other.peer_id
+    assert 0 < len(pending.reason) <= 200
+    assert Abort.from_wire(pending.to_wire()) == pending
