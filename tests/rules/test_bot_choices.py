@@ -1,0 +1,45 @@
+"""The simulator's defaults and the searching bot's candidate moves.
+
+``play_game`` plays a whole game to ``target`` among random bots unless told
+otherwise (its signature's promise); the searching bot considers "one play
+per set of cards (the heuristic's colour and extras), best first, then
+drawing or passing; ``width`` moves at most" (``SearchBot._candidates``),
+with the heuristic's own choice first. Expected values are the legal moves
+the rules list (``legal_actions``) and the game's end (RULES.md: a game is
+won at the target).
+"""
+
+from __future__ import annotations
+
+from uno_p2p.rules import Draw, Options, Play, legal_actions
+from uno_p2p.rules.bots import HeuristicBot
+from uno_p2p.rules.options import preset
+from uno_p2p.rules.search import SearchBot
+from uno_p2p.rules.simulate import play_game
+from uno_p2p.rules.state import Phase
+
+from .harness import started
+
+
+def test_a_game_with_the_default_bots_is_played_to_its_end() -> None:
+    result = play_game(preset("official", ["target=30"]), 2, "defaults")
+    assert result.state.phase == Phase.GAME_OVER
+    assert result.winner in (0, 1)
+    assert max(result.state.scores) >= 30
+
+
+def test_the_searching_bot_weighs_every_set_of_cards_once() -> None:
+    table = started(Options(), 3, hands=[[], ["R9", "R2", "B5", "G5", "Y7"]], starter="R5",
+                    exact=True)
+    view = table.views[1]
+    actions = legal_actions(view, 1)
+    card_sets = {a.slots for a in actions if isinstance(a, Play)}
+    assert len(card_sets) == 4, "R9, R2, B5, G5 match the Red 5"
+    bot = SearchBot("cands", worlds=1, depth=1, width=10)
+    candidates = bot._candidates(view, 1, actions)
+    plays = [c for c in candidates if isinstance(c, Play)]
+    assert len({p.slots for p in plays}) == len(plays), "one play per set of cards"
+    assert {p.slots for p in plays} == card_sets
+    assert candidates[0] == HeuristicBot("cands").choose(view, 1, actions, True)
+    assert isinstance(candidates[-1], Draw), "drawing comes last"
+    assert len(SearchBot("cands", width=2)._candidates(view, 1, actions)) == 2
