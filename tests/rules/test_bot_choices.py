@@ -11,11 +11,14 @@ won at the target).
 
 from __future__ import annotations
 
-from uno_p2p.rules import Draw, Options, Play, legal_actions
+import pytest
+
+from uno_p2p.errors import IllegalAction
+from uno_p2p.rules import Draw, Options, Play, apply, legal_actions
 from uno_p2p.rules.bots import HeuristicBot
 from uno_p2p.rules.options import preset
 from uno_p2p.rules.search import SearchBot
-from uno_p2p.rules.simulate import play_game
+from uno_p2p.rules.simulate import Driver, play_game
 from uno_p2p.rules.state import Phase
 
 from .harness import started
@@ -43,3 +46,29 @@ def test_the_searching_bot_weighs_every_set_of_cards_once() -> None:
     assert candidates[0] == HeuristicBot("cands").choose(view, 1, actions, True)
     assert isinstance(candidates[-1], Draw), "drawing comes last"
     assert len(SearchBot("cands", width=2)._candidates(view, 1, actions)) == 2
+
+
+def test_every_round_starts_with_no_challenge_and_a_two_card_play_names_jump_in() -> None:
+    """verdicts.md §5 (field 23 of the public state): ``challenge`` is
+    ``[challenger, challenged, colour]``, ``[-1, -1, -1]`` when none is under way, as at
+    the start of every round. RULES.md: two cards at once only as identical cards under
+    ``jump_in``; any other two-card play on one's turn is refused under that rule."""
+    driver = Driver(preset("official", ["target=200"]), 3, "round starts", "random")
+    seen_round = -1
+    rounds = 0
+    for _ in range(20_000):
+        state = driver.state
+        if state.round != seen_round and state.phase == Phase.PLAYING:
+            seen_round = state.round
+            rounds += 1
+            assert state.challenge == (-1, -1, -1), state.round
+        if not driver.step():
+            break
+    assert rounds >= 2, "more than one round started"
+    table = started(Options(), 3, hands=[[], ["R9", "R2"]], starter="R5", exact=True)
+    view = table.views[1]
+    slots = tuple(view.hands[1])
+    cards = tuple(table.state.known[s] for s in slots)
+    with pytest.raises(IllegalAction) as caught:
+        apply(table.state, Play(1, slots, cards), 0)
+    assert caught.value.rule == "jump_in"
