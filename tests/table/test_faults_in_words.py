@@ -11,18 +11,23 @@ whoever is to play.
 
 from __future__ import annotations
 
+import dataclasses
+
 from tests.audit.test_fault_codes import FIRST_MOVE, LOG, forge
 from tests.table import adversaries as adv
 from tests.table.test_adversaries import cheater_id, seat
 from uno_p2p.audit import walk
 from uno_p2p.rules.options import preset
 from uno_p2p.rules.state import Phase
-from uno_p2p.table.bodies import Abort
+from uno_p2p.table.bodies import Abort, Clock
 from uno_p2p.table.duties import waiting_for
+from uno_p2p.table.events import GameEnded, RoundEnded
+from uno_p2p.table.frames import FRAME_ENTRY, frame
 from uno_p2p.table.memnet import TableSetup, seat_table
 from uno_p2p.table.replay import replay
 from uno_p2p.table.state import TablePhase
 from uno_p2p.table.succession import _host_owes_work
+from uno_p2p.wire.envelope import Entry, Message
 
 
 def test_an_equivocation_is_stopped_with_a_reason_that_reads_on() -> None:
@@ -74,3 +79,38 @@ def test_an_accusation_keeps_to_the_length_of_a_reason() -> None:
     assert pending.culprit == other.peer_id
     assert 0 < len(pending.reason) <= 200
     assert Abort.from_wire(pending.to_wire()) == pending
+
+
+def test_the_game_ends_with_the_last_rounds_scores() -> None:
+    """table.md §8: once every reveal is in, ``GameEnded`` gives the winner and the final
+    scores: those the last round ended with, the winner's at the target (RULES.md)."""
+    ended: list[GameEnded] = []
+    rounds: list[RoundEnded] = []
+    for step in walk(LOG):
+        ended += [e for e in step.events if isinstance(e, GameEnded)]
+        rounds += [e for e in step.events if isinstance(e, RoundEnded)]
+    assert len(ended) == 1
+    assert rounds
+    final = ended[0]
+    assert final.scores == rounds[-1].scores
+    assert final.winner == rounds[-1].winner
+    target = dict(LOG[0].body.options)["target"]  # type: ignore[attr-defined]
+    assert final.scores[final.winner] >= target
+    assert not final.stopped
+
+
+def test_an_entry_with_a_bad_author_signature_stops_the_peer_naming_it() -> None:
+    """wire.md §4.1: every entry's author signature verifies; a countersigned entry whose
+    signature does not is refused (``bad_signature``) at its number."""
+    net = seat_table(TableSetup(2, preset("official", ["target=30"]), b"bad signature"))
+    net.run(until=lambda n: n.host.state.phase == TablePhase.PLAYING)
+    guest = next(p for p in net.peers.values() if not p.is_host)
+    host = net.host
+    seq = guest.state.seq
+    message = Message.sign(host.identity, host.table_id, 10_000, guest.ledger.head,
+                           Clock(net.now_ms + 1))
+    entry = Entry.countersign(host.identity, seq, guest.ledger.chain.entries[-1].hash,
+                              dataclasses.replace(message, signature=bytes(64)))
+    guest.receive(frame(FRAME_ENTRY, entry.encode()), net.now_ms, host.peer_id)
+    assert guest.stopped is not None
+    assert (guest.stopped.code, guest.stopped.entry) == ("bad_signature", seq)
