@@ -72,7 +72,7 @@ def test_an_empty_log_says_so_in_a_sentence() -> None:
     assert "no entr" in report.stopped
 
 
-def test_what_was_verified_reads_as_one_sentence() -> None:
+def test_each_verified_item_reads_as_a_phrase_of_one_sentence() -> None:
     """The report prints ``Verified: a; b; c.``: each item is a phrase in lower case, and
     an honest finished game verified its chain, its actions, its proofs, its private
     reveals, the re-executed decks with every card opened in play, and the hidden claims
