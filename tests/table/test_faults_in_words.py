@@ -12,6 +12,7 @@ whoever is to play.
 from __future__ import annotations
 
 import dataclasses
+from itertools import pairwise
 
 from tests.audit.test_fault_codes import FIRST_MOVE, LOG, forge
 from tests.table import adversaries as adv
@@ -21,7 +22,7 @@ from uno_p2p.rules.options import preset
 from uno_p2p.rules.state import Phase
 from uno_p2p.table.bodies import Abort, Clock
 from uno_p2p.table.duties import waiting_for
-from uno_p2p.table.events import GameEnded, RoundEnded
+from uno_p2p.table.events import GameEnded, HandChanged, Progress, RoundEnded
 from uno_p2p.table.frames import FRAME_ENTRY, frame
 from uno_p2p.table.memnet import TableSetup, seat_table
 from uno_p2p.table.replay import replay
@@ -114,3 +115,20 @@ def test_an_entry_with_a_bad_author_signature_stops_the_peer_naming_it() -> None
     guest.receive(frame(FRAME_ENTRY, entry.encode()), net.now_ms, host.peer_id)
     assert guest.stopped is not None
     assert (guest.stopped.code, guest.stopped.entry) == ("bad_signature", seq)
+
+
+def test_a_wait_and_a_hand_are_told_when_they_change_not_again() -> None:
+    """``Progress`` says whom the table waits for and ``HandChanged`` the hand as the peer
+    knows it: news for the player's screen, told when it changes. So a peer never tells
+    the same hand twice in a row, and it remembers the wait it last told (the table's
+    own ``waiting_for``, itself left out), which it tells only when that changes."""
+    net = seat_table(TableSetup(2, preset("official", ["target=30"]), b"told once"))
+    net.run(until=lambda n: len(n.entries()) > 40)
+    for peer in net.peers.values():
+        events = net.events[peer.peer_id.key]
+        hands = [e.cards for e in events if isinstance(e, HandChanged)]
+        assert hands
+        assert all(a != b for a, b in pairwise(hands))
+        assert any(isinstance(e, Progress) for e in events)
+        me = peer.state.my_seat
+        assert peer._waiting == tuple(s for s in waiting_for(peer.state) if s != me)
