@@ -122,12 +122,13 @@ def run_mutmut(where: Path, seconds: float, children: int, names: list[str]) -> 
         return "finished" if proc.returncode == 0 else f"failed ({proc.returncode})"
 
 
-def sample_of(codes: dict[str, int | None], only: list[str], size: int) -> list[str]:
+def sample_of(codes: dict[str, int | None], only: list[str], size: int,
+              seed: int = 16) -> list[str]:
     """A fixed random sample of the package's mutants (seeded: the same one every run), so
     that a run too short for the whole package still gives an unbiased estimate; mutmut
     itself runs the mutants with the fastest tests first."""
     names = sorted(n for n in codes if _wanted(n, only))
-    return sorted(random.Random(16).sample(names, min(size, len(names))))
+    return sorted(random.Random(seed).sample(names, min(size, len(names))))
 
 
 def _wanted(name: str, only: list[str]) -> bool:
@@ -209,6 +210,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sample", type=int, default=0,
                         help="judge a fixed random sample of this many mutants per package "
                              "(the score is then an estimate over the sample)")
+    parser.add_argument("--seed", type=int, default=16,
+                        help="the sample's seed (default 16); another seed draws another "
+                             "sample, to measure on mutants no test was written for")
     parser.add_argument("--survivors", action="store_true",
                         help="re-run only the mutants that survived the last run")
     parser.add_argument("--report-only", action="store_true",
@@ -237,7 +241,7 @@ def main(argv: list[str] | None = None) -> int:
             outcome = run_mutmut(where, (deadline - time.monotonic()) / (len(packages) - i),
                                  args.max_children, ["uno_p2p.__no_mutant__*"])
         if args.sample:
-            chosen = sample_of(results(where, package), only, args.sample)
+            chosen = sample_of(results(where, package), only, args.sample, args.seed)
         if not args.report_only:
             codes = results(where, package)
             names: list[str] = []
@@ -257,6 +261,7 @@ def main(argv: list[str] | None = None) -> int:
         entry = score(package, codes, equivalent, only)
         entry["run"] = outcome
         entry["sample"] = args.sample or None
+        entry["seed"] = args.seed if args.sample else None
         report.append(entry)
     if args.json:
         json.dump({"packages": report, "budget_minutes": args.budget_minutes}, sys.stdout,
