@@ -1,4 +1,4 @@
-"""The simulator's defaults and the searching bot's candidate moves.
+"""The simulator's defaults, the bots' candidates and judgement, and edges of the state.
 
 ``play_game`` plays a whole game to ``target`` among random bots unless told
 otherwise (its signature's promise); the searching bot considers "one play
@@ -15,7 +15,8 @@ import pytest
 
 from uno_p2p.errors import IllegalAction
 from uno_p2p.rules import Draw, Options, Play, apply, legal_actions
-from uno_p2p.rules.bots import HeuristicBot
+from uno_p2p.rules.bots import HeuristicBot, guilt_chance
+from uno_p2p.rules.engine import new_game
 from uno_p2p.rules.options import preset
 from uno_p2p.rules.search import SearchBot
 from uno_p2p.rules.simulate import Driver, play_game
@@ -72,3 +73,35 @@ def test_every_round_starts_with_no_challenge_and_a_two_card_play_names_jump_in(
     with pytest.raises(IllegalAction) as caught:
         apply(table.state, Play(1, slots, cards), 0)
     assert caught.value.rule == "jump_in"
+
+
+def test_a_bluff_by_seat_0_is_weighed_like_any_other() -> None:
+    """The searching and heuristic bots judge a Wild Draw Four from their own view: seat 0
+    is a seat like the others (RULES.md "Challenge")."""
+    table = started(Options(), 3, dealer=2, hands=[["W+4", "R9"]], starter="R5")
+    assert table.state.current == 0
+    table.play(0, "W+4", colour=1)
+    assert 0.0 < guilt_chance(table.views[1], 1) < 1.0
+
+
+def test_a_new_game_starts_its_clock_at_the_time_given() -> None:
+    """verdicts.md §5: the public state holds ``turn_started_ms``, the table time of the
+    turn's start; a game started at a time starts its clock there."""
+    state, _ = new_game(Options(), ["Ann", "Bob"], now_ms=12_345)
+    assert state.turn_started_ms == 12_345
+
+
+def test_a_move_inside_the_grace_period_is_refused_naming_the_wait() -> None:
+    """RULES.md: with ``catch_grace_ms``, the next player waits that long after a missed
+    UNO so that it can be caught; a move before is refused under that rule."""
+    table = started(Options(catch_grace_ms=1000), 3,
+                    hands=[[], ["R9", "R2"], ["G1", "G2", "B4"]], starter="R5", exact=True)
+    table.play(1, "R9")  # one card left, UNO not said
+    state = table.state
+    assert state.exposed == 1
+    with pytest.raises(IllegalAction) as caught:
+        apply(state, Draw(2), state.exposed_ms + 10)
+    error = caught.value
+    assert error.rule == "catch_grace_ms"
+    assert "1000 ms" in str(error)
+    assert str(error).endswith("missed UNO can be caught")
