@@ -14,13 +14,14 @@ from __future__ import annotations
 import dataclasses
 from itertools import pairwise
 
-from tests.audit.test_fault_codes import FIRST_MOVE, LOG, forge
+from tests.audit.test_fault_codes import FIRST_MOVE, LOG, PEOPLE, forge
 from tests.table import adversaries as adv
 from tests.table.test_adversaries import cheater_id, seat
 from uno_p2p.audit import walk
+from uno_p2p.rules.actions import Draw
 from uno_p2p.rules.options import preset
 from uno_p2p.rules.state import Phase
-from uno_p2p.table.bodies import Abort, Clock
+from uno_p2p.table.bodies import Abort, Clock, Move, Shares
 from uno_p2p.table.duties import waiting_for
 from uno_p2p.table.events import GameEnded, HandChanged, Progress, RoundEnded
 from uno_p2p.table.frames import FRAME_ENTRY, frame
@@ -132,3 +133,21 @@ def test_a_wait_and_a_hand_are_told_when_they_change_not_again() -> None:
         assert any(isinstance(e, Progress) for e in events)
         me = peer.state.my_seat
         assert peer._waiting == tuple(s for s in waiting_for(peer.state) if s != me)
+
+
+def test_a_move_that_plays_no_card_carries_no_share() -> None:
+    """table.md §5.1: a move carries only the open shares of the cards it plays; a draw
+    carrying a share (here its author's own, of a card it deals later) is refused as
+    ``unexpected_share``, naming its author."""
+    draw = next(e for e in LOG if isinstance(e.body, Move) and isinstance(e.body.action, Draw))
+    assert isinstance(draw.body, Move)
+    assert isinstance(draw.body.action, Draw)
+    seat = draw.body.action.seat
+    later = next(e for e in LOG[draw.seq:] if isinstance(e.body, Shares)
+                 and e.author == PEOPLE[seat].peer)
+    assert isinstance(later.body, Shares)
+    log = forge(LOG, draw.seq, seat, Move(draw.body.action, (later.body.items[0],)))
+    violation = replay(log).violation
+    assert violation is not None
+    assert (violation.code, violation.entry) == ("unexpected_share", draw.seq)
+    assert violation.name == ("Ann", "Bob", "Cy")[seat]
