@@ -39,6 +39,14 @@ def test_the_violation_in_json_is_the_finding() -> None:
     assert isinstance(shown, dict)
     assert (shown["code"], shown["entry"], shown["stage"]) == (finding.code, finding.entry,
                                                                finding.stage)
+    # verdicts.md §3: ``peer`` is the player at fault, the entry's author here.
+    assert finding.peer is not None
+    peer = shown["peer"]
+    assert isinstance(peer, dict)
+    assert (peer["name"], peer["key"]) == (finding.peer.name, finding.peer.key.hex())
+    entries = read_log(DATA / "cheat-card-not-held.unolog").entries
+    assert finding.entry is not None
+    assert peer["key"] == entries[finding.entry].author.key.hex()
 
 
 def test_each_status_has_its_own_headline() -> None:
