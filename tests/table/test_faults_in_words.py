@@ -23,7 +23,7 @@ from uno_p2p.rules.options import preset
 from uno_p2p.rules.state import Phase
 from uno_p2p.table.bodies import Abort, Clock, Move, Shares
 from uno_p2p.table.duties import waiting_for
-from uno_p2p.table.events import GameEnded, HandChanged, Progress, RoundEnded
+from uno_p2p.table.events import GameEnded, HandChanged, MovePlayed, Progress, RoundEnded
 from uno_p2p.table.frames import FRAME_ENTRY, frame
 from uno_p2p.table.memnet import TableSetup, seat_table
 from uno_p2p.table.replay import replay
@@ -151,3 +151,19 @@ def test_a_move_that_plays_no_card_carries_no_share() -> None:
     assert violation is not None
     assert (violation.code, violation.entry) == ("unexpected_share", draw.seq)
     assert violation.name == ("Ann", "Bob", "Cy")[seat]
+
+
+def test_what_happened_at_the_table_names_the_seat_it_happened_to() -> None:
+    """``MovePlayed`` tells a fact in words and the seat it is about, whose name the words
+    give (``Ann played Red 7``): in a real game every such fact's seat is a seat of the
+    table (or -1 for a fact about nobody) and, when one, its player is named in it."""
+    names = ("Ann", "Bob", "Cy")
+    facts = [e for step in walk(LOG[:80]) for e in step.events if isinstance(e, MovePlayed)]
+    assert facts
+    seated = [f for f in facts if f.seat >= 0]
+    assert seated
+    for fact in facts:
+        assert isinstance(fact.seat, int)
+        assert -1 <= fact.seat < len(names)
+    for fact in seated:
+        assert names[fact.seat] in fact.description, fact
