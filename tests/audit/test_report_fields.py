@@ -14,13 +14,14 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
-from tests.audit.test_fault_codes import CY, FIRST_KEY, LOG, forge
+from tests.audit.test_fault_codes import BOB, CY, FIRST_KEY, LOG, forge, reveal_of
 from uno_p2p.audit import AuditReport, Knowledge, Status, audit_entries, audit_file, walk
 from uno_p2p.audit.report import Finding, RemovalResult, _duration
 from uno_p2p.store.unolog import read_log
-from uno_p2p.table.bodies import Remove
+from uno_p2p.table.bodies import Abort, Remove
 from uno_p2p.table.ledger import digest
 from uno_p2p.wire.envelope import Entry
+from uno_p2p.wire.lobby import Leave
 from uno_p2p.wire.private import Sealed
 
 DATA = Path(__file__).resolve().parent.parent / "data"
@@ -160,3 +161,20 @@ def test_a_bad_private_reveal_names_its_recipient_and_why() -> None:
     assert f"entry {finding.entry}" in finding.reason
     assert "proof" in finding.reason, "what did not verify"
     assert "None" not in finding.reason
+
+
+def test_a_leaver_who_never_reveals_is_named_by_the_closing_entry() -> None:
+    """verdicts.md §1: a table ended with a reveal missing is ``aborted``, naming the seat
+    the sequencer's closing entry names (table.md §8), even after a leave during key
+    setup, when no deck was ever shuffled; not ``stopped``, which needs every reveal."""
+    log = forge(LOG, FIRST_KEY + 2, 1, Leave("bye"))
+    log = forge(log, len(log), 0, reveal_of(0)[1])
+    log = forge(log, len(log), 0, Abort(BOB, "missing_reveal", "never revealed", b""))
+    report = audit_entries(log)
+    assert report.status == Status.ABORTED
+    finding = report.violation
+    assert finding is not None
+    assert (finding.code, finding.entry, finding.proven) == ("missing_reveal", len(log) - 1,
+                                                             False)
+    assert finding.peer is not None
+    assert finding.peer.key == BOB.key
