@@ -61,11 +61,9 @@ TIMEOUT = {24, -24, 36, 152, 255}
 NO_TESTS = {5, 33}
 
 
-def stage(package: str, only: list[str], fresh: bool) -> Path:
+def stage(package: str, only: list[str]) -> Path:
     """Copy the sources, tests and a per-package configuration to ``mutants/<package>``."""
     where = STAGE / package
-    if fresh and where.exists():
-        shutil.rmtree(where)
     where.mkdir(parents=True, exist_ok=True)
     for name in ("uno_p2p", "tests", *ALSO_COPY):
         target = where / name
@@ -124,12 +122,13 @@ def run_mutmut(where: Path, seconds: float, children: int, names: list[str]) -> 
         return "finished" if proc.returncode == 0 else f"failed ({proc.returncode})"
 
 
-def sample_of(codes: dict[str, int | None], only: list[str], size: int) -> list[str]:
+def sample_of(codes: dict[str, int | None], only: list[str], size: int,
+              seed: int = 16) -> list[str]:
     """A fixed random sample of the package's mutants (seeded: the same one every run), so
     that a run too short for the whole package still gives an unbiased estimate; mutmut
     itself runs the mutants with the fastest tests first."""
     names = sorted(n for n in codes if _wanted(n, only))
-    return sorted(random.Random(16).sample(names, min(size, len(names))))
+    return sorted(random.Random(seed).sample(names, min(size, len(names))))
 
 
 def _wanted(name: str, only: list[str]) -> bool:
@@ -211,6 +210,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sample", type=int, default=0,
                         help="judge a fixed random sample of this many mutants per package "
                              "(the score is then an estimate over the sample)")
+    parser.add_argument("--seed", type=int, default=16,
+                        help="the sample's seed (default 16); another seed draws another "
+                             "sample, to measure on mutants no test was written for")
     parser.add_argument("--survivors", action="store_true",
                         help="re-run only the mutants that survived the last run")
     parser.add_argument("--report-only", action="store_true",
@@ -231,13 +233,15 @@ def main(argv: list[str] | None = None) -> int:
         where = STAGE / package
         outcome = "report only" if args.report_only else "not run"
         chosen: list[str] | None = None
+        if args.fresh and where.exists() and not args.report_only:
+            shutil.rmtree(where)  # forget every earlier result, sample or not
         if args.sample and not results(where, package):
             # mutmut names its mutants only once it has made them: make them, run none.
-            stage(package, only, args.fresh)
+            stage(package, only)
             outcome = run_mutmut(where, (deadline - time.monotonic()) / (len(packages) - i),
                                  args.max_children, ["uno_p2p.__no_mutant__*"])
         if args.sample:
-            chosen = sample_of(results(where, package), only, args.sample)
+            chosen = sample_of(results(where, package), only, args.sample, args.seed)
         if not args.report_only:
             codes = results(where, package)
             names: list[str] = []
@@ -248,7 +252,7 @@ def main(argv: list[str] | None = None) -> int:
             if (args.survivors or chosen is not None) and not names:
                 outcome = "nothing left to run"
             else:
-                where = stage(package, only, args.fresh and not args.sample)
+                where = stage(package, only)
                 share = (deadline - time.monotonic()) / (len(packages) - i)
                 outcome = run_mutmut(where, share, args.max_children, names)
         codes = results(where, package)
@@ -257,6 +261,7 @@ def main(argv: list[str] | None = None) -> int:
         entry = score(package, codes, equivalent, only)
         entry["run"] = outcome
         entry["sample"] = args.sample or None
+        entry["seed"] = args.seed if args.sample else None
         report.append(entry)
     if args.json:
         json.dump({"packages": report, "budget_minutes": args.budget_minutes}, sys.stdout,

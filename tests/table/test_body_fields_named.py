@@ -1,0 +1,110 @@
+"""A malformed table body is refused naming the field at fault (wire.md §3: bad bytes
+become a named fault, never a traceback; table.md §2-§8 name each body's fields).
+
+Each case takes a valid body of the honest reference log, breaks one field
+of its wire form (wrong type or size) and decodes it, then builds the same
+body directly with the broken value: both refuse with ``InvalidMessage``,
+in a sentence that goes on the log as a refusal's reason (so it starts in
+lower case, after "entry N: ") and names the field in the spec's words
+("a DLEQ proof", "a shuffle seed", "a time"...).
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable
+from dataclasses import replace
+
+import pytest
+
+from tests.audit.test_fault_codes import BOB, LOG
+from uno_p2p.errors import InvalidMessage
+from uno_p2p.table.bodies import Abort, Clock, KeySetup, RevealSecrets, Shares, ShuffleDeck
+from uno_p2p.wire.codec import WireValue
+
+SHARES = next(e.body for e in LOG if isinstance(e.body, Shares))
+ITEM = SHARES.items[0]
+KEYS = next(e.body for e in LOG if isinstance(e.body, KeySetup))
+SHUFFLE = next(e.body for e in LOG if isinstance(e.body, ShuffleDeck))
+REVEAL = next(e.body for e in LOG if isinstance(e.body, RevealSecrets))
+ABORT = Abort(BOB, "illegal_move", "played out of turn", b"")
+
+
+def _set(value: WireValue, path: tuple[int, ...], new: WireValue) -> WireValue:
+    out = copy.deepcopy(value)
+    inner = out
+    for index in path[:-1]:
+        assert isinstance(inner, list)
+        inner = inner[index]
+    assert isinstance(inner, list)
+    inner[path[-1]] = new
+    return out
+
+
+#: (decoder, valid wire form, path of the field, broken value, the field's words)
+WIRE_CASES: list[tuple[Callable[[WireValue], object], WireValue, tuple[int, ...], WireValue,
+                       str]] = [
+    (Clock.from_wire, Clock(5).to_wire(), (0,), "5", "time"),
+    (Clock.from_wire, Clock(5).to_wire(), (0,), -1, "time"),
+    (type(ITEM).from_wire, ITEM.to_wire(), (0,), "0", "shuffle number"),
+    (type(ITEM).from_wire, ITEM.to_wire(), (1,), "0", "prover seat"),
+    (type(ITEM).from_wire, ITEM.to_wire(), (2,), 7, "purpose"),
+    (type(ITEM).from_wire, ITEM.to_wire(), (3,), "x", "recipient seat"),
+    (type(ITEM).from_wire, ITEM.to_wire(), (4, 0), "x", "deck position"),
+    (type(ITEM).from_wire, ITEM.to_wire(), (4, 1), b"\x01", "decryption share"),
+    (type(ITEM).from_wire, ITEM.to_wire(), (4, 2), b"\x01", "DLEQ proof"),
+    (type(ITEM).from_wire, ITEM.to_wire(), (4,), [0, b""], "decryption share"),
+    (KeySetup.from_wire, KEYS.to_wire(), (0, 0), b"\x01", "public key"),
+    (KeySetup.from_wire, KEYS.to_wire(), (0, 1), b"\x01", "seed commitment"),
+    (KeySetup.from_wire, KEYS.to_wire(), (0, 2), b"\x01", "key proof"),
+    (ShuffleDeck.from_wire, SHUFFLE.to_wire(), (0,), "0", "shuffle number"),
+    (ShuffleDeck.from_wire, SHUFFLE.to_wire(), (1, 0), b"\x01", "ciphertext"),
+    (ShuffleDeck.from_wire, SHUFFLE.to_wire(), (2,), "proof", "proof of shuffle"),
+    (RevealSecrets.from_wire, REVEAL.to_wire(), (0,), b"\x01", "key share"),
+    (RevealSecrets.from_wire, REVEAL.to_wire(), (1,), b"\x01", "shuffle seed"),
+    (RevealSecrets.from_wire, REVEAL.to_wire(), (2,), b"\x01", "channel seed"),
+    (Abort.from_wire, ABORT.to_wire(), (1,), "", "code"),
+    (Abort.from_wire, ABORT.to_wire(), (2,), "x" * 5000, "reason"),
+    (Abort.from_wire, ABORT.to_wire(), (3,), "evidence", "evidence"),
+]
+
+
+@pytest.mark.parametrize(("decode", "wire", "path", "bad", "words"), WIRE_CASES)
+def test_a_broken_field_is_refused_by_name(decode: Callable[[WireValue], object],
+                                           wire: WireValue, path: tuple[int, ...],
+                                           bad: WireValue, words: str) -> None:
+    decode(wire)  # the valid form decodes
+    with pytest.raises(InvalidMessage) as caught:
+        decode(_set(wire, path, bad))
+    text = str(caught.value)
+    assert words in text, text
+    assert text[0].islower(), f"it follows 'entry N: ': {text!r}"
+
+
+@pytest.mark.parametrize(("make", "words"), [
+    (lambda: Clock(-1), "time"),
+    (lambda: replace(ITEM, shuffle=-1), "shuffle number"),
+    (lambda: replace(ITEM, prover=-1), "prover seat"),
+    (lambda: replace(ITEM, recipient=-2), "recipient seat"),
+    (lambda: replace(ITEM, position=108), "deck position"),
+    (lambda: replace(ITEM, share=b"\x01"), "decryption share"),
+    (lambda: replace(ITEM, proof=b"\x01"), "DLEQ proof"),
+    (lambda: replace(KEYS, public_key=b"\x01"), "public key"),
+    (lambda: replace(KEYS, commitment=b"\x01"), "seed commitment"),
+    (lambda: replace(KEYS, proof=b"\x01"), "key proof"),
+    (lambda: replace(SHUFFLE, shuffle=-1), "shuffle number"),
+    (lambda: replace(SHUFFLE, proof="x"), "proof of shuffle"),  # type: ignore[arg-type]
+    (lambda: replace(REVEAL, key_share=b"\x01"), "key share"),
+    (lambda: replace(REVEAL, shuffle_master=b"\x01"), "shuffle seed"),
+    (lambda: replace(REVEAL, channel_seed=b"\x01"), "channel seed"),
+    (lambda: replace(ABORT, code=""), "code"),
+    (lambda: replace(ABORT, reason="x" * 5000), "reason"),
+])
+def test_a_body_built_with_a_broken_field_is_refused_by_name(make: Callable[[], object],
+                                                             words: str) -> None:
+    with pytest.raises(InvalidMessage) as caught:
+        make()
+    text = str(caught.value)
+    assert words in text, text
+    assert text[0].islower(), text
+
