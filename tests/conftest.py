@@ -30,10 +30,6 @@ if MUTATION:
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     if not MUTATION:
-        # The slow end-to-end games first: pytest-xdist hands the first tests out to
-        # its workers in turn, so they run side by side from the start instead of
-        # leaving one worker alone with a long game at the end.
-        items.sort(key=lambda item: item.get_closest_marker("slow") is None)
         return
     cap = int(os.environ.get("UNO_MUTATION_EXAMPLES", "20"))
     for item in items:
