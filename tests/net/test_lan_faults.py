@@ -26,8 +26,10 @@ import pytest
 from tests.net.processes import Proxy, Uno, audit, entry_bytes, host_port, logs, wait_entries
 
 GAME = ["--option", "turn_timer=2", "--option", "target=400", "--bind", "127.0.0.1"]
-#: Early in the first round: lobby, keys, shuffles (22 entries for three) and deal done.
-MID_ROUND = 30
+#: Inside the first round (lobby, keys and shuffles take 22 entries for three), late
+#: enough that the joiners' own mesh link is up: a cut at entry 30 once came before
+#: it, and Zed heard nothing for 10 s.
+MID_ROUND = 60
 
 
 def _host(tmp_path: Path, xdg: Path, *extra: str) -> tuple[Uno, int]:
