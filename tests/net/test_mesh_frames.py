@@ -21,7 +21,9 @@ from uno_p2p.table.frames import FRAME_ENTRY, FRAME_MESSAGE, FRAME_SYNC
 from uno_p2p.table.memnet import TableSetup, seat_table
 from uno_p2p.table.peer import TablePeer
 from uno_p2p.table.sending import Outgoing
+from uno_p2p.table.state import TablePhase
 from uno_p2p.wire.codec import pack
+from uno_p2p.wire.limits import GAP_FILL_AFTER_MS
 
 #: net.md §5.1: one member (key 11 repeated 32 times) on 127.0.0.1:40000, stamp 1,700,000,000,000.
 ADDRESS_VECTOR = bytes.fromhex(
@@ -170,3 +172,37 @@ def test_a_member_out_of_reach_is_lost_to_the_sequencer_and_back_when_in_reach(
     assert {bob.peer_id.key, cy.peer_id.key} <= host.sequencer.lost
     link(mesh, cy)
     assert cy.peer_id.key not in host.sequencer.lost
+
+
+class RoutingNode(FakeNode):
+    """A node whose pump sends what its peer queued through the mesh, as the driver does."""
+
+    mesh: Mesh
+
+    def pump(self) -> None:
+        for out in self._peer.data_to_send():
+            self.mesh.route(out)
+
+
+def test_cut_off_from_the_sequencer_a_joiner_asks_the_members_it_reaches() -> None:
+    """net.md §5.3: the broken link may have lost the last entries, and a table that
+    waits on us for them sends no later entry that would show the gap."""
+    net = seat_table(TableSetup(3, preset("official"), b"asks around"))
+    ann, bob, cy = net.peers.values()
+    net.run(until=lambda _: bob.state.phase == TablePhase.PLAYING)
+    node = RoutingNode(bob)
+    mesh = node.mesh = Mesh(node, DEFAULT_TIMINGS, dials=False)
+    to_cy = link(mesh, cy)
+    to_ann = link(mesh, ann)
+    bob.data_to_send()
+    mesh._ask_around(bob)  # linked to the sequencer: nothing to ask
+    assert not any(f[:1] == FRAME_SYNC for f in to_cy.sent + to_ann.sent)
+    mesh.detach(ann.peer_id.key, to_ann)  # type: ignore[arg-type]
+    mesh._ask_around(bob)
+    asks = [f for f in to_cy.sent if f[:1] == FRAME_SYNC]
+    assert asks == [FRAME_SYNC + pack([bob.state.seq])]  # table.md §3: `S` = [seen]
+    mesh._ask_around(bob)  # again at once: not before GAP_FILL_AFTER_MS
+    assert [f for f in to_cy.sent if f[:1] == FRAME_SYNC] == asks
+    mesh._asked_at -= GAP_FILL_AFTER_MS / 1000
+    mesh._ask_around(bob)
+    assert len([f for f in to_cy.sent if f[:1] == FRAME_SYNC]) == 2

@@ -49,6 +49,7 @@ from uno_p2p.table.sending import Outgoing
 from uno_p2p.table.state import TablePhase
 from uno_p2p.wire import fields
 from uno_p2p.wire.codec import Limits, WireValue, pack, unpack
+from uno_p2p.wire.limits import GAP_FILL_AFTER_MS
 
 #: Link-level frames of the mesh (net.md §5.1).
 ADDRESSES = b"a"
@@ -119,6 +120,8 @@ class Mesh:
         self._out_of_reach: tuple[bytes, float] | None = None
         self._voted = False
         self._judged_for: PeerId | None = None
+        #: When we last asked the members for entries, our link to the sequencer down.
+        self._asked_at = 0.0
         #: Whether this node ever had a link (a node resumed from disk had one).
         self.ever_linked = False
 
@@ -395,6 +398,20 @@ class Mesh:
         if self.give_up_ms is not None and gone_ms >= self.host_lost_after_ms + self.give_up_ms:
             self.node.give_up()
 
+    def _ask_around(self, peer: TablePeer) -> None:
+        """No link to the sequencer, links to other members: ask them for the entries
+        after our head, now and then. The broken link may have lost the last entries,
+        and a table waiting on us for them sends no later one that would show the gap."""
+        sequencer = peer.host_id.key
+        if sequencer == peer.peer_id.key or sequencer in self.links or not self.links or \
+                peer.state.phase not in LIVE:
+            return
+        now = time.monotonic()
+        if (now - self._asked_at) * 1000 >= GAP_FILL_AFTER_MS:
+            self._asked_at = now
+            peer.ask_members()
+            self.node.pump()
+
     async def _tick_loop(self) -> None:
         while not self.node.finished.is_set():
             await asyncio.sleep(TICK_S)
@@ -403,6 +420,7 @@ class Mesh:
                 continue
             self.judge()
             self._watch_sequencer(peer)
+            self._ask_around(peer)
 
     def catch_up(self, link: Link, cut_off: bool) -> None:
         """A new link: what the broken one may have lost. Cut off from everyone, ask

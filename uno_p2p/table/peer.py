@@ -55,7 +55,7 @@ from uno_p2p.table.frames import (
     frame,
     sync_request,
 )
-from uno_p2p.table.handover import Election, Vote, handover_successor
+from uno_p2p.table.handover import Election, Vote, handover_successor, members
 from uno_p2p.table.knowledge import private_items
 from uno_p2p.table.ledger import Ledger
 from uno_p2p.table.offload import Duty, DutyDesk, DutyJob
@@ -65,7 +65,12 @@ from uno_p2p.table.state import Misbehaviour, TablePhase, TableState
 from uno_p2p.table.watch import CensorshipWatch, ClockWatch
 from uno_p2p.wire.chain import ChainError
 from uno_p2p.wire.envelope import TABLE_ID_BYTES, Entry, Message
-from uno_p2p.wire.limits import MAX_EARLY_BYTES, MAX_EARLY_ENTRIES, RELAY_AFTER_MS
+from uno_p2p.wire.limits import (
+    GAP_FILL_AFTER_MS,
+    MAX_EARLY_BYTES,
+    MAX_EARLY_ENTRIES,
+    RELAY_AFTER_MS,
+)
 from uno_p2p.wire.lobby import Join, OpenTable
 from uno_p2p.wire.private import Sealed
 from uno_p2p.wire.registry import Body
@@ -114,6 +119,8 @@ class TablePeer(Controls):
         self._events: deque[TableEvent] = deque()
         self._early: dict[int, Entry] = {}
         self._early_bytes = 0
+        #: Since when our log has had a gap below the entries kept early (table.md §12).
+        self._gap_since: int | None = None
         self._hand: tuple[int, ...] = ()
         self._turn_shown = -1
         self._ready_wanted = False
@@ -201,6 +208,7 @@ class TablePeer(Controls):
             return
         self._syncing = True
         self._early.clear()
+        self._gap_since = None
         self._out.append(Outgoing(None, frame(FRAME_SYNC, sync_request(self.state.seq))))
         self._drive()
 
@@ -326,6 +334,8 @@ class TablePeer(Controls):
         lost = succession.deadline(self)
         if lost is not None:
             times.append(lost)
+        if self._gap_since is not None and self.stopped is None:
+            times.append(self._gap_since + GAP_FILL_AFTER_MS)
         return min(times) if times else None
 
     def handle_timer(self, now_ms: int) -> None:
@@ -336,8 +346,29 @@ class TablePeer(Controls):
             self._order(self.sequencer.tick(self.now_ms))
         if self._sent is not None and self.now_ms >= self._sent[1] + RELAY_AFTER_MS:
             self._relay(self._sent[0])
+        self._fill_gap()
         succession.tick(self)
         self._drive()
+
+    def _fill_gap(self) -> None:
+        """Entries kept ahead of a gap that has not filled: ask every member for what
+        follows our head (table.md §12). The sequencer's link may have lost them while a
+        member forwards what comes after (net.md §5.3); any member answers an ``S``."""
+        if self._gap_since is None or self.now_ms < self._gap_since + GAP_FILL_AFTER_MS or \
+                self.stopped is not None:
+            return
+        self._gap_since = self.now_ms
+        self.ask_members()
+
+    def ask_members(self) -> None:
+        """Ask every member for the entries after our head; unlike ``resync``, go on
+        sending meanwhile. The shell calls this while its link to the sequencer is down
+        and other members are in reach (net.md §5.3): the broken link may have lost the
+        last entries, and with the table waiting on us for them, no later entry would
+        ever show the gap."""
+        others = tuple(p for p in members(self.state) if p != self.peer_id)
+        if others and self.stopped is None:
+            self._out.append(Outgoing(others, frame(FRAME_SYNC, sync_request(self.state.seq))))
 
     # -- the sequencer role moves on (table.md §13) ---------------------------------------
     def host_lost(self) -> None:
@@ -474,6 +505,8 @@ class TablePeer(Controls):
             early = self._early.pop(self.state.seq)
             self._early_bytes -= len(early.encode())
             self._accept(early)
+        if not self._early:
+            self._gap_since = None
 
     def _keep_early(self, entry: Entry) -> None:
         """An entry ahead of our log, kept until the gap fills (table.md §12): only
@@ -493,6 +526,8 @@ class TablePeer(Controls):
             return
         self._early[entry.seq] = entry
         self._early_bytes += size
+        if self._gap_since is None:
+            self._gap_since = self.now_ms
 
     def _compare(self, entry: Entry) -> None:
         try:

@@ -61,3 +61,8 @@ MAX_CLOCK_SAMPLES = 256
 #: A peer relays its own message to every peer when the sequencer has neither
 #: logged nor dropped it after this long (table.md §6.2).
 RELAY_AFTER_MS = 5_000
+#: A peer whose log has a gap (entries kept ahead of it) this long asks every
+#: member for the entries after its head, and again each time this passes
+#: (table.md §12): the sequencer's direct link may have lost them, and a
+#: forwarding member carries only what comes after.
+GAP_FILL_AFTER_MS = 1_000

@@ -1,0 +1,103 @@
+"""A gap in a peer's log fills from the other members (table.md §12, net.md §5.3).
+
+When a joiner's link to the host breaks, the host's entries sent into the dead
+link are lost, while the ones after it reach the joiner through another member.
+The joiner then holds entries ahead of a gap. It must not wait for its own
+link to come back: after ``GAP_FILL_AFTER_MS`` it asks every member for the
+entries after its head, and any of them answers. These games drop one entry
+on its way from the host to one seat, and drop that seat's request to the
+host as well, so that only another member can fill the gap.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from uno_p2p.audit import Status, audit_entries
+from uno_p2p.rules.options import preset
+from uno_p2p.table.events import PeerMisbehaved
+from uno_p2p.table.frames import FRAME_ENTRY, FRAME_SYNC, decode_sync
+from uno_p2p.table.memnet import Network, TableSetup, game_over, seat_table
+from uno_p2p.table.state import TablePhase
+from uno_p2p.wire.envelope import Entry
+from uno_p2p.wire.limits import GAP_FILL_AFTER_MS
+
+SEED = b"gap fill"
+#: Inside the first round of three players (the deal is done by entry 22).
+LOST = 40
+
+
+class Cut:
+    """Drops the host's entry ``LOST`` to the last seat, and every sync request that seat
+    sends the host; notes every sync request and when it was sent."""
+
+    def __init__(self, *, hold_only: bool = False) -> None:
+        self.hold_only = hold_only
+        self.net: Network | None = None
+        self.host = b""
+        self.victim = b""
+        self.held: bytes | None = None
+        self.requests: list[tuple[bytes, int, int]] = []  # (to, seen, at_ms)
+        self.lost_at_ms: int | None = None
+
+    def __call__(self, sender: bytes, recipient: bytes, data: bytes) -> list[bytes]:
+        if not self.victim:
+            return [data]
+        now = self.net.now_ms if self.net is not None else 0
+        if sender == self.victim and data[:1] == FRAME_SYNC:
+            self.requests.append((recipient, decode_sync(data[1:]), now))
+            return [] if recipient == self.host else [data]
+        if sender != self.host or recipient != self.victim or data[:1] != FRAME_ENTRY:
+            return [data]
+        seq = Entry.decode(data[1:]).seq
+        if seq == LOST:
+            self.lost_at_ms = now
+            if self.hold_only:
+                self.held = data  # delivered after the next one: out of order, not lost
+            return []
+        if self.held is not None and seq == LOST + 1:
+            held, self.held = self.held, None
+            return [data, held]
+        return [data]
+
+
+def play(cut: Cut) -> Network:
+    options = preset("official", ["target=60", "turn_timer=5"])
+    net = seat_table(TableSetup(3, options, SEED), cut)
+    keys = list(net.peers)
+    cut.net, cut.host, cut.victim = net, keys[0], keys[-1]
+    net.run(until=game_over)
+    return net
+
+
+def ended_alike(net: Network) -> None:
+    assert all(p.state.phase == TablePhase.ENDED and p.stopped is None
+               for p in net.peers.values())
+    assert len({tuple(p.ledger.digests) for p in net.peers.values()}) == 1
+    assert not any(isinstance(e, PeerMisbehaved) for _, e in net.all_events())
+    assert audit_entries(net.entries()).status == Status.OK
+
+
+def requests_to(cut: Cut, who: Callable[[bytes], bool]) -> list[tuple[bytes, int, int]]:
+    return [r for r in cut.requests if who(r[0])]
+
+
+def test_an_entry_lost_to_one_seat_comes_from_another_member() -> None:
+    cut = Cut()
+    net = play(cut)
+    assert cut.lost_at_ms is not None, "the game never reached the entry to lose"
+    ended_alike(net)
+    asked = requests_to(cut, lambda key: key != cut.host)
+    assert asked, "the seat never asked the other member"
+    _, seen, at_ms = asked[0]
+    assert seen == LOST  # "the entries after our head": our head is the lost entry's number
+    # Not before the gap is GAP_FILL_AFTER_MS old (it opened when the next entry came).
+    assert at_ms >= cut.lost_at_ms + GAP_FILL_AFTER_MS
+
+
+def test_entries_out_of_order_fill_themselves_and_ask_nobody() -> None:
+    cut = Cut(hold_only=True)
+    net = play(cut)
+    assert cut.lost_at_ms is not None, "the game never reached the entry to hold"
+    ended_alike(net)
+    assert cut.requests == []
