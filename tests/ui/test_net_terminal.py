@@ -16,7 +16,6 @@ import os
 import re
 import shlex
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -74,10 +73,14 @@ def uno_lan(args: str) -> str:
     return f"{shlex.quote(sys.executable)} -m uno_p2p {args}"
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
+def lobby_port(pane: Pane) -> int:
+    """The port the host's lobby tells others to join at (the host picks a free one
+    itself: a port probed free beforehand may be taken by another test meanwhile)."""
+    screen = pane.wait_for(lambda s: re.search(r"--address 127\.0\.0\.1:\d+", s) is not None,
+                           "the host's join line", TABLE_S)
+    found = re.search(r"--address 127\.0\.0\.1:(\d+)", screen)
+    assert found is not None
+    return int(found.group(1))
 
 
 def kill_program(pane: Pane, sig: signal.Signals) -> None:
@@ -181,9 +184,9 @@ def test_host_with_two_bots_lobby_turns_and_log(sessions: Sessions) -> None:
 
 
 def test_host_and_joiner_each_play_a_turn(sessions: Sessions) -> None:
-    port = free_port()
-    host, host_rc = sessions.run(uno_lan(f"host --bots 1 --bot-think 0.2 --bind 127.0.0.1 "
-                                         f"--port {port} --player Ann"))
+    host, host_rc = sessions.run(uno_lan("host --bots 1 --bot-think 0.2 --bind 127.0.0.1 "
+                                         "--player Ann"))
+    port = lobby_port(host)
     host.wait_for(lambda s: "Bot 1" in s, "the bot in the lobby", TABLE_S)
     guest, guest_rc = sessions.run(uno_lan(f"join --address 127.0.0.1:{port} --player Bob"))
     guest.wait_for(lambda s: "Bob" in s and "you" in s and "Ann" in s, "Bob in the lobby",
@@ -284,9 +287,9 @@ def test_a_whole_game_ends_with_the_audit_verdict(sessions: Sessions) -> None:
 def test_a_joiner_who_quits_while_reconnecting_leaves_cleanly(sessions: Sessions) -> None:
     # The host vanishes; the joiner keeps reconnecting (give_up_s); its player quits in the
     # meantime. The node is cancelled mid-retry: one clean ending, never a traceback.
-    port = free_port()
-    host, _ = sessions.run(uno_lan(f"host --bind 127.0.0.1 --port {port} --player Ann"))
+    host, _ = sessions.run(uno_lan("host --bind 127.0.0.1 --player Ann"))
     host.wait_for(lambda s: "Ann" in s and "host, you" in s, "the host's lobby", TABLE_S)
+    port = lobby_port(host)
     guest, guest_rc = sessions.run(uno_lan(f"join --address 127.0.0.1:{port} --player Bob"))
     guest.wait_for(lambda s: "Bob" in s and "Ann" in s, "Bob in the lobby", TABLE_S)
     kill_program(host, signal.SIGKILL)  # no goodbye: the link just breaks

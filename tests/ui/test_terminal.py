@@ -53,13 +53,16 @@ class Pane:
     def wait_for(self, check: Callable[[str], bool], what: str,
                  timeout: float = WAIT_S) -> str:
         deadline = time.monotonic() + timeout
-        screen = ""
+        screen = last = ""
         while time.monotonic() < deadline:
             screen = self.screen()
             if check(screen):
                 return screen
+            last = screen if screen.strip() else last
             time.sleep(POLL_S)
-        raise AssertionError(f"timed out waiting for {what}; the screen was:\n{screen}")
+        # An empty capture means the session is gone: show what it last showed.
+        raise AssertionError(f"timed out waiting for {what}; the screen was:\n{screen}"
+                             + ("" if screen.strip() else f"\nand before that:\n{last}"))
 
 
 Starter = Callable[..., tuple[Pane, Path]]
