@@ -8,10 +8,12 @@
   with a plain message, its log auditable.
 
 Games have 3 players and a turn timer of 2 s, so a missing player's turns
-time out. Bots play a round in about 2 s, so the target is set high enough
-that no game can end before its fault happens (a first round alone once
-scored 169 and ended a game to 120 before the test could cut anything); a
-cut link slows the round it falls in to well over its 16 s.
+time out. Each fault comes early in round 1 (``FAULT_AT``), which no round can
+have ended by: with three players the deal is done at entry 22, and a round
+needs at least seven plays of its winner, with the others' turns between.
+(A fault timed later once missed its game: a first round scored 169 and ended
+a game to 120 first.) So a game's target need only be as long as what the
+test watches after its fault.
 """
 
 from __future__ import annotations
@@ -25,16 +27,14 @@ import pytest
 
 from tests.net.processes import Proxy, Uno, audit, entry_bytes, host_port, logs, wait_entries
 
-GAME = ["--option", "turn_timer=2", "--option", "target=400", "--bind", "127.0.0.1"]
-#: Inside the first round (lobby, keys and shuffles take 22 entries for three), late
-#: enough that the joiners' own mesh link is up: a cut at entry 30 once came before
-#: it, and Zed heard nothing for 10 s.
-MID_ROUND = 60
+GAME = ["--option", "turn_timer=2", "--bind", "127.0.0.1"]
+#: Inside the first round: lobby, keys and shuffles take 22 entries for three.
+FAULT_AT = 30
 
 
-def _host(tmp_path: Path, xdg: Path, *extra: str) -> tuple[Uno, int]:
-    host = Uno(["host", "--autoplay", "--player", "Ann", *GAME, *extra], xdg,
-               tmp_path / "host.out")
+def _host(tmp_path: Path, xdg: Path, target: int, *extra: str) -> tuple[Uno, int]:
+    host = Uno(["host", "--autoplay", "--player", "Ann", *GAME, "--option", f"target={target}",
+                *extra], xdg, tmp_path / "host.out")
     return host, host_port(host)
 
 
@@ -52,13 +52,13 @@ def _all_agree(xdg: Path) -> None:
 @pytest.mark.timeout(600)
 def test_a_killed_joiner_resumes_and_the_game_goes_on(tmp_path: Path) -> None:
     xdg = tmp_path / "data"
-    host, port = _host(tmp_path, xdg, "--players", "3", "--bots", "1",
+    host, port = _host(tmp_path, xdg, 200, "--players", "3", "--bots", "1",
                        "--bot-output", str(tmp_path / "bots"))
     zed = Uno(["bot", "--think", "0", "--address", f"127.0.0.1:{port}", "--player", "Zed"],
               xdg, tmp_path / "zed.out")
     back: Uno | None = None
     try:
-        wait_entries((xdg, "Zed"), MID_ROUND)
+        wait_entries((xdg, "Zed"), FAULT_AT)
         # A stranger's garbage on the side: refused by address; the table plays on.
         with socket.create_connection(("127.0.0.1", port)) as rogue:
             rogue.sendall(b"\x00\x00\x00\x04junk")
@@ -84,13 +84,15 @@ def test_a_killed_joiner_resumes_and_the_game_goes_on(tmp_path: Path) -> None:
 @pytest.mark.timeout(600)
 def test_a_link_cut_for_10_s_reconnects_by_itself(tmp_path: Path) -> None:
     xdg = tmp_path / "data"
-    host, port = _host(tmp_path, xdg, "--players", "3", "--bots", "1",
+    # Zed plays on through Bot 1 during the cut, at the bots' pace: the game must outlast
+    # the idle time-out and the 10 s of cut, and Zed's link must come back before the end.
+    host, port = _host(tmp_path, xdg, 400, "--players", "3", "--bots", "1",
                        "--bot-output", str(tmp_path / "bots"))
     proxy = Proxy(port)
     zed = Uno(["bot", "--think", "0", "--address", f"127.0.0.1:{proxy.port}", "--player",
                "Zed"], xdg, tmp_path / "zed.out")
     try:
-        zed_log = wait_entries((xdg, "Zed"), MID_ROUND)
+        zed_log = wait_entries((xdg, "Zed"), FAULT_AT)
         proxy.cut.set()
         host.wait_for(r"Zed \([0-9a-f-]+\) lost its link \((idle|closed)\)", 20)
         at_cut = len(entry_bytes(zed_log))
@@ -112,15 +114,19 @@ def test_a_link_cut_for_10_s_reconnects_by_itself(tmp_path: Path) -> None:
     _all_agree(xdg)
 
 
+#: After the hand-over two seats play on: a game to 150 is still several rounds.
+HANDED_OVER_TARGET = 150
+
+
 @pytest.mark.slow
 @pytest.mark.timeout(900)
 def test_the_host_killed_the_joiners_hand_over_and_finish(tmp_path: Path) -> None:
     xdg = tmp_path / "data"
-    host, port = _host(tmp_path, xdg, "--players", "3")
+    host, port = _host(tmp_path, xdg, HANDED_OVER_TARGET, "--players", "3")
     bots = [Uno(["bot", "--think", "0", "--address", f"127.0.0.1:{port}", "--player", name], xdg,
                 tmp_path / f"{name}.out") for name in ("Yan", "Zed")]
     try:
-        wait_entries((xdg, "Zed"), MID_ROUND)
+        wait_entries((xdg, "Zed"), FAULT_AT)
         host.kill9()
         for bot in bots:
             assert bot.wait(600) == 0, bot.text()[-3000:]
@@ -139,7 +145,7 @@ def test_the_host_killed_the_joiners_hand_over_and_finish(tmp_path: Path) -> Non
         assert verdict["status"] == "ok", verdict
         assert len(verdict["handovers"]) == 1
         assert [r["name"] for r in verdict["removed"]] == ["Ann"]
-        assert max(verdict["scores"]) >= 400
+        assert max(verdict["scores"]) >= HANDED_OVER_TARGET
     ann = json.loads(audit(logs(xdg, "Ann")[0], xdg).stdout)
     assert ann["status"] == "unfinished"
 
@@ -149,11 +155,11 @@ def test_the_host_killed_the_joiners_hand_over_and_finish(tmp_path: Path) -> Non
 def test_losing_the_host_of_two_stops_the_joiner_plainly(tmp_path: Path) -> None:
     xdg = tmp_path / "data"
     # Two members: one left is no majority (table.md §13.2), so no hand-over.
-    host, port = _host(tmp_path, xdg, "--players", "2", "--option", "target=500")
+    host, port = _host(tmp_path, xdg, 500, "--players", "2")
     bot = Uno(["bot", "--think", "0", "--address", f"127.0.0.1:{port}", "--player", "Zed",
                "--give-up", "3"], xdg, tmp_path / "Zed.out")
     try:
-        wait_entries((xdg, "Zed"), MID_ROUND)
+        wait_entries((xdg, "Zed"), FAULT_AT)
         host.kill9()
         assert bot.wait(120) == 1, bot.text()[-3000:]
     finally:
