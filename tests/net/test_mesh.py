@@ -162,7 +162,7 @@ def mid_round(peer: TablePeer) -> bool:
     game = peer.state.engine
     # Entry 40 is always inside round 1 (the setup of four takes about 28 entries, and a
     # round at least 25 more): at entry 60 a short first round could already have
-    # ended a game to 60, and the test waited for a round that never came.
+    # ended the game, and the test waited for a round that never came.
     return peer.state.phase == TablePhase.PLAYING and game is not None and \
         bool(game.hands[0]) and peer.state.seq >= 40
 
@@ -170,7 +170,9 @@ def mid_round(peer: TablePeer) -> bool:
 @pytest.mark.slow
 @pytest.mark.timeout(int(GAME_S) + 60)
 async def test_the_host_killed_mid_round_the_others_hand_over_and_finish() -> None:
-    game = await seat_table(4, target=60)
+    # A game to 1: the round of the hand-over is void once the dead host's seat is
+    # removed, and the next round ends the game.
+    game = await seat_table(4, target=1)
     host = game.host.node
     assert isinstance(host, HostNode)
     try:
@@ -195,7 +197,7 @@ async def test_the_host_killed_mid_round_the_others_hand_over_and_finish() -> No
         assert joiner is not None
         report = audit_entries(joiner.ledger.chain.entries)
         assert report.status.value == "ok", report
-        assert max(report.scores) >= 60
+        assert max(report.scores) >= 1
         # The next seat took over, and every joiner heard it by the mesh.
         assert joiner.state.handovers[0][0] >= killed_at - 5
     finally:

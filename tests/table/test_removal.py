@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 
 from tests.audit.test_report_schema import SCHEMA, errors
 from tests.table.test_handover import MAX_STEPS, PHASES
+from uno_p2p.audit import walk
 from uno_p2p.audit.core import audit_entries
 from uno_p2p.audit.report import Status
 from uno_p2p.rules.options import preset
@@ -23,6 +24,7 @@ from uno_p2p.table.bodies import Remove
 from uno_p2p.table.events import PeerMisbehaved, PlayerRemoved, RoundEnded
 from uno_p2p.table.memnet import Network, TableSetup, game_over, seat_table
 from uno_p2p.table.peer import TablePeer
+from uno_p2p.table.sequencer import RESPONSE_TIMEOUT_MS
 from uno_p2p.table.state import TablePhase
 
 VICTIM = 2
@@ -131,6 +133,11 @@ def test_the_host_vanishes_for_good_the_next_seat_takes_over_and_removes_it() ->
     assert [(h.old, h.new) for h in report.handovers] == [("Ann", "Bob")]
     assert [r.name for r in report.removed] == ["Ann"]
     assert report.handovers[0].entry < report.removed[0].entry
+    # table.md §14.1: a majority held the old host gone already, so the new sequencer
+    # does not wait the response time-out for it again.
+    clock = {step.entry.seq: step.after.clock_ms for step in walk(net.entries(live[0]))}
+    assert clock[report.removed[0].entry] - clock[report.handovers[0].entry] < \
+        RESPONSE_TIMEOUT_MS
     document = report.to_json()
     assert errors(document, SCHEMA) == [], "the --json report keeps its schema"
     assert document["handovers"] == [{"entry": report.handovers[0].entry, "term": 1,

@@ -271,7 +271,7 @@ class TablePeer(Controls):
         if sender is not None and sender == self.host_id:
             self.heard_host_ms = self.now_ms
         if sender is not None and self.sequencer is not None:
-            self.sequencer.lost.discard(sender.key)  # it is back (table.md §14)
+            self.sequencer.back(sender.key)  # it is back (table.md §14)
         relayed = sender is not None and sender != self.host_id
         if not data or (relayed and data[:1] == FRAME_DROP):
             return
@@ -392,7 +392,7 @@ class TablePeer(Controls):
         """The shell says ``peer`` is in reach again (a link, or a path through another
         member): the sequencer no longer counts it lost (table.md §14.1)."""
         if self.sequencer is not None:
-            self.sequencer.lost.discard(peer.key)
+            self.sequencer.back(peer.key)
 
     def rejoin(self) -> None:
         """The shell says we are back after being cut off: ask every member for what we

@@ -75,6 +75,14 @@ class Sequencer:
         self.last_progress_ms = 0
         #: Peers the shell reported gone (links down past its time-out), table.md §14.
         self.lost: set[bytes] = set()
+        #: The old host after a hand-over: a majority already held it gone (§13.1), so
+        #: the table does not wait the response time-out for it again (§14.1).
+        self.gone: set[bytes] = set()
+
+    def back(self, key: bytes) -> None:
+        """A frame came from ``key``, or the shell reaches it again: no longer gone."""
+        self.lost.discard(key)
+        self.gone.discard(key)
 
     # -- ordering -----------------------------------------------------------------------
     def submit(self, message: Message, now_ms: int) -> Outcome:
@@ -224,12 +232,25 @@ class Sequencer:
             deadlines.append(turn)
         if state.phase in WAITING and (waiting_for(state) or self._lost_awaited()):
             deadlines.append(self.last_progress_ms + self.response_timeout_ms)
+        if self._gone_awaited():
+            deadlines.append(self.last_progress_ms)
         return min(deadlines) if deadlines else None
 
     def _lost_awaited(self) -> list[int]:
         """Seats the shell reported gone whose decision the table waits for."""
         state = self.ledger.state
         return [s for s, p in enumerate(state.seats) if p.key in self.lost and awaited(state, s)]
+
+    def _gone_awaited(self) -> list[int]:
+        """The old host's seat, out of reach, when the table waits for it and the rules
+        let it go: removed at once (table.md §14.1)."""
+        state = self.ledger.state
+        if state.phase not in WAITING:
+            return []
+        late = {*waiting_for(state), *self._lost_awaited()}
+        return [s for s in sorted(late) if state.seats[s].key in self.gone
+                and state.seats[s].key in self.lost
+                and not removable(state, state.seats[s], self.identity.peer)]
 
     def _turn_deadline(self) -> int | None:
         state = self.ledger.state
@@ -252,8 +273,9 @@ class Sequencer:
             self._log(outcome, self._sign(Move(TimeOut(seat))), now_ms)
             return outcome
         late = [*waiting_for(state), *self._lost_awaited()] if state.phase in WAITING else []
-        if late and now_ms >= self.last_progress_ms + self.response_timeout_ms:
-            culprit = state.seats[late[0]]
+        gone = self._gone_awaited()
+        if gone or (late and now_ms >= self.last_progress_ms + self.response_timeout_ms):
+            culprit = state.seats[(gone or late)[0]]
             if not removable(state, culprit, self.identity.peer):
                 # table.md §14: a seat that vanished is removed; the game goes on.
                 if now_ms > state.clock_ms:

@@ -284,7 +284,7 @@ def after_entry(peer: TablePeer, entry: Entry) -> None:
         peer.received.clear()
         peer.wanted.clear()
         if peer.sequencer is not None:
-            peer.sequencer.lost.discard(body.peer.key)
+            peer.sequencer.back(body.peer.key)
     election = peer.election
     if election is not None and election.mine is not None and \
             election.mine.head != peer.ledger.head:
@@ -306,9 +306,10 @@ def _follow(peer: TablePeer, body: Handover) -> None:
         peer.sequencer = Sequencer(peer.identity, peer.ledger)
         peer.sequencer.last_progress_ms = peer.now_ms
     if peer.sequencer is not None and body.new == peer.peer_id:
-        # The old host is gone until it shows up again: if the table waits for it, it
-        # is removed after the response time-out (§14), as any vanished seat.
+        # The old host is gone until it shows up again: a majority held it gone already,
+        # so if the table waits for it, it is removed at once (§14.1).
         peer.sequencer.lost.add(body.old.key)
+        peer.sequencer.gone.add(body.old.key)
     # Messages signed before the hand-over are void (§13.3): sign our work again.
     peer.counter = peer.ledger.chain.next_counter(peer.peer_id)
     if peer.sequencer is not None:
