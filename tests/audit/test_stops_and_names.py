@@ -21,13 +21,17 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
+
 from tests.audit.test_fault_codes import BOB, CY, FIRST_MOVE, HOST, LOG, PEOPLE, forge, reveal_of
-from uno_p2p.audit import Status, audit_entries, audit_file
+from uno_p2p.audit import Status, audit_entries, audit_file, revealed_knowledge, walk
 from uno_p2p.audit.core import _Audit
 from uno_p2p.audit.report import Player, fingerprint_of
 from uno_p2p.store.unolog import read_log
 from uno_p2p.table.bodies import Abort, Clock
+from uno_p2p.table.state import Misbehaviour
 from uno_p2p.wire.envelope import Entry, Head, Message
+from uno_p2p.wire.private import Sealed
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 
@@ -132,3 +136,21 @@ def test_a_peer_is_named_by_seat_name_and_fingerprint_and_the_host_says_so() -> 
     assert bob.label() == f"seat 1, Bob ({fingerprint_of(BOB.key)})"
     assert ann.label() == f"seat 0, Ann ({fingerprint_of(HOST.key)}, the host)"
     assert dee.label() == f"Dee ({fingerprint_of(CY.key)})"
+
+
+def test_a_bad_private_reveal_met_in_the_walk_holds_its_entry_as_evidence() -> None:
+    """``walk`` with the revealed knowledge raises ``Misbehaviour`` (``bad_private_reveal``)
+    at a sealed reveal that is not what its recipient was owed; its ``evidence`` is "the
+    signed entries or messages that show it": that sealed entry."""
+    entries = read_log(DATA / "cheat-bad-private-reveal.unolog").entries
+    knowledge = revealed_knowledge(entries)
+    assert knowledge is not None
+    sealed = next(e for e in entries if isinstance(e.body, Sealed)
+                  and e.author == entries[0].author)  # Ann, the host, sent the bad one
+    with pytest.raises(Misbehaviour) as caught:
+        for _ in walk(entries, knowledge):
+            pass
+    error = caught.value
+    assert (error.code, error.entry, error.culprit) == ("bad_private_reveal", sealed.seq,
+                                                        sealed.author)
+    assert error.evidence == (sealed,)
