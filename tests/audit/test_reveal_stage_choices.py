@@ -88,8 +88,7 @@ def test_of_two_cheats_judged_at_the_reveal_the_earlier_entry_is_the_verdict() -
         "reveal", "illegal_move", bluff, "wild_draw_four")
     assert finding.peer is not None
     assert finding.peer.key == bob.peer_id.key
-    # The later cheat alone, with the bluff's claim out of the way, is the bad reveal.
-    assert bluff < sealed
+    assert bluff < sealed, "the bluff came first, so it is the verdict"
 
 
 def test_a_shuffle_not_from_its_seed_re_executes_no_deck_and_teaches_no_face() -> None:
