@@ -14,11 +14,12 @@ from __future__ import annotations
 import pytest
 
 from uno_p2p.errors import ConfigError, InvalidMessage
-from uno_p2p.rules import Options, SayUno, UnoSaid
+from uno_p2p.rules import Options, Play, SayUno, UnoSaid
 from uno_p2p.rules.actions import action_from_wire
+from uno_p2p.rules.engine import view_for
 from uno_p2p.rules.options import parse_assignment
 
-from .harness import started
+from .harness import card, started
 
 
 def test_an_early_uno_is_for_a_pair_only() -> None:
@@ -74,3 +75,34 @@ def test_an_action_that_makes_no_sense_is_refused_in_words(wire: list[object],
     with pytest.raises(InvalidMessage) as caught:
         action_from_wire(wire)
     assert str(caught.value) == words
+
+
+def test_nobody_jumps_in_onto_a_wild() -> None:
+    # docs/rules.md jump_in: "never onto a Wild or Wild Draw Four (their colour is named,
+    # so no card is identical)", even with the other copy of the same Wild.
+    table = started(Options(jump_in=True), 3, dealer=2, hands=[["W"], [], ["W"]],
+                    starter="R5")
+    wild = table.play_action(0, "W", colour=2)
+    assert (table.state.current, wild.cards) == (0, (card("W", 0),))
+    table.apply(wild)
+    jump = table.play_action(2, "W", colour=1)  # seat 1 is next: seat 2 would jump in
+    assert jump.cards == (card("W", 1),)
+    refused = table.refused(jump)
+    assert refused.rule == "jump_in"
+    assert "jump-in" in str(refused)
+
+
+def test_a_swapper_still_knows_the_cards_it_gave_away() -> None:
+    # docs/rules.md wild_powers: "the cards you give chosen by you and the ones you take
+    # chosen blind from their hand": each side knows the cards it held before the swap.
+    table = started(Options(wild_powers=True), 3, hands=[[], ["W", "R3", "G4", "B6"]],
+                    starter="R5")
+    give = tuple(table.slot(1, card(name)) for name in ("R3", "G4", "B6"))
+    take = table.state.hands[2][:3]
+    play = table.play_action(1, "W", colour=2, power="swap", target=2)
+    table.apply(Play(1, play.slots, play.cards, 2, False, 2, "swap", give, take))
+    faces = table.state.known
+    swapper, target = view_for(table.state, 1), view_for(table.state, 2)
+    assert {s: swapper.known.get(s) for s in give + take} == {s: faces[s] for s in give + take}
+    assert {s: target.known.get(s) for s in give + take} == {s: faces[s] for s in give + take}
+    assert all(s not in view_for(table.state, 0).known for s in give + take)
