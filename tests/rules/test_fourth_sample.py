@@ -21,6 +21,7 @@ import pytest
 
 from uno_p2p.errors import InvalidMessage
 from uno_p2p.rules import (
+    CardsDrawn,
     Challenge,
     ChallengeVerdict,
     Options,
@@ -124,3 +125,16 @@ def test_a_revealed_face_out_of_range_is_refused_naming_its_field() -> None:
     with pytest.raises(InvalidMessage) as caught:
         action_from_wire(["reveal", [[1, 4, 108]]])
     assert str(caught.value) == "Reveal.faces card must be an integer from 0 to 107, not 108"
+
+
+def test_a_starter_colour_left_unnamed_costs_a_card_drawn_for_the_timer() -> None:
+    # uno.apply_timeout: "a starter Wild's colour: one penalty card, and naming the colour
+    # passes to the next player"; the UI words a draw by its reason (ui/words.py).
+    table = started(Options(turn_timer=5), 3, starter="W")
+    chooser = table.state.current
+    before = table.hand_size(chooser)
+    events = table.apply(TimeOut(chooser), now_ms=table.state.turn_started_ms + 5000)
+    drawn = [e for e in events if isinstance(e, CardsDrawn)]
+    assert [(e.seat, len(e.slots), e.reason) for e in drawn] == [(chooser, 1, "turn_timer")]
+    assert table.hand_size(chooser) == before + 1
+    assert table.state.current != chooser
