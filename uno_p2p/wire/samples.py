@@ -104,7 +104,12 @@ def sample_play(turn: int) -> PlayCard:
 
 
 def sample_log(players: int = 3, turns: int = 12) -> list[Entry]:
-    """A valid log: the lobby, then ``turns`` rounds of share, sealed share and play."""
+    """A valid log: the lobby, then ``turns`` rounds of share, sealed share and play.
+
+    In round ``t``, with ``p = t mod players`` (seats counted mod ``players``):
+    seat ``p + 1`` posts a decryption share for position ``t``, seat ``p + 2``
+    seals one to seat ``p``, and seat ``p`` plays.
+    """
     table = SampleTable(players)
     entries = table.lobby()
     for turn in range(turns):
