@@ -12,7 +12,8 @@ from __future__ import annotations
 from uno_p2p.crypto.identity import Identity
 from uno_p2p.rules.options import preset
 from uno_p2p.table.bodies import Clock
-from uno_p2p.table.events import OptionsChanged
+from uno_p2p.table.events import OptionsChanged, Progress
+from uno_p2p.table.frames import FRAME_DROP, decode_drop
 from uno_p2p.table.memnet import Network, seeded
 from uno_p2p.table.peer import TablePeer
 from uno_p2p.table.state import TablePhase
@@ -69,3 +70,36 @@ def test_the_start_clock_is_the_shells_time_at_the_start() -> None:
     assert clocks
     assert isinstance(clocks[0].body, Clock)
     assert clocks[0].body.now_ms == 90_000
+
+
+def test_a_joiner_changing_the_rules_is_told_why_the_host_dropped_it() -> None:
+    """table.md §3.2: ``set_options`` is the host's alone. In the lobby a refusal is no
+    cheat worth an abort: the sequencer drops the message and tells its author (``D``,
+    ``[counter, code, reason]``, §2) with the code (``not_host``, verdicts.md) and a
+    reason the player reads, which the joiner passes on as ``Progress``."""
+    drops: list[tuple[bytes, tuple[int, str, str]]] = []
+
+    def watch(sender: bytes, recipient: bytes, data: bytes) -> list[bytes]:
+        if data[:1] == FRAME_DROP:
+            drops.append((recipient, decode_drop(data[1:])))
+        return [data]
+
+    net = _lobby(b"joiner options")
+    net.tamper = watch
+    joiner = next(p for p in net.peers.values() if not p.is_host)
+    before = net.host.state.seq
+    joiner.set_options(preset("house"), "house")
+    net._flush(joiner)
+    net.run()
+    assert net.host.state.seq == before  # nothing logged
+    assert net.host.state.lobby is not None
+    assert net.host.state.lobby.preset != "house"
+    assert len(drops) == 1
+    recipient, (_counter, code, reason) = drops[0]
+    assert recipient == joiner.peer_id.key
+    assert code == "not_host"
+    assert "host" in reason
+    assert reason != "None"
+    told = [e.what for e in net.events[joiner.peer_id.key] if isinstance(e, Progress)]
+    assert any(reason in what for what in told), told
+    assert joiner.outstanding is None  # its number is free again
