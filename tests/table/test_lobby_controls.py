@@ -12,7 +12,7 @@ from __future__ import annotations
 from uno_p2p.crypto.identity import Identity
 from uno_p2p.rules.options import preset
 from uno_p2p.table.bodies import Clock
-from uno_p2p.table.events import OptionsChanged, Progress
+from uno_p2p.table.events import OptionsChanged, PlayerReady, Progress
 from uno_p2p.table.frames import FRAME_DROP, decode_drop
 from uno_p2p.table.memnet import Network, seeded
 from uno_p2p.table.peer import TablePeer
@@ -103,3 +103,21 @@ def test_a_joiner_changing_the_rules_is_told_why_the_host_dropped_it() -> None:
     told = [e.what for e in net.events[joiner.peer_id.key] if isinstance(e, Progress)]
     assert any(reason in what for what in told), told
     assert joiner.outstanding is None  # its number is free again
+
+
+def test_every_peer_is_told_who_is_ready_and_who_is_no_longer() -> None:
+    """table.md §3.2 ``ready`` (3): every peer learns which joined peer is ready, by
+    identity and name, and so when it takes its ready back."""
+    net = _lobby(b"ready told", joiners=2)
+    first = next(p for p in net.peers.values() if p.name == "P1")
+    for key in net.peers:
+        readies = [e for e in net.events[key] if isinstance(e, PlayerReady)]
+        assert {(e.peer, e.name, e.ready) for e in readies} >= {
+            (p.peer_id, p.name, True) for p in net.peers.values() if not p.is_host}
+        net.events[key].clear()
+    first.set_ready(False)
+    net._flush(first)
+    net.run()
+    for key in net.peers:
+        told = [(e.peer, e.name, e.ready) for e in net.events[key] if isinstance(e, PlayerReady)]
+        assert told == [(first.peer_id, "P1", False)]
