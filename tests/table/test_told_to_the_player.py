@@ -8,10 +8,15 @@ and says why (§8: a seat that leaves mid-game stops it).
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from uno_p2p.rules.options import preset
+from uno_p2p.table.bodies import Clock
 from uno_p2p.table.events import GameEnded, Progress
+from uno_p2p.table.frames import FRAME_ENTRY, frame
 from uno_p2p.table.memnet import NAMES, TableSetup, game_over, seat_table
 from uno_p2p.table.state import TablePhase
+from uno_p2p.wire.envelope import Entry, Message
 
 WAITING = "waiting for "
 
@@ -48,3 +53,25 @@ def test_a_game_stopped_by_a_leaver_ends_without_a_winner_saying_who_left() -> N
     for event in ended:
         assert event.winner == -1
         assert leaver.name in event.stopped
+
+
+def test_a_peer_stopped_while_its_bot_thinks_asks_for_no_more_timers() -> None:
+    """A peer that stopped (here: an entry whose author signature does not verify,
+    wire.md §4.1) takes no further entry and sends nothing more (table.md §7), so its
+    bot's thinking time, cut short, wakes nothing: ``next_timer`` is None."""
+    net = seat_table(TableSetup(2, preset("official", ["target=30"]), b"stopped thinker"))
+    guest = next(p for p in net.peers.values() if not p.is_host)
+    guest.think_ms = 60_000
+    net.run(until=lambda n: guest._thinking is not None
+            and guest._thinking[0] == guest.state.seq)
+    assert guest._thinking is not None
+    assert guest.next_timer() == guest._thinking[1] + 60_000, "it thinks on this position"
+    host = net.host
+    message = Message.sign(host.identity, host.table_id, 10_000, guest.ledger.head,
+                           Clock(net.now_ms + 1))
+    entry = Entry.countersign(host.identity, guest.state.seq, guest.ledger.head.hash,
+                              replace(message, signature=bytes(64)))
+    guest.receive(frame(FRAME_ENTRY, entry.encode()), net.now_ms, host.peer_id)
+    assert guest.stopped is not None
+    assert guest.stopped.code == "bad_signature"
+    assert guest.next_timer() is None
