@@ -16,7 +16,15 @@ from collections.abc import Callable
 from uno_p2p.audit import Status, audit_entries
 from uno_p2p.rules.options import preset
 from uno_p2p.table.events import PeerMisbehaved
-from uno_p2p.table.frames import FRAME_ENTRY, FRAME_SYNC, decode_sync
+from uno_p2p.table.frames import (
+    FRAME_DROP,
+    FRAME_ENTRY,
+    FRAME_SYNC,
+    decode_drop,
+    decode_sync,
+    frame,
+    sync_request,
+)
 from uno_p2p.table.memnet import Network, TableSetup, game_over, seat_table
 from uno_p2p.table.state import TablePhase
 from uno_p2p.wire.envelope import Entry
@@ -101,3 +109,31 @@ def test_entries_out_of_order_fill_themselves_and_ask_nobody() -> None:
     assert cut.lost_at_ms is not None, "the game never reached the entry to hold"
     ended_alike(net)
     assert cut.requests == []
+
+
+def test_any_member_answers_a_sync_request_and_only_the_sequencer_closes_it() -> None:
+    """table.md §9.1: any member answers ``S [seen]`` with the entries after ``seen``
+    that it holds; the sequencer also closes its answer with ``D synced``, whose counter
+    is the asker's next message number (§2; counters go 0, 1, 2..., wire.md §3), and a
+    member that is not the sequencer sends no ``D`` at all (only the sequencer's count
+    is the truth)."""
+    net = seat_table(TableSetup(3, preset("official", ["target=30"]), b"sync answers"))
+    net.run(until=lambda n: n.host.state.seq > 30)
+    host = net.host
+    asker, member = (p for p in net.peers.values() if not p.is_host)
+    seen = 10
+    request = frame(FRAME_SYNC, sync_request(seen))
+    for answerer in (host, member):
+        answerer.data_to_send()  # what it had queued before the request
+        answerer.receive(request, net.now_ms, asker.peer_id)
+        out = [o for o in answerer.data_to_send() if o.to == (asker.peer_id,)]
+        entries = [Entry.decode(o.data[1:]) for o in out if o.data[:1] == FRAME_ENTRY]
+        held = answerer.ledger.chain.entries
+        assert [e.seq for e in entries] == list(range(seen, len(held)))
+        drops = [decode_drop(o.data[1:]) for o in out if o.data[:1] == FRAME_DROP]
+        if answerer is host:
+            mine = sum(1 for e in held if e.author == asker.peer_id)
+            assert [(counter, code) for counter, code, _ in drops] == [(mine, "synced")]
+            assert out[-1].data[:1] == FRAME_DROP, "the closing D comes last"
+        else:
+            assert drops == []

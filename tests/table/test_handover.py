@@ -25,7 +25,7 @@ from uno_p2p.rules.options import preset
 from uno_p2p.rules.state import Phase
 from uno_p2p.store.unolog import GameLog
 from uno_p2p.table.bodies import Handover
-from uno_p2p.table.events import PeerMisbehaved, SequencerChanged
+from uno_p2p.table.events import PeerMisbehaved, Progress, SequencerChanged
 from uno_p2p.table.handover import HOST_LOST_AFTER_MS
 from uno_p2p.table.memnet import NAMES, Network, TableSetup, game_over, seat_table, seeded
 from uno_p2p.table.peer import TablePeer
@@ -213,3 +213,33 @@ def test_log_show_follows_the_handover(tmp_path: Path, capsys: pytest.CaptureFix
             log.append(entry)
     assert main(["log", "show", str(path), "--json"]) == 0
     assert "broken" not in capsys.readouterr().err
+
+
+def test_a_member_holds_to_its_vote_while_the_sequencer_stays_silent() -> None:
+    """table.md §13.1: a member drops its election only when it hears the sequencer
+    again after voting (then "no hand-over"). While the host stays cut off, a timer
+    firing meanwhile (the shell wakes a peer for any of its deadlines, each of which
+    checks its own time) changes nothing: nobody gives up on the hand-over it voted
+    for, and the successor takes over."""
+    net = _table(b"holds its vote")
+    host = net.host
+    net.run(until=lambda n: host.state.seq > 40, max_steps=MAX_STEPS)
+    for events in net.events.values():
+        events.clear()
+    net.silent.add(host.peer_id.key)
+    live = _others(net, host)
+    woken = 0
+    for _ in range(MAX_STEPS):
+        if all(p.state.term >= 1 for p in live) or not net.step():
+            break
+        for peer in live:
+            if peer.election is not None and peer.state.term == 0:
+                peer.handle_timer(net.now_ms)
+                net._flush(peer)
+                woken += 1
+    assert woken, "a member was woken while its election was under way"
+    assert all(p.state.term == 1 for p in live), "the others handed over"
+    for peer in live:
+        told = [e.what for e in net.events[peer.peer_id.key] if isinstance(e, Progress)]
+        assert any("takes over" in what for what in told), told  # it voted
+        assert not any("back" in what for what in told), told

@@ -168,3 +168,17 @@ def test_one_member_alone_cannot_depose_a_host_the_others_hear() -> None:
     assert all(p.state.phase == TablePhase.ENDED for p in peers)
     assert len({tuple(e.hash for e in net.entries(p)) for p in peers}) == 1
     assert not any(isinstance(e.body, Handover) for e in net.entries(doubter))
+
+
+def test_a_vote_that_does_not_verify_is_refused_naming_the_vote(
+        mid_game: tuple[Network, list[Identity]]) -> None:
+    """table.md §13.2: a vote signed over another term does not verify for this one:
+    ``bad_vote``, and the reason says it is a hand-over vote's signature that failed."""
+    net, (ann, bob, cy) = mid_game
+    peer = _peer(net, cy)
+    wrong_term = _votes(peer, [bob, cy], bob, term=2)
+    error = _refused(peer, bob, Handover(1, ann.peer, bob.peer, wrong_term))
+    assert error.code == "bad_vote"
+    text = str(error)
+    assert "hand-over vote" in text, text
+    assert "None" not in text, text

@@ -118,6 +118,29 @@ def test_a_host_that_saw_the_bluffers_hand_logs_the_bluff_and_is_never_convicted
     assert report.violation.peer.name == cy.name
 
 
+def test_a_peer_names_a_bluff_it_saw_before_the_reveal_proves_it() -> None:
+    """table.md §7: a peer whose own faces prove a claim false names it at once, on its
+    word; everyone else names it when the round-end reveal proves it. The host saw Cy's
+    hand when her Wild Draw Four came (``Seer``), so it names her before Bob does."""
+    net = table(custom={0: Seer, 2: adv.Bluffer}, seed=b"bluff-seen",
+                options=[*OPTIONS, "wd4_strict=true"])
+    host = net.host
+    assert isinstance(host, Seer)
+    cy = list(net.peers.values())[2]
+    host.cy = cy
+    net.run(until=game_over)
+    assert isinstance(cy, adv.Bluffer)
+    assert cy.bluffed
+    bob = list(net.peers.values())[1]
+
+    def first(peer: TablePeer) -> int:
+        found = [e.entry for e in named(net, peer, "wild_draw_four") if e.peer == cy.peer_id]
+        assert found, f"{peer.name} never named Cy"
+        return min(e for e in found if e is not None)
+
+    assert first(host) < first(bob)
+
+
 # -- 3. nested abort evidence ------------------------------------------------------------------
 def deliver_to(net: Network, peer: TablePeer) -> None:
     """Hand ``peer`` every frame in flight to it (and drop the rest): it is then in step

@@ -29,7 +29,12 @@ from uno_p2p.table.events import PeerMisbehaved
 from uno_p2p.table.game import table_key
 from uno_p2p.table.ledger import apply_entry
 from uno_p2p.table.memnet import Network, TableSetup, game_over, seat_table
-from uno_p2p.table.offload import body_statements, reveal_statements, shuffle_statement
+from uno_p2p.table.offload import (
+    DutyJob,
+    body_statements,
+    reveal_statements,
+    shuffle_statement,
+)
 from uno_p2p.table.peer import TablePeer
 from uno_p2p.table.replay import replay
 
@@ -175,3 +180,27 @@ def test_a_batch_of_shares_checked_ahead_is_not_checked_again(
     checks.clear()
     apply_entry(before, entry)
     assert checks == [], "checked ahead, the ledger finds every share in the memo"
+
+
+def test_a_duty_job_names_the_checks_of_the_body_it_made() -> None:
+    """net.md §7.1 item 3: the shell runs a seat's heavy duty "with the checks of the
+    seat's own statements": the job's statements for its body are exactly those the
+    ledger will check for it (a proven shuffle: its proof of shuffle), and they hold;
+    a duty of nothing has nothing to check. The body is the one the seat logged, byte
+    for byte."""
+    net = play(offload=False, players=2, target=10)
+    seq, body, author = _first_shuffle(net)
+    before = net.host.ledger.state_at(seq)
+    assert before is not None
+    seat = before.seat_of(author)
+    assert seat is not None
+    peer = net.peers[author]
+    job = DutyJob(before, peer.secrets, seat, peer.channel_seed)
+    made = job.run()
+    assert made == body
+    statements = job.statements(made)
+    assert len(statements) == 1
+    assert statements == body_statements(before, author, body)
+    assert isinstance(statements[0], ShuffleStatement)
+    assert statements[0].check() == statements[0].key()
+    assert job.statements(None) == ()
