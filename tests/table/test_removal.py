@@ -20,12 +20,14 @@ from uno_p2p.audit import walk
 from uno_p2p.audit.core import audit_entries
 from uno_p2p.audit.report import Status
 from uno_p2p.rules.options import preset
-from uno_p2p.table.bodies import Remove
+from uno_p2p.table.bodies import Move, Remove
 from uno_p2p.table.events import PeerMisbehaved, PlayerRemoved, RoundEnded
+from uno_p2p.table.ledger import check_message, refused
 from uno_p2p.table.memnet import Network, TableSetup, game_over, seat_table
 from uno_p2p.table.peer import TablePeer
 from uno_p2p.table.sequencer import RESPONSE_TIMEOUT_MS
-from uno_p2p.table.state import TablePhase
+from uno_p2p.table.state import Misbehaviour, TablePhase
+from uno_p2p.wire.envelope import Message
 
 VICTIM = 2
 
@@ -179,3 +181,32 @@ def test_wherever_a_player_vanishes_the_others_finish_the_same(cut: int, seat: i
     if report.status == Status.ABORTED:
         assert report.violation is not None
         assert report.violation.code == "missing_reveal"
+
+
+def test_a_move_signed_before_a_removal_renumbered_the_seats_is_a_race_not_a_lie() -> None:
+    """table.md §5.3, §14.2: after a removal the seats close up, so a move signed just
+    before it names its author's old seat number. Judged at its author's head it was
+    the author's own seat: the sequencer drops it (a race) and never names the author
+    (a loaded run once convicted an honest seat of ``wrong_seat`` this way)."""
+    net = _table(b"removal renumbers", 4, 30)
+    host = net.host
+    net.run(until=lambda n: host.state.seq > 60, max_steps=MAX_STEPS)
+    first_victim = list(net.peers.values())[1]
+    _vanish(net, first_victim)
+    net.run(until=lambda n: first_victim.peer_id not in host.state.seats,
+            max_steps=MAX_STEPS)
+    entries = host.ledger.chain.entries
+    removal = next(e.seq for e in entries if isinstance(e.message.body, Remove))
+    last = list(net.peers.values())[3]  # seat 3 before the removal, seat 2 after it
+    moves = [e for e in entries[:removal]
+             if e.message.author == last.peer_id and isinstance(e.message.body, Move)
+             and getattr(e.message.body.action, "seat", None) == 3]
+    assert moves, "the last seat moved before the removal"
+    before = moves[-1].message
+    # The same move again, signed at the same head: legal there, in seat 3's name.
+    again = Message.sign(last.identity, host.state.table_id, last.counter, before.head,
+                         before.body)
+    assert not refused(host.state, again, host.ledger.view)
+    with pytest.raises(Misbehaviour) as caught:  # now, in seat 3's name, it is not its seat
+        check_message(host.state, again, host.ledger.view)
+    assert caught.value.code in ("wrong_seat", "illegal_move")

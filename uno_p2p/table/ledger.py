@@ -411,18 +411,22 @@ def refused(ts: TableState, message: Message, view: LogView = NO_VIEW) -> bool:
     """Whether ``message`` is cheating by its author: refused now, and refused in the
     state after the entries its author had seen, or refused for a lie whatever it had
     seen (table.md §5.3)."""
+    seen = message.head.seen
+    earlier = None if view.past is None or seen > ts.seq else view.past(seen)
     try:
         check_message(ts, message, view)
     except Misbehaviour as error:
         if error.culprit != message.author:
             return False
-        if error.code in PROOF_CODES:
+        if error.code in PROOF_CODES and not (
+                error.code == "wrong_seat" and earlier is not None
+                and earlier.seats != ts.seats):
+            # A removal since the author's head closed up the seat numbers (§14.2):
+            # the seat it signed was its own then, so it is judged at that head.
             return True
     else:
         return False
-    seen = message.head.seen
-    earlier = None if view.past is None else view.past(seen)
-    if earlier is None or seen > ts.seq:
+    if earlier is None:
         return False
     try:
         check_message(earlier, message, LogView(view.chain, depth=view.depth))
