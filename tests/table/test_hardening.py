@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import tracemalloc
 from dataclasses import replace
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -90,9 +91,10 @@ class Seer(TablePeer):
             self.seen = frozenset()
 
 
-def test_a_host_that_saw_the_bluffers_hand_logs_the_bluff_and_is_never_convicted() -> None:
-    # RULES.md: the bluff is legal by default; only under wd4_strict is a Wild Draw Four
-    # played holding the colour a cheat, which the host's private sight must not judge.
+@cache
+def _bluff_seen() -> tuple[Network, Seer, TablePeer]:
+    """One wd4_strict game where Cy bluffs and the host saw her hand (both tests below
+    only read it)."""
     net = table(custom={0: Seer, 2: adv.Bluffer}, seed=b"bluff-seen",
                 options=[*OPTIONS, "wd4_strict=true"])
     host = net.host
@@ -102,6 +104,14 @@ def test_a_host_that_saw_the_bluffers_hand_logs_the_bluff_and_is_never_convicted
     net.run(until=game_over)
     assert isinstance(cy, adv.Bluffer)
     assert cy.bluffed, "the seed must give Cy her chance to bluff"
+    return net, host, cy
+
+
+
+def test_a_host_that_saw_the_bluffers_hand_logs_the_bluff_and_is_never_convicted() -> None:
+    # RULES.md: the bluff is legal by default; only under wd4_strict is a Wild Draw Four
+    # played holding the colour a cheat, which the host's private sight must not judge.
+    net, host, cy = _bluff_seen()
     log = net.entries()
     # The bluff was logged as every other peer judges it, not refused with the host's
     # private knowledge: no abort, and nobody names the host.
@@ -122,15 +132,7 @@ def test_a_peer_names_a_bluff_it_saw_before_the_reveal_proves_it() -> None:
     """table.md §7: a peer whose own faces prove a claim false names it at once, on its
     word; everyone else names it when the round-end reveal proves it. The host saw Cy's
     hand when her Wild Draw Four came (``Seer``), so it names her before Bob does."""
-    net = table(custom={0: Seer, 2: adv.Bluffer}, seed=b"bluff-seen",
-                options=[*OPTIONS, "wd4_strict=true"])
-    host = net.host
-    assert isinstance(host, Seer)
-    cy = list(net.peers.values())[2]
-    host.cy = cy
-    net.run(until=game_over)
-    assert isinstance(cy, adv.Bluffer)
-    assert cy.bluffed
+    net, host, cy = _bluff_seen()
     bob = list(net.peers.values())[1]
 
     def first(peer: TablePeer) -> int:

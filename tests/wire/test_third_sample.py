@@ -13,13 +13,12 @@ from 0 (``open_table``, wire.md §5.1) to 65535 (``protocol/wire.cddl``).
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 
 import pytest
 
+from tests.wire.test_codec_words import Tag
 from uno_p2p.errors import InvalidMessage, LocalProtocolError
 from uno_p2p.wire.chain import ChainError, ChainVerifier, verify_chain
-from uno_p2p.wire.codec import WireValue
 from uno_p2p.wire.envelope import Entry, Message
 from uno_p2p.wire.game import DecryptionShare, Slot
 from uno_p2p.wire.lobby import Join, Leave, SetOptions, Start, options_from_wire
@@ -121,22 +120,6 @@ def test_a_malformed_body_is_refused_in_the_words_a_player_reads(
 
 
 def test_kind_numbers_run_from_0_to_65535() -> None:
-    @dataclass(frozen=True)
-    class Tag:
-        value: int
-
-        def to_wire(self) -> list[WireValue]:
-            return [self.value]
-
-        @classmethod
-        def from_wire(cls, value: WireValue) -> Tag:
-            assert isinstance(value, list)
-            assert isinstance(value[0], int)
-            return cls(value[0])
-
-        def describe(self, names: object) -> str:
-            return "tagged"
-
     registry = Registry()
     registry.add(0, "first", Tag)
     assert 0 in registry
