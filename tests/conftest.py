@@ -28,8 +28,21 @@ if MUTATION:
     settings.load_profile("mutation")
 
 
+#: Where the long tests live. pytest-xdist hands tests out in collection order, so
+#: these start first and the short ones fill in at the end: without it, the whole
+#: suite waited minutes for one worker finishing a long game alone.
+LONG_FIRST = ("tests/net/", "tests/ui/test_net_terminal.py", "tests/table/")
+
+
+def _start_order(item: pytest.Item) -> int:
+    if item.get_closest_marker("slow") is not None:
+        return 0
+    return 1 if item.nodeid.startswith(LONG_FIRST) else 2
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     if not MUTATION:
+        items.sort(key=_start_order)  # stable: the same order in every worker
         return
     cap = int(os.environ.get("UNO_MUTATION_EXAMPLES", "20"))
     for item in items:

@@ -30,7 +30,9 @@ DATA = Path(__file__).resolve().parent.parent / "data"
 #: What one frame may make a peer hold, beyond what it held: a fixed multiple of the
 #: frame limit (decoding) plus the early-entry buffer.
 MEMORY_BOUND = 8 * DEFAULT_LIMITS.max_frame + MAX_EARLY_BYTES
-SETTINGS = settings(max_examples=120, deadline=None, derandomize=True,
+#: Derandomised, so the same frames every run: a fixed regression set. Fuzzing at scale,
+#: with fresh frames, is ``scripts/fuzz-table``.
+SETTINGS = settings(max_examples=60, deadline=None, derandomize=True,
                     suppress_health_check=[HealthCheck.too_slow])
 
 
@@ -93,7 +95,7 @@ def _mutated_log(seed: int) -> list[Entry]:
     return entries
 
 
-@settings(max_examples=25, deadline=None, derandomize=True)
+@settings(max_examples=15, deadline=None, derandomize=True)
 @given(st.integers(min_value=0, max_value=2**32 - 1))
 def test_the_audit_and_replay_name_a_fault_for_any_mutated_log(seed: int) -> None:
     entries = _mutated_log(seed)

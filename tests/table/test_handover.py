@@ -173,7 +173,7 @@ def test_the_host_vanishes_in_the_lobby_and_the_new_host_starts_without_it() -> 
     assert [(h.old, h.new) for h in report.handovers] == [("Ann", "Bob")]
 
 
-@settings(max_examples=5, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=3, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(cut=st.integers(min_value=3, max_value=140), back=st.booleans())
 def test_wherever_the_host_vanishes_the_game_finishes_the_same_for_all(cut: int,
                                                                         back: bool) -> None:

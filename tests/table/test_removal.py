@@ -165,7 +165,7 @@ def test_a_removed_player_who_comes_back_watches_the_rest() -> None:
     assert not any(isinstance(e, PeerMisbehaved) for _, e in net.all_events())
 
 
-@settings(max_examples=5, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=3, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(cut=st.integers(min_value=8, max_value=160), seat=st.integers(min_value=0, max_value=3))
 def test_wherever_a_player_vanishes_the_others_finish_the_same(cut: int, seat: int) -> None:
     net = _table(b"removal property", 4, 30)

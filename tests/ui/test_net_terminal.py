@@ -239,6 +239,8 @@ def test_text_flag_keeps_the_plain_console(tmp_path: Path) -> None:
 
 #: A whole one-round game (``target=1``): the human plays or draws on every turn.
 GAME_S = 300.0
+#: How long a pressed key is given to show on the screen before the next look at it.
+STEP_S = 0.25
 
 
 def take_a_step(pane: Pane, screen: str) -> None:
@@ -251,7 +253,7 @@ def take_a_step(pane: Pane, screen: str) -> None:
         pane.keys("r")
     elif my_turn(screen) or " p pass" in screen:
         pane.keys("Enter")
-        time.sleep(0.5)
+        time.sleep(STEP_S)  # the UI redraws within a frame or two
         after = pane.screen()
         if "Name a colour" in after:
             pane.keys("r")
@@ -273,7 +275,7 @@ def test_a_whole_game_ends_with_the_audit_verdict(sessions: Sessions) -> None:
         if "Game over" in screen and "Audit:" in screen:
             break
         take_a_step(pane, screen)
-        time.sleep(0.3)
+        time.sleep(STEP_S)
     else:
         raise AssertionError(f"the game did not end; the screen was:\n{screen}")
     assert "wins the game" in screen
