@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 from pathlib import Path
 
@@ -26,8 +27,11 @@ def test_lan_sim_finds_the_table_from_every_other_host_and_cleans_up() -> None:
     if reason is not None:
         pytest.skip(f"scripts/lan-sim makes network namespaces: {reason}")
     before = namespaces()
+    # One round, bots that do not stop to think: a whole game across the namespaces
+    # (the long games over processes are the other tests of tests/net).
     done = subprocess.run([str(SCRIPT), "--hosts", "3", "--json"], capture_output=True,
-                          text=True, timeout=600, check=False)
+                          text=True, timeout=600, check=False,
+                          env=dict(os.environ, LAN_SIM_TARGET="1", LAN_SIM_THINK="0"))
     assert done.returncode == 0, done.stdout + done.stderr
     result = json.loads(done.stdout.splitlines()[-1])
     assert result["discovery_ok"] is True
