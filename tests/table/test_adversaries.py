@@ -146,7 +146,7 @@ def test_a_lying_challenger_is_caught_at_the_round_end_and_by_the_audit() -> Non
 
     for attempt in range(12):
         net = seat({1: adv.LyingChallenger}, players=2, seed=b"liar %d" % attempt,
-                   options=["target=200", "turn_timer=60"])
+                   options=["target=60", "turn_timer=60"])
         if not getattr(net.peers[cheater_id(net, 1).key], "cheated", False):
             continue
         liar = cheater_id(net, 1)
