@@ -225,7 +225,7 @@ def test_a_torn_file_reads_as_prose(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("name", ["cheat-wild-draw-four.unolog", "stopped-leave.unolog",
-                                  "cheat-out-of-turn.unolog"])
+                                  "cheat-out-of-turn.unolog", "cheat-refused-reveal.unolog"])
 def test_the_replay_text_has_one_plain_line_per_entry(name: str) -> None:
     entries = read_log(DATA / name).entries
     report, knowledge = audit_with_knowledge(entries)
@@ -239,3 +239,30 @@ def test_the_replay_text_has_one_plain_line_per_entry(name: str) -> None:
     if report.violation is not None and report.violation.entry is not None:
         verdict = [line for line in lines if line.startswith("    !! AUDIT: ")]
         assert verdict == [f"    !! AUDIT: {report.violation.paragraph()}"]
+    facts = [line[4:] for line in lines if line.startswith("    ") and not line.startswith(
+        ("    | ", "    !! "))]
+    for result in report.rounds:
+        told = f"round {result.number} over, won by {result.winner}: changes " \
+            f"{list(result.changes)}, scores {list(result.scores)}"
+        assert facts.count(told) == 1, told
+    finding = report.violation
+    if finding is not None and finding.stage == "table" and finding.peer is not None:
+        # The table's own record of the fault, as it happened (table.md §7.3).
+        said = [f for f in facts if f.startswith(f"VIOLATION by {finding.peer.name} "
+                                                 f"({finding.code}): ")]
+        assert len(said) == 1, facts
+        plain(said[0].removeprefix("VIOLATION"))
+    over = [f for f in facts if f.startswith("game over, ")]
+    stopped = [f for f in facts if f.startswith("the game stopped: ")]
+    if report.status == Status.STOPPED:
+        assert not over
+        assert stopped == [f"the game stopped: {report.stopped.removesuffix('.')}"]
+    if report.rounds and report.status in (Status.OK, Status.ABORTED):
+        last = report.rounds[-1]
+        assert len(over) == 1, facts
+        assert over[0].startswith(f"game over, won by {last.winner}, scores "
+                                  f"{list(last.scores)}; ")
+        proven = over[0].endswith("; every shuffle proven")
+        assert proven == (report.status == Status.OK), over[0]
+        if not proven:
+            assert "; reveal: " in over[0]
