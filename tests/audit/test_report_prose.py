@@ -29,11 +29,15 @@ from pathlib import Path
 
 import pytest
 
+from tests.audit.test_fault_codes import CY, FIRST_KEY, LOG, forge
 from uno_p2p.audit import AuditReport, Status, audit_entries, audit_file, audit_with_knowledge
 from uno_p2p.audit.text import replay_lines
 from uno_p2p.crypto.identity import PeerId
+from uno_p2p.rules.options import preset
 from uno_p2p.store.unolog import read_log
-from uno_p2p.table.bodies import Clock, Move, ShuffleDeck
+from uno_p2p.table.bodies import Clock, Handover, Move, Remove, ShuffleDeck
+from uno_p2p.table.memnet import NAMES, TableSetup, seat_table
+from uno_p2p.table.state import TablePhase
 from uno_p2p.wire.envelope import Entry
 from uno_p2p.wire.private import Sealed
 
@@ -266,3 +270,50 @@ def test_the_replay_text_has_one_plain_line_per_entry(name: str) -> None:
         assert proven == (report.status == Status.OK), over[0]
         if not proven:
             assert "; reveal: " in over[0]
+
+
+def test_a_removal_reads_as_prose_with_its_entry_and_round() -> None:
+    """table.md §14 and verdicts.md §3: the seat that vanished is named at the entry that
+    removed it, the round it voided is said, and what only its reveal proves is listed."""
+    at = FIRST_KEY + 2
+    log = forge(LOG, at, 0, Remove(CY, "vanished"))
+    report = audit_entries(log)
+    lines = check_report(report, log)
+    check_players(report, log)
+    check_rounds(report)
+    assert [r.to_json() for r in report.removed] == [{"entry": at, "name": "Cy", "round": 0}]
+    told = [line for line in lines if line.startswith(f"Entry {at}: ")]
+    assert len(told) == 1
+    sentences(told[0])
+    assert "Cy" in told[0]
+    assert "round 0" in told[0]
+    gone = [item for item in report.unverified if f"removed at entry {at}" in item]
+    assert len(gone) == 1
+    assert "Cy" in gone[0]
+
+
+def test_a_handover_reads_as_prose_with_its_entry_term_and_names() -> None:
+    """table.md §13: the host vanishes during key setup and the next seat takes over with
+    a signed hand-over; verdicts.md §3: ``handovers`` gives its entry, term, from, to."""
+    net = seat_table(TableSetup(3, preset("official", ["target=30"]), b"prose handover"))
+    ann = net.host
+    net.run(until=lambda n: ann.state.phase == TablePhase.KEYS and any(ann.state.keys),
+            max_steps=100_000)
+    net.silent.add(ann.peer_id.key)
+    bob = next(p for p in net.peers.values() if p is not ann and p.name == NAMES[1])
+    net.run(until=lambda n: bob.state.term >= 1, max_steps=200_000)
+    assert bob.state.term == 1
+    log = net.entries(bob)
+    handovers = [e.seq for e in log if isinstance(e.body, Handover)]
+    assert len(handovers) == 1
+    report = audit_entries(log)
+    lines = check_report(report, log)
+    check_players(report, log)
+    assert [h.to_json() for h in report.handovers] == [
+        {"entry": handovers[0], "term": 1, "from": NAMES[0], "to": NAMES[1]}]
+    assert report.to_json()["handovers"] == [h.to_json() for h in report.handovers]
+    told = [line for line in lines if line.startswith(f"Entry {handovers[0]}: ")]
+    assert len(told) == 1
+    sentences(told[0])
+    assert told[0].index(NAMES[1]) < told[0].index(NAMES[0]), "who took over, then from whom"
+    assert "term 1" in told[0]
