@@ -25,6 +25,7 @@ every function it reaches to it.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
@@ -74,7 +75,7 @@ def phrase(text: str) -> None:
     assert "; " not in text, text
 
 
-def check_report(report: AuditReport, entries: tuple[Entry, ...]) -> list[str]:
+def check_report(report: AuditReport, entries: Sequence[Entry]) -> list[str]:
     """Check every text of ``report`` against ``entries``; return its lines."""
     lines = report.lines()
     for line in lines:
@@ -118,7 +119,7 @@ def check_report(report: AuditReport, entries: tuple[Entry, ...]) -> list[str]:
     return lines
 
 
-def check_players(report: AuditReport, entries: tuple[Entry, ...]) -> None:
+def check_players(report: AuditReport, entries: Sequence[Entry]) -> None:
     """The seats, each named by seat, name and fingerprint; the host is entry 0's author."""
     lines = report.lines()
     if not report.players:
@@ -135,7 +136,7 @@ def check_players(report: AuditReport, entries: tuple[Entry, ...]) -> None:
     assert sum(p.host for p in report.players) == (host in {p.key for p in report.players})
 
 
-def check_counts(report: AuditReport, entries: tuple[Entry, ...]) -> None:
+def check_counts(report: AuditReport, entries: Sequence[Entry]) -> None:
     """The figures ``verified`` gives are the log's, counted here."""
     if not report.verified:
         return
