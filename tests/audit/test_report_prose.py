@@ -98,6 +98,9 @@ def check_report(report: AuditReport, entries: Sequence[Entry]) -> list[str]:
     assert report.to_json()["stopped"] == (report.stopped or None)
     for item in (*report.verified, *report.unverified):
         phrase(item)
+    if len(report.verified) >= 2:
+        # The replay ran: the public digest after every entry (verdicts.md §5).
+        assert len(report.digests) == report.entries == len(entries)
     summary = lines[lines.index(next(line for line in lines if line.startswith("Entries: "))):]
     moves = sum(isinstance(e.body, Move) for e in entries)
     assert summary[0].startswith(f"Entries: {len(entries)}; moves: {moves}; duration: "), \
