@@ -30,8 +30,18 @@ from pathlib import Path
 
 import pytest
 
-from tests.audit.test_fault_codes import CY, FIRST_KEY, LOG, forge
-from uno_p2p.audit import AuditReport, Status, audit_entries, audit_file, audit_with_knowledge
+from tests.audit.test_fault_codes import CASES, CY, FIRST_KEY, LOG, forge
+from uno_p2p.audit import (
+    AuditReport,
+    Knowledge,
+    Status,
+    audit_entries,
+    audit_file,
+    audit_with_knowledge,
+    revealed_knowledge,
+)
+from uno_p2p.audit.codes import CODES
+from uno_p2p.audit.core import _Audit
 from uno_p2p.audit.text import replay_lines
 from uno_p2p.crypto.identity import PeerId
 from uno_p2p.rules.options import preset
@@ -122,19 +132,23 @@ def check_report(report: AuditReport, entries: Sequence[Entry]) -> list[str]:
     return lines
 
 
-def check_players(report: AuditReport, entries: Sequence[Entry]) -> None:
-    """The seats, each named by seat, name and fingerprint; the host is entry 0's author."""
+def check_players(report: AuditReport, entries: Sequence[Entry], *, seated: bool = True
+                  ) -> None:
+    """The players, each named by seat (once seated), name and fingerprint; the host is
+    entry 0's author. ``seated``: the game started, so they are listed in seat order."""
     lines = report.lines()
     if not report.players:
         return
     start = lines.index("Players:") + 1
     shown = lines[start:start + len(report.players)]
     host = entries[0].author.key
-    for seat, (player, line) in enumerate(zip(report.players, shown, strict=True)):
+    for index, (player, line) in enumerate(zip(report.players, shown, strict=True)):
         fingerprint = PeerId(player.key).fingerprint
         role = ", the host" if player.key == host else ""
-        assert line == f"  seat {seat}, {player.name} ({fingerprint}{role})", line
-        assert player.seat == seat
+        where = "" if player.seat is None else f"seat {player.seat}, "
+        assert line == f"  {where}{player.name} ({fingerprint}{role})", line
+        if seated:
+            assert player.seat == index
         assert player.host == (player.key == host)
     assert sum(p.host for p in report.players) == (host in {p.key for p in report.players})
 
@@ -321,3 +335,37 @@ def test_a_handover_reads_as_prose_with_its_entry_term_and_names() -> None:
     sentences(told[0])
     assert told[0].index(NAMES[1]) < told[0].index(NAMES[0]), "who took over, then from whom"
     assert "term 1" in told[0]
+
+
+@pytest.mark.parametrize("code", sorted(CASES))
+def test_a_forged_entrys_report_reads_as_prose_at_the_stage_the_chapter_gives(
+        code: str) -> None:
+    """Every forged fault of test_fault_codes: the report is prose with the log's figures,
+    and the finding's stage is the one verdicts.md §7 lists the code under."""
+    make, _ = CASES[code]
+    entries = make()
+    report = audit_entries(entries)
+    check_report(report, entries)
+    check_players(report, entries, seated=all(p.seat is not None for p in report.players)
+                  and code != "bad_seats")
+    check_counts(report, entries)
+    finding = report.violation
+    assert finding is not None
+    assert finding.stage == CODES[code].stage, (code, finding.stage)
+    assert report.to_json()["violation"] == finding.to_json()
+
+
+def test_a_contradiction_names_the_card_in_a_phrase() -> None:
+    found = revealed_knowledge(LOG)
+    assert found is not None
+    audit = _Audit(LOG, 0)
+    public = audit.replay()
+    assert public.state is not None
+    slot = min(public.state.opened)
+    wrong = {**found.faces, slot: (found.faces[slot] + 1) % 108}
+    finding = audit._check_faces(public, Knowledge(wrong, found.decks))
+    assert finding is not None
+    assert (finding.stage, finding.code, finding.entry) == ("reveal", "contradiction", None)
+    phrase(finding.reason)
+    assert str(tuple(slot)) in finding.reason
+    sentences(finding.paragraph())
