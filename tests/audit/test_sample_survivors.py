@@ -1,4 +1,4 @@
-"""What the audit's seed-19 sample of mutants found untested (docs/testing.md).
+"""What the audit's seed-19 and seed-20 samples of mutants found untested (docs/testing.md).
 
 - verdicts.md §1 stage 1 and §7.1: an author signature or a sequencer
   countersignature that does not verify is a *chain* finding at that entry,
@@ -9,6 +9,7 @@
   every entry (§5), the preset and options as logged (§4), the players in
   seat order; and ``stopped`` says why in sentences: the stop's own words
   (table.md §7.3: who stopped the game, accusing whom), then where.
+- verdicts.md §3: the duration is the last clock minus the first (seed 20).
 """
 
 from __future__ import annotations
@@ -16,10 +17,10 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from tests.audit.test_fault_codes import CY, FIRST_MOVE, HOST, LOG, forge, reveal_of
+from tests.audit.test_fault_codes import CY, FIRST_MOVE, HOST, LOG, START_CLOCK, forge, reveal_of
 from tests.audit.test_report_prose import check_players, check_report, sentences
 from uno_p2p.audit import Status, audit_entries
-from uno_p2p.table.bodies import Abort
+from uno_p2p.table.bodies import Abort, Clock
 from uno_p2p.wire.envelope import Entry
 from uno_p2p.wire.lobby import OpenTable
 
@@ -100,3 +101,15 @@ def test_an_aborted_game_says_why_then_where_in_sentences() -> None:
     assert "Cy" in why
     assert "unresponsive" in why
     assert re.search(rf"\bentry {FIRST_MOVE}\b", where), report.stopped
+
+
+def test_the_duration_is_the_last_clock_minus_the_first_even_when_the_first_is_not_zero(
+        ) -> None:
+    """verdicts.md §3: ``duration_ms`` is the last minus the first ``clock``; every log
+    in tests/data starts its clock at 0, which hid a sum (seed 20's _duration_4)."""
+    log = forge(LOG, START_CLOCK, 0, Clock(1000))
+    log = forge(log, len(log), 0, Clock(3500))
+    report = audit_entries(log)
+    assert report.violation is None
+    assert report.duration_ms == 2500
+    assert "duration: 2.5 s." in report.lines()[2]
