@@ -73,9 +73,9 @@ from uno_p2p.wire.transcript import Roster
 
 #: Codes of the deck's proofs (stage 3); every other table code is a rule (stage 2).
 PROOF_CODES = frozenset({
-    "bad_share", "bad_shuffle", "bad_key", "key_mismatch", "commitment_mismatch",
-    "channel_mismatch", "unknown_card", "duplicate_card", "bad_deck", "wrong_face",
-    "unproven_face", "proof_rejected", "bad_private_reveal", "contradiction",
+    "bad_share", "bad_shuffle", "bad_key", "invalid_scalar", "key_mismatch",
+    "commitment_mismatch", "channel_mismatch", "unknown_card", "duplicate_card", "bad_deck",
+    "wrong_face", "unproven_face", "proof_rejected", "bad_private_reveal", "contradiction",
 })
 #: Table codes that only say a peer stopped answering (no rule broken, nothing proven).
 SILENCE_CODES = frozenset({"unresponsive"})
