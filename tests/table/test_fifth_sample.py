@@ -85,7 +85,7 @@ def test_a_fork_is_blamed_on_the_sequencer_naming_the_number() -> None:
 
 @pytest.mark.parametrize(("code", "reason"), [("race", 7), (7, "late")])
 def test_a_drop_notice_without_text_is_named_as_a_malformed_drop_notice(
-        code: object, reason: object) -> None:
+        code: int | str, reason: int | str) -> None:
     net = _playing(b"fifth sample drop", 2)
     host, guest = net.host, _guest(net)
     guest.receive(frame(FRAME_DROP, pack([3, code, reason])), net.now_ms, host.peer_id)
