@@ -1,0 +1,51 @@
+"""The engine's facts in words, as every peer tells its player (``MovePlayed``, table.md §11).
+
+RULES.md: a challenged Wild Draw Four is either proven (the player who played it
+held a matching colour: *guilty*, and draws four) or not (*not guilty*: the
+challenger draws six). The line a player reads says which, naming both seats.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.audit.test_fault_codes import FIRST_KEY, FIRST_SHARES, LOG, PEOPLE, forge
+from uno_p2p.rules.events import ChallengeResolved
+from uno_p2p.table.game import describe_event
+from uno_p2p.table.ledger import apply_entry, initial_state
+from uno_p2p.table.state import Misbehaviour
+from uno_p2p.wire.envelope import Entry
+
+NAMES = ("Ann", "Bob", "Cy")
+
+
+@pytest.mark.parametrize("guilty", [True, False])
+def test_a_challenge_verdict_says_guilty_or_not_and_names_both_players(guilty: bool) -> None:
+    text = describe_event(ChallengeResolved(challenger=2, challenged=1, guilty=guilty), NAMES)
+    assert "Cy" in text
+    assert "Bob" in text
+    assert ("not guilty" in text) is not guilty
+    assert "guilty" in text
+
+
+def _refusal(entries: list[Entry]) -> Misbehaviour:
+    state = initial_state(entries[0].message.table_id)
+    for entry in entries[:-1]:
+        state, _ = apply_entry(state, entry)
+    with pytest.raises(Misbehaviour) as caught:
+        apply_entry(state, entries[-1])
+    return caught.value
+
+
+def test_shares_before_the_game_are_unexpected_and_the_reason_reads_on() -> None:
+    """table.md §3.3: shares come from a seat that owes them in play (§4); the fault's
+    words follow "entry N:" and the culprit's name, so they read on in lower case and
+    say what came out of place (table.md §7, as tests/table/test_faults_in_words.py)."""
+    refused = _refusal(forge(LOG, FIRST_KEY, 1, LOG[FIRST_SHARES].body))
+    assert refused.code == "unexpected"
+    assert refused.entry == FIRST_KEY
+    assert refused.culprit is not None
+    assert refused.culprit.key == PEOPLE[1].peer.key
+    words = str(refused).split(": ", 1)[1]
+    assert words[0].islower(), words
+    assert "shares" in words
