@@ -9,8 +9,17 @@ from __future__ import annotations
 
 import pytest
 
-from tests.audit.test_fault_codes import FIRST_KEY, FIRST_SHARES, LOG, PEOPLE, forge
+from tests.audit.test_fault_codes import (
+    FIRST_KEY,
+    FIRST_PLAY,
+    FIRST_SHARES,
+    LOG,
+    PEOPLE,
+    forge,
+    mover,
+)
 from uno_p2p.rules.events import ChallengeResolved
+from uno_p2p.table.bodies import Move, Shares
 from uno_p2p.table.game import describe_event
 from uno_p2p.table.ledger import apply_entry, initial_state
 from uno_p2p.table.state import Misbehaviour
@@ -49,3 +58,19 @@ def test_shares_before_the_game_are_unexpected_and_the_reason_reads_on() -> None
     words = str(refused).split(": ", 1)[1]
     assert words[0].islower(), words
     assert "shares" in words
+
+
+def test_a_play_carrying_a_share_it_cannot_carry_names_its_player() -> None:
+    """table.md §5: a play carries its player's own open shares of the cards it plays;
+    a deal share of another seat in it is ``unexpected_share``, and the fault names
+    the move's author (the culprit is known: it signed the move)."""
+    play = LOG[FIRST_PLAY].body
+    assert isinstance(play, Move)
+    deal = next(i for e in LOG if isinstance(e.body, Shares)
+                for i in e.body.items if i.purpose == "deal")
+    who = mover(FIRST_PLAY)
+    refused = _refusal(forge(LOG, FIRST_PLAY, who, Move(play.action, (*play.shares, deal))))
+    assert refused.code == "unexpected_share"
+    assert refused.entry == FIRST_PLAY
+    assert refused.culprit is not None
+    assert refused.culprit.key == PEOPLE[who].peer.key
