@@ -5,6 +5,8 @@ malformed (the table's seed-18 mutation sample, docs/testing.md).
   voids, the same round whose ``RoundEnded`` has winner -1.
 - table.md §7.4 and wire.md §4: two countersigned entries at one number are a
   fork, blamed on the sequencer; the player reads which number.
+- ``Ledger.state_at``: a peer remembers the states after the last ``HISTORY``
+  entries only, so a long game does not grow what it holds.
 - table.md §3.1: a ``D`` frame is ``[counter, code, reason]``, code and reason
   text; one that is not is a fault of the sequencer (net.md: ``invalid_frame``)
   that says it was the drop notice that was malformed.
@@ -12,12 +14,16 @@ malformed (the table's seed-18 mutation sample, docs/testing.md).
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from uno_p2p.rules.options import preset
+from uno_p2p.store.unolog import read_log
 from uno_p2p.table.bodies import Clock
 from uno_p2p.table.events import PeerMisbehaved, PlayerRemoved, RoundEnded
 from uno_p2p.table.frames import FRAME_DROP, FRAME_ENTRY, frame
+from uno_p2p.table.ledger import HISTORY, Ledger
 from uno_p2p.table.memnet import Network, TableSetup, seat_table
 from uno_p2p.table.peer import TablePeer
 from uno_p2p.table.state import TablePhase
@@ -25,6 +31,7 @@ from uno_p2p.wire.codec import pack
 from uno_p2p.wire.envelope import Entry, Message
 
 MAX_STEPS = 20_000
+DATA = Path(__file__).resolve().parent.parent / "data"
 
 
 def _playing(seed: bytes, players: int) -> Network:
@@ -92,3 +99,19 @@ def test_a_drop_notice_without_text_is_named_as_a_malformed_drop_notice(
     told = [e for e in guest.events() if isinstance(e, PeerMisbehaved)]
     assert [(e.peer, e.code) for e in told] == [(host.peer_id, "invalid_frame")]
     assert "drop notice" in told[0].reason
+
+
+def test_a_long_game_leaves_a_peer_only_the_last_states_it_may_need() -> None:
+    """A peer keeps the table's state after each of the last ``HISTORY`` entries (what a
+    late message's head may point at, ``Ledger.state_at``), never every state of a
+    long game: what it holds stays bounded (issue 10's h11 invariant)."""
+    entries = read_log(DATA / "honest-3p-bluffs.unolog").entries
+    assert len(entries) > HISTORY + 50
+    ledger = Ledger(entries[0].message.table_id, entries[0].author)
+    for entry in entries:
+        ledger.accept(entry)
+    last = len(entries)
+    assert ledger.state_at(last) is ledger.state
+    assert ledger.state_at(last - HISTORY + 1) is not None
+    assert ledger.state_at(last - HISTORY) is None
+    assert ledger.state_at(0) is None
