@@ -74,3 +74,16 @@ def test_a_play_carrying_a_share_it_cannot_carry_names_its_player() -> None:
     assert refused.entry == FIRST_PLAY
     assert refused.culprit is not None
     assert refused.culprit.key == PEOPLE[who].peer.key
+
+
+def test_a_card_shown_without_its_shares_is_an_unproven_face() -> None:
+    """table.md §5: a play shows its cards' faces, proven by every seat's share; a play
+    without its player's own open share is ``unproven_face``, naming the player."""
+    play = LOG[FIRST_PLAY].body
+    assert isinstance(play, Move)
+    who = mover(FIRST_PLAY)
+    refused = _refusal(forge(LOG, FIRST_PLAY, who, Move(play.action, ())))
+    assert refused.code == "unproven_face"
+    assert refused.entry == FIRST_PLAY
+    assert refused.culprit is not None
+    assert refused.culprit.key == PEOPLE[who].peer.key
