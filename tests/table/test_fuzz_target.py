@@ -10,7 +10,8 @@ itself; and a frame may arrive late enough to reach the table's turn timer.
 from __future__ import annotations
 
 import contextlib
-from functools import cache
+
+import pytest
 
 from uno_p2p.errors import InvalidMessage
 from uno_p2p.table.frames import FRAME_ENTRY, frame
@@ -23,9 +24,18 @@ TURN_TIMER_MS = 60_000
 CUT = 40
 
 
-@cache
-def target() -> FrameTarget:
+@pytest.fixture(scope="module")
+def made() -> FrameTarget:
+    """One game per test session, not per import (``functools.cache``): mutmut forks
+    each mutant's run from a process that already imported this module, so a cached
+    target, and the live copies it hands out, would be the unmutated code's."""
     return make_target(cut=CUT)
+
+
+@pytest.fixture
+def target(made: FrameTarget) -> FrameTarget:
+    """The same templates and seeds, with no live copy handed out yet."""
+    return FrameTarget(made.guest, made.host, made.seeds, made.now_ms)
 
 
 def _entry_seeds(t: FrameTarget) -> list[Entry]:
@@ -38,8 +48,9 @@ def _entry_seeds(t: FrameTarget) -> list[Entry]:
     return entries
 
 
-def test_the_peers_under_test_are_seat_1_and_the_host_in_the_middle_of_the_game() -> None:
-    t = target()
+def test_the_peers_under_test_are_seat_1_and_the_host_in_the_middle_of_the_game(
+        target: FrameTarget) -> None:
+    t = target
     assert t.host.is_host
     assert t.host.state.my_seat == 0
     assert t.guest.state.my_seat == 1
@@ -52,8 +63,9 @@ def test_the_peers_under_test_are_seat_1_and_the_host_in_the_middle_of_the_game(
     assert entries[-1].seq > t.host.state.seq + 40, "the game went on well past the copies"
 
 
-def test_the_next_entry_among_the_seeds_is_taken_by_a_copy_and_the_template_stays() -> None:
-    t = target()
+def test_the_next_entry_among_the_seeds_is_taken_by_a_copy_and_the_template_stays(
+        target: FrameTarget) -> None:
+    t = target
     before = t.guest.state.seq
     entry = _entry_seeds(t)[before]
     peer = t.deliver(bytes([0]) + frame(FRAME_ENTRY, entry.encode()))  # to seat 1
@@ -64,7 +76,8 @@ def test_the_next_entry_among_the_seeds_is_taken_by_a_copy_and_the_template_stay
     assert t.guest.ledger.chain.entries[-1].seq == before - 1
 
 
-def test_a_frame_may_arrive_past_the_turn_timer() -> None:
-    t = target()
+def test_a_frame_may_arrive_past_the_turn_timer(
+        target: FrameTarget) -> None:
+    t = target
     peer = t.deliver(bytes([0xFC]))  # the latest a selector can make a frame arrive
     assert peer.now_ms > t.now_ms + TURN_TIMER_MS
