@@ -48,9 +48,10 @@ def _entry_seeds(t: FrameTarget) -> list[Entry]:
     return entries
 
 
-def test_the_peers_under_test_are_seat_1_and_the_host_in_the_middle_of_the_game(
-        target: FrameTarget) -> None:
-    t = target
+def test_the_fuzzed_peers_are_seat_1_and_the_host_copied_mid_game() -> None:
+    # Its own game, not the fixture's: mutmut credits a module fixture's work to the
+    # first test that asked for it, and runs only the credited tests on a mutant.
+    t = make_target(cut=CUT)
     assert t.host.is_host
     assert t.host.state.my_seat == 0
     assert t.guest.state.my_seat == 1
