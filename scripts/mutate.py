@@ -45,9 +45,21 @@ TESTS: dict[str, list[str]] = {
     "wire": ["tests/wire"],
     # Whole files, not -k words: "-k 'not honest'" also dropped the dishonest-shuffle and
     # the misbehaving-sequencer tests, "not timed" two timed-out tests.
+    # Also left out (measured with --durations, one process, UNO_MUTATION=1: 604 s before,
+    # ~266 s after): whole in-memory games whose point is end to end, and which a
+    # surviving mutant (reached by every game) would run in full: test_removal.py (a
+    # player vanishing at each phase and a property, 188 s), test_handover_blame.py
+    # (withheld-reveal games, 71 s), test_h11.py (fuzzers: nothing escapes, 36 s) and
+    # the handover property "wherever the host vanishes" (44 s). The removal and
+    # handover rules keep their own tests (test_handover_rules.py, test_handover.py).
+    # A mutant only these kill counts as a survivor: the table's score is a lower bound.
     "table": ["tests/table", "-m", "not slow", "--ignore=tests/table/test_honest_games.py",
               "--ignore=tests/table/test_timed_games.py",
-              "--ignore=tests/table/test_resume_replay.py", "-k", "not bench"],
+              "--ignore=tests/table/test_resume_replay.py",
+              "--ignore=tests/table/test_removal.py",
+              "--ignore=tests/table/test_handover_blame.py",
+              "--ignore=tests/table/test_h11.py",
+              "-k", "not bench and not wherever_the_host_vanishes"],
     "audit": ["tests/audit", "-m", "not slow", "-k", "not bench and not generator"],
 }
 PACKAGES = tuple(TESTS)

@@ -1,0 +1,84 @@
+"""The table fuzzer's target (``uno_p2p.table.fuzzing``), which the h11 properties stand on.
+
+What its docstrings promise, checked from outside: the peers under test are seat 1
+and the host copied *in the middle of* a game, so that valid next entries exist
+among the seeds (a peer copied at the end takes nothing and fuzzes little); every
+frame of the whole game is a seed; each input meets a copy, never the template
+itself; and a frame may arrive late enough to reach the table's turn timer.
+"""
+
+from __future__ import annotations
+
+import contextlib
+
+import pytest
+
+from uno_p2p.errors import InvalidMessage
+from uno_p2p.table.frames import FRAME_ENTRY, frame
+from uno_p2p.table.fuzzing import FrameTarget, make_target
+from uno_p2p.table.state import TablePhase
+from uno_p2p.wire.envelope import Entry
+
+#: make_target's table: ``turn_timer=60`` (RULES.md: seconds a player has to act).
+TURN_TIMER_MS = 60_000
+CUT = 40
+
+
+@pytest.fixture(scope="module")
+def made() -> FrameTarget:
+    """One game per test session, not per import (``functools.cache``): mutmut forks
+    each mutant's run from a process that already imported this module, so a cached
+    target, and the live copies it hands out, would be the unmutated code's."""
+    return make_target(cut=CUT)
+
+
+@pytest.fixture
+def target(made: FrameTarget) -> FrameTarget:
+    """The same templates and seeds, with no live copy handed out yet."""
+    return FrameTarget(made.guest, made.host, made.seeds, made.now_ms)
+
+
+def _entry_seeds(t: FrameTarget) -> list[Entry]:
+    """The seeds that are whole entries (the corpus also holds a few damaged frames)."""
+    entries = []
+    for seed in t.seeds:
+        if seed[:1] == FRAME_ENTRY:
+            with contextlib.suppress(InvalidMessage):
+                entries.append(Entry.decode(seed[1:]))
+    return entries
+
+
+def test_the_fuzzed_peers_are_seat_1_and_the_host_copied_mid_game() -> None:
+    # Its own game, not the fixture's: mutmut credits a module fixture's work to the
+    # first test that asked for it, and runs only the credited tests on a mutant.
+    t = make_target(cut=CUT)
+    assert t.host.is_host
+    assert t.host.state.my_seat == 0
+    assert t.guest.state.my_seat == 1
+    for peer in (t.guest, t.host):
+        assert peer.stopped is None
+        assert peer.state.phase == TablePhase.PLAYING, "copied mid-game, not at its end"
+    assert t.host.state.seq > CUT, "copied after the cut"
+    entries = _entry_seeds(t)
+    assert [e.seq for e in entries] == list(range(len(entries))), "every entry is a seed"
+    assert entries[-1].seq > t.host.state.seq + 40, "the game went on well past the copies"
+
+
+def test_the_next_entry_among_the_seeds_is_taken_by_a_copy_and_the_template_stays(
+        target: FrameTarget) -> None:
+    t = target
+    before = t.guest.state.seq
+    entry = _entry_seeds(t)[before]
+    peer = t.deliver(bytes([0]) + frame(FRAME_ENTRY, entry.encode()))  # to seat 1
+    assert peer is not t.guest
+    assert peer.stopped is None
+    assert peer.state.seq == before + 1, "a valid next entry exists and is taken"
+    assert t.guest.state.seq == before, "the template is never the peer under test"
+    assert t.guest.ledger.chain.entries[-1].seq == before - 1
+
+
+def test_a_frame_may_arrive_past_the_turn_timer(
+        target: FrameTarget) -> None:
+    t = target
+    peer = t.deliver(bytes([0xFC]))  # the latest a selector can make a frame arrive
+    assert peer.now_ms > t.now_ms + TURN_TIMER_MS
