@@ -35,7 +35,10 @@ def announce(netns: Namespace, table: str, *extra: str,
     return netns.start([*TOOL, "announce", "--table", table, "--hold", "30", *extra], stdin=stdin)
 
 
-def watch(netns: Namespace, seconds: float = 20) -> subprocess.Popen[str]:
+def watch(netns: Namespace, seconds: float = 60) -> subprocess.Popen[str]:
+    # The watcher's own end is only a bound against a hang (each wait of a test has its
+    # own deadline, and the namespace kills it when the test ends): a loaded CI run once
+    # spent 20 s starting and announcing, and the watcher quit before the goodbye.
     return netns.start([*TOOL, "watch", "--timeout", str(seconds)])
 
 
