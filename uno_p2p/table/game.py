@@ -198,7 +198,11 @@ def _follow_one(ts: TableState, event: Event, seq: int, events: Events) -> Table
         events.append(PeerMisbehaved(peer, names[event.seat], seq, event.rule, event.message))
         return ts
     if isinstance(event, RoundOver):
-        events.append(RoundEnded(event.round, event.winner, event.changes, ts.game.scores))
+        # A void round changes nothing; told per seat as the seats now are (a removal
+        # voids the round and closes the seats up, table.md §14.2, so the engine's
+        # changes still count the seat that left).
+        changes = event.changes if event.winner >= 0 else (0,) * len(ts.game.scores)
+        events.append(RoundEnded(event.round, event.winner, changes, ts.game.scores))
         return ts
     if isinstance(event, GameOver):
         check_transition(ts.phase, TablePhase.REVEALING)
