@@ -239,8 +239,10 @@ def test_text_flag_keeps_the_plain_console(tmp_path: Path) -> None:
 
 #: A whole one-round game (``target=1``): the human plays or draws on every turn.
 GAME_S = 300.0
-#: How long a pressed key is given to show on the screen before the next look at it.
-STEP_S = 0.25
+#: How long a pressed key is given to show on the screen before the next look at it
+#: (0.25 s made a loaded run read stale screens and press keys that lengthened the game
+#: past its 300 s).
+STEP_S = 0.5
 
 
 def take_a_step(pane: Pane, screen: str) -> None:
@@ -275,7 +277,7 @@ def test_a_whole_game_ends_with_the_audit_verdict(sessions: Sessions) -> None:
         if "Game over" in screen and "Audit:" in screen:
             break
         take_a_step(pane, screen)
-        time.sleep(STEP_S)
+        time.sleep(0.3)
     else:
         raise AssertionError(f"the game did not end; the screen was:\n{screen}")
     assert "wins the game" in screen
