@@ -33,6 +33,7 @@ from __future__ import annotations
 from collections import Counter
 
 from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import Phase as Stage
 from hypothesis import strategies as st
 
 from uno_p2p.errors import IllegalAction
@@ -310,7 +311,11 @@ def check_against_the_words(state: State, action: Action, now_ms: int,
             assert 0 <= grown <= opts.error_penalty  # fewer only when the deck runs dry
 
 
+#: No "explain" phase: it traces every line of a failing example again, which took a
+#: failing run past the 300 s time-out before the falsifying example was printed.
 SETTINGS = settings(max_examples=60, deadline=None,
+                    phases=[Stage.explicit, Stage.reuse, Stage.generate, Stage.target,
+                            Stage.shrink],
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
                                            HealthCheck.filter_too_much])
 
