@@ -229,8 +229,12 @@ def words_allow_shape(state: State, play: Play) -> bool | None:
     opts, top = state.options, state.discard[-1][1]
     cards = play.cards
     ranks = [CARD_RANK[c] for c in cards]
-    identical = all(c < 100 and CARD_COLOUR[c] == CARD_COLOUR[cards[0]]
-                    and ranks[i] == ranks[0] for i, c in enumerate(cards))
+    # "identical (colour and face)": two Wilds (or two Wild Draw Fours) have the same face
+    # and no colour of their own, so they pair on their holder's own turn: the frozen
+    # reference log honest-3p-house holds such a pair at entry 24. (A jump-in onto a
+    # Wild never is: its colour is named, below.)
+    identical = all(CARD_COLOUR[c] == CARD_COLOUR[cards[0]] and ranks[i] == ranks[0]
+                    for i, c in enumerate(cards))
     if state.phase != Phase.PLAYING:
         return False
     if play.seat == state.current:
