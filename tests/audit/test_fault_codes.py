@@ -19,6 +19,7 @@ import pytest
 
 from uno_p2p.audit import Knowledge, Status, audit_entries, audit_file, revealed_knowledge
 from uno_p2p.audit.core import _Audit, _deck_record
+from uno_p2p.audit.report import Finding
 from uno_p2p.crypto.cards import card_of, card_point
 from uno_p2p.crypto.group import Scalar, base_mul
 from uno_p2p.crypto.identity import Identity
@@ -295,9 +296,9 @@ def test_one_card_opened_twice_in_a_deck_is_duplicate_card_naming_nobody() -> No
     assert caught.value.culprit is None
 
 
-def test_a_revealed_face_against_a_proven_one_is_contradiction() -> None:
-    """verdicts.md: a face opened in play that the re-executed deck contradicts (which
-    only broken cryptography could give; here the re-executed faces are falsified)."""
+def contradicted() -> tuple[Slot, Finding]:
+    """The reveal stage's finding when the first card opened in play is given another
+    face than the re-executed deck proves (only broken cryptography could give it)."""
     found = revealed_knowledge(LOG)
     assert found is not None
     audit = _Audit(LOG, 0)
@@ -307,6 +308,12 @@ def test_a_revealed_face_against_a_proven_one_is_contradiction() -> None:
     wrong = {**found.faces, slot: (found.faces[slot] + 1) % 108}
     finding = audit._check_faces(public, Knowledge(wrong, found.decks))
     assert finding is not None
+    return slot, finding
+
+
+def test_a_revealed_face_against_a_proven_one_is_contradiction() -> None:
+    """verdicts.md: a face opened in play that the re-executed deck contradicts."""
+    _, finding = contradicted()
     assert (finding.code, finding.peer) == ("contradiction", None)
 
 

@@ -30,18 +30,15 @@ from pathlib import Path
 
 import pytest
 
-from tests.audit.test_fault_codes import CASES, CY, FIRST_KEY, LOG, forge
+from tests.audit.test_fault_codes import CASES, CY, FIRST_KEY, LOG, contradicted, forge
 from uno_p2p.audit import (
     AuditReport,
-    Knowledge,
     Status,
     audit_entries,
     audit_file,
     audit_with_knowledge,
-    revealed_knowledge,
 )
 from uno_p2p.audit.codes import CODES
-from uno_p2p.audit.core import _Audit
 from uno_p2p.audit.text import replay_lines
 from uno_p2p.crypto.identity import PeerId
 from uno_p2p.rules.options import preset
@@ -363,15 +360,7 @@ def test_a_forged_entrys_report_reads_as_prose_at_the_stage_the_chapter_gives(
 
 
 def test_a_contradiction_names_the_card_in_a_phrase() -> None:
-    found = revealed_knowledge(LOG)
-    assert found is not None
-    audit = _Audit(LOG, 0)
-    public = audit.replay()
-    assert public.state is not None
-    slot = min(public.state.opened)
-    wrong = {**found.faces, slot: (found.faces[slot] + 1) % 108}
-    finding = audit._check_faces(public, Knowledge(wrong, found.decks))
-    assert finding is not None
+    slot, finding = contradicted()
     assert (finding.stage, finding.code, finding.entry) == ("reveal", "contradiction", None)
     phrase(finding.reason)
     assert str(tuple(slot)) in finding.reason
