@@ -25,9 +25,8 @@ from dataclasses import dataclass, field
 from uno_p2p.crypto.identity import Identity
 from uno_p2p.errors import IllegalAction, RemoteProtocolError
 from uno_p2p.rules.actions import TimeOut
-from uno_p2p.rules.state import TIMED_PHASES
 from uno_p2p.table.bodies import Abort, Clock, Move, Remove
-from uno_p2p.table.duties import waiting_for
+from uno_p2p.table.duties import turn_deadline, waiting_for
 from uno_p2p.table.events import TableEvent
 from uno_p2p.table.ledger import Ledger, check_message, refused
 from uno_p2p.table.removal import awaited, removable
@@ -236,6 +235,11 @@ class Sequencer:
             deadlines.append(self.last_progress_ms)
         return min(deadlines) if deadlines else None
 
+    def _turn_deadline(self) -> int | None:
+        state = self.ledger.state
+        # The game waits for a peer's work, not for the player (duties.turn_deadline).
+        return None if waiting_for(state) else turn_deadline(state)
+
     def _lost_awaited(self) -> list[int]:
         """Seats the shell reported gone whose decision the table waits for."""
         state = self.ledger.state
@@ -251,15 +255,6 @@ class Sequencer:
         return [s for s in sorted(late) if state.seats[s].key in self.gone
                 and state.seats[s].key in self.lost
                 and not removable(state, state.seats[s], self.identity.peer)]
-
-    def _turn_deadline(self) -> int | None:
-        state = self.ledger.state
-        game = state.engine
-        if state.phase != TablePhase.PLAYING or game is None or game.phase not in TIMED_PHASES \
-                or waiting_for(state):
-            return None  # the game waits for a peer's work, not for the player
-        limit = game.options.turn_timer * 1000
-        return game.turn_started_ms + limit if limit else None
 
     def tick(self, now_ms: int) -> Outcome:
         """Time out the player whose turn ran out, or stop a game a peer stalls."""

@@ -25,9 +25,9 @@ from uno_p2p.crypto.identity import PeerId
 from uno_p2p.errors import ConfigError, IllegalAction, LocalProtocolError, UnoError
 from uno_p2p.net.driver import Driver
 from uno_p2p.net.node import HostNode, JoinNode
-from uno_p2p.rules import Action, Options, Phase, State, legal_actions
+from uno_p2p.rules import Action, Options, State, legal_actions
 from uno_p2p.rules.options import preset
-from uno_p2p.table.duties import waiting_for
+from uno_p2p.table.duties import turn_deadline, waiting_for
 from uno_p2p.table.events import (
     ChatSaid,
     GameEnded,
@@ -198,12 +198,9 @@ class NetSession(SelfPaced):
             else None
 
     def _turn_ends(self) -> int | None:
-        peer = self.peer
-        game = None if peer is None else peer.state.engine
-        if game is None or peer is None or peer.state.phase != TablePhase.PLAYING or \
-                game.phase != Phase.PLAYING or not game.options.turn_timer:
-            return None
-        return game.turn_started_ms + game.options.turn_timer * 1000
+        # The sequencer's own figure (duties.turn_deadline): a challenge verdict or a
+        # starter Wild's colour counts down as a turn does.
+        return None if self.peer is None else turn_deadline(self.peer.state)
 
     # -- the NetworkTable contract ---------------------------------------------------------
     def table_status(self) -> TableStatus:
