@@ -77,6 +77,14 @@ def test_in_a_star_the_host_passes_a_joiners_line_on() -> None:
     assert said(net, ann) == [("Cy", "Bob, nice Reverse", False)]
 
 
+def _reads_as_prose(error: Exception) -> None:
+    """A reason is a sentence in lower case that goes on after what it names."""
+    text = str(error)
+    assert text[:1].islower(), text
+    assert "XX" not in text, text
+    assert "None" not in text, text
+
+
 def test_a_changed_replayed_or_forged_line_is_dropped_and_blames_nobody() -> None:
     net = table()
     ann, bob, cy = peers(net)
@@ -89,6 +97,14 @@ def test_a_changed_replayed_or_forged_line_is_dropped_and_blames_nobody() -> Non
     in_anns_name = ChatLine(ann.peer_id, 10**12, "I fold",
                             bob.identity.sign(signed_bytes(ann.table_id, ann.peer_id, 10**12,
                                                            "I fold")))
+    # Why each is dropped (table.md §15), said for whoever reads a chat that went quiet.
+    with pytest.raises(InvalidMessage, match="from a peer who is not at the table") as why:
+        cy.chat.hear(forged, cy.state, 10**12)
+    _reads_as_prose(why.value)
+    for bad in (changed, in_anns_name):
+        with pytest.raises(InvalidMessage, match="a chat line's signature") as why:
+            cy.chat.hear(bad, cy.state, 10**12)
+        _reads_as_prose(why.value)
     for bad in (changed, forged, in_anns_name):
         cy.receive(frame(FRAME_CHAT, bad.encode()), sender=ann.peer_id)
     cy.receive(frame(FRAME_CHAT, b"\xc1not msgpack"), sender=ann.peer_id)

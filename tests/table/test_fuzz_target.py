@@ -15,7 +15,7 @@ import pytest
 
 from uno_p2p.errors import InvalidMessage
 from uno_p2p.table.frames import FRAME_ENTRY, frame
-from uno_p2p.table.fuzzing import FrameTarget, make_target
+from uno_p2p.table.fuzzing import REUSE, FrameTarget, make_target
 from uno_p2p.table.state import TablePhase
 from uno_p2p.wire.envelope import Entry
 
@@ -82,3 +82,17 @@ def test_a_frame_may_arrive_past_the_turn_timer(
     t = target
     peer = t.deliver(bytes([0xFC]))  # the latest a selector can make a frame arrive
     assert peer.now_ms > t.now_ms + TURN_TIMER_MS
+
+
+def test_a_copy_takes_reuse_inputs_then_a_fresh_copy_replaces_it(target: FrameTarget) -> None:
+    """The docstring's promise: one copy for ``REUSE`` inputs, so a state an input left
+    behind reaches at most ``REUSE - 1`` more; the host's copies are counted apart."""
+    copies = [target.peer(False) for _ in range(2 * REUSE + 1)]
+    assert len({id(c) for c in copies[:REUSE]}) == 1
+    assert copies[REUSE] is not copies[0]
+    assert all(c is copies[REUSE] for c in copies[REUSE:2 * REUSE])
+    assert copies[2 * REUSE] is not copies[REUSE]
+    host = target.peer(True)
+    assert host is not copies[-1]
+    assert host.is_host
+    assert target.peer(False) is copies[2 * REUSE], "the guest's count went on alone"
