@@ -21,6 +21,7 @@ from tests.audit.test_fault_codes import BOB, LOG
 from uno_p2p.errors import InvalidMessage
 from uno_p2p.table.bodies import Abort, Clock, KeySetup, RevealSecrets, Shares, ShuffleDeck
 from uno_p2p.wire.codec import WireValue
+from uno_p2p.wire.registry import BODIES
 
 SHARES = next(e.body for e in LOG if isinstance(e.body, Shares))
 ITEM = SHARES.items[0]
@@ -108,3 +109,23 @@ def test_a_body_built_with_a_broken_field_is_refused_by_name(make: Callable[[], 
     assert words in text, text
     assert text[0].islower(), text
 
+
+
+#: table.md's body kinds (wire.md §5's registry numbers), with how many fields each
+#: body's array holds.
+KINDS = [(64, "key_setup", 1), (65, "shuffle_deck", 3), (66, "shares", 1), (67, "move", 2),
+         (68, "private_shares", 1), (69, "clock", 1), (70, "reveal_secrets", 3),
+         (71, "abort", 4), (72, "handover", 4), (73, "remove", 2)]
+
+
+@pytest.mark.parametrize(("number", "name", "count"), KINDS)
+def test_a_body_of_the_wrong_shape_is_refused_by_its_kind(number: int, name: str,
+                                                          count: int) -> None:
+    cases: list[tuple[WireValue, str]] = [
+        ([0] * (count + 1), f"{name} must have {count} fields, not {count + 1}"),
+        ([0] * (count - 1), f"{name} must have {count} fields, not {count - 1}"),
+        ("x", f"{name} must be an array")]
+    for bad, words in cases:
+        with pytest.raises(InvalidMessage) as caught:
+            BODIES.decode(number, bad)
+        assert str(caught.value) == words

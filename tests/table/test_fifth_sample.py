@@ -86,6 +86,7 @@ def test_a_fork_is_blamed_on_the_sequencer_naming_the_number() -> None:
     told = [e for e in net.events[guest.peer_id.key] + guest.events()
             if isinstance(e, PeerMisbehaved)]
     assert [(e.peer, e.code, e.entry) for e in told] == [(host.peer_id, "sequencer_fork", at)]
+    assert told[0].name == "Ann"
     assert str(at) in told[0].reason
     assert "two different entries" in told[0].reason
 
@@ -98,6 +99,7 @@ def test_a_drop_notice_without_text_is_named_as_a_malformed_drop_notice(
     guest.receive(frame(FRAME_DROP, pack([3, code, reason])), net.now_ms, host.peer_id)
     told = [e for e in guest.events() if isinstance(e, PeerMisbehaved)]
     assert [(e.peer, e.code) for e in told] == [(host.peer_id, "invalid_frame")]
+    assert told[0].name == "Ann", "the sequencer by the name it joined under"
     assert "drop notice" in told[0].reason
 
 

@@ -10,12 +10,13 @@ itself; and a frame may arrive late enough to reach the table's turn timer.
 from __future__ import annotations
 
 import contextlib
+import random
 
 import pytest
 
 from uno_p2p.errors import InvalidMessage
 from uno_p2p.table.frames import FRAME_ENTRY, frame
-from uno_p2p.table.fuzzing import REUSE, FrameTarget, make_target
+from uno_p2p.table.fuzzing import REUSE, FrameTarget, make_target, mutate
 from uno_p2p.table.state import TablePhase
 from uno_p2p.wire.envelope import Entry
 
@@ -96,3 +97,16 @@ def test_a_copy_takes_reuse_inputs_then_a_fresh_copy_replaces_it(target: FrameTa
     assert host is not copies[-1]
     assert host.is_host
     assert target.peer(False) is copies[2 * REUSE], "the guest's count went on alone"
+
+
+def test_an_input_is_a_selector_then_a_seed_with_up_to_four_edits(target: FrameTarget) -> None:
+    """``mutate``'s promise: a selector byte below 16 (``deliver`` reads it), then a seed
+    frame with none to four edits, so both valid and damaged frames reach the peers."""
+    rng = random.Random(7)
+    seeds = set(target.seeds)
+    inputs = [mutate(rng, target.seeds) for _ in range(400)]
+    assert {data[0] for data in inputs} == set(range(16))
+    unedited = sum(data[1:] in seeds for data in inputs)
+    assert 0 < unedited < len(inputs) // 2, unedited
+    # The generator alone decides, so a failing input can be made again from its seed.
+    assert mutate(random.Random(7), target.seeds) == inputs[0]

@@ -74,6 +74,20 @@ def test_only_the_next_seat_may_take_over(mid_game: tuple[Network, list[Identity
     assert error.code == "bad_handover"
 
 
+def test_a_handover_must_depose_the_sequencer_itself(
+        mid_game: tuple[Network, list[Identity]]) -> None:
+    """§13.2: the hand-over names the sequencer it replaces; naming another member (here
+    Cy, the seat after the next) deposes nobody, whatever the votes say."""
+    net, (_, bob, cy) = mid_game
+    peer = _peer(net, cy)
+    votes = _votes(peer, [bob, cy], bob)
+    error = _refused(peer, bob, Handover(1, cy.peer, bob.peer, votes))
+    assert error.code == "bad_handover"
+    reason = str(error).split(": ", 1)[1]
+    assert reason[0].islower(), reason
+    assert "sequencer" in reason, reason
+
+
 def test_a_handover_needs_a_majority_of_the_seats(
         mid_game: tuple[Network, list[Identity]]) -> None:
     net, (ann, bob, cy) = mid_game

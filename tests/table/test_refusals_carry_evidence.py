@@ -1,0 +1,69 @@
+"""A peer's own ledger refuses each forged entry as the chapter names it, with evidence.
+
+The audit's catalogue (``tests/audit/test_fault_codes.CASES``: every table fault
+code, from a log a malicious host writes) is met here by what a peer runs on
+arrival, ``Ledger.accept``. The guide: "a clear ProtocolError naming the peer and
+the entry, nothing written to the log that failed to verify. A cheating peer is
+caught, named with evidence". So the refusal must carry the code of
+docs/protocol/verdicts.md, the entry's number, the culprit, the signed entry
+itself as evidence, and a reason that reads on after "entry N: "; and the ledger
+must be left exactly as it was before the entry.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.audit.test_fault_codes import CASES, FIRST_MOVE, LOG, PEOPLE
+from uno_p2p.errors import RemoteProtocolError
+from uno_p2p.table.ledger import Ledger
+from uno_p2p.table.state import Misbehaviour
+from uno_p2p.wire.chain import ChainError
+
+
+@pytest.mark.parametrize("code", sorted(CASES))
+def test_a_forged_entry_is_refused_on_arrival_naming_it(code: str) -> None:
+    make, named = CASES[code]
+    entries = make()
+    *before, forged = entries
+    ledger = Ledger(entries[0].message.table_id, entries[0].author)
+    for entry in before:
+        ledger.accept(entry)
+    state, head = ledger.state, ledger.head
+    with pytest.raises(RemoteProtocolError) as caught:
+        ledger.accept(forged)
+    error = caught.value
+    assert (error.code, error.entry) == (code, forged.seq)
+    if named is not None:
+        assert error.peer == PEOPLE[named].peer.fingerprint
+    reason = str(error)
+    prefix = f"entry {forged.seq}: "
+    assert reason.startswith(prefix), reason
+    words = reason.removeprefix(prefix)
+    assert words[:1].islower() or words.startswith("UNO"), reason
+    for wrong in ("XX", "None", "  "):
+        assert wrong not in words, reason
+    assert words != words.upper(), reason
+    # Every case is its author's own doing (verdicts.md names the author for each).
+    assert isinstance(error, Misbehaviour)
+    assert error.culprit == forged.author
+    assert forged in error.evidence, "the signed entry is the evidence"
+    # Nothing that failed to verify stays: the ledger is as it was.
+    assert (ledger.state, ledger.head) == (state, head)
+    assert len(ledger.chain.entries) == forged.seq
+
+
+def test_a_checked_state_for_another_entry_is_refused_naming_the_entry() -> None:
+    """The sequencer's shortcut (``accept_checked``) must never log an entry against a
+    state computed for another one: that is a bug of ours, said as such, with the entry."""
+    ledger = Ledger(LOG[0].message.table_id, LOG[0].author)
+    for entry in LOG[:FIRST_MOVE]:
+        ledger.accept(entry)
+    state, head = ledger.state, ledger.head
+    entry = LOG[FIRST_MOVE]
+    with pytest.raises(ChainError) as caught:
+        ledger.accept_checked(entry, state, [])  # the state before the entry, not after
+    error = caught.value
+    assert (error.code, error.entry, error.peer) == (
+        "bad_sequence", FIRST_MOVE, entry.author.fingerprint)
+    assert (ledger.state, ledger.head) == (state, head)
