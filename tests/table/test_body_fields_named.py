@@ -17,10 +17,11 @@ from dataclasses import replace
 
 import pytest
 
-from tests.audit.test_fault_codes import BOB, LOG
+from tests.audit.test_fault_codes import BOB, HOST, LOG, PEOPLE
 from uno_p2p.errors import InvalidMessage
 from uno_p2p.table.bodies import Abort, Clock, KeySetup, RevealSecrets, Shares, ShuffleDeck
-from uno_p2p.wire.codec import WireValue
+from uno_p2p.table.handover import Vote
+from uno_p2p.wire.codec import WireValue, pack, unpack
 from uno_p2p.wire.registry import BODIES
 
 SHARES = next(e.body for e in LOG if isinstance(e.body, Shares))
@@ -129,3 +130,26 @@ def test_a_body_of_the_wrong_shape_is_refused_by_its_kind(number: int, name: str
         with pytest.raises(InvalidMessage) as caught:
             BODIES.decode(number, bad)
         assert str(caught.value) == words
+
+
+VOTE = Vote.sign(PEOPLE[2], LOG[0].message.table_id, 1, HOST, BOB, LOG[30].message.head)
+
+
+@pytest.mark.parametrize(("index", "bad", "words"), [
+    (0, 0, "a term"), (3, -1, "a head"), (4, b"\x01", "a head hash"),
+    (6, b"\x01" * 63, "a signature"), (7, 0, "a hand-over vote must have 7 fields, not 8"),
+])
+def test_a_broken_vote_is_refused_by_the_name_of_its_field(index: int, bad: WireValue,
+                                                           words: str) -> None:
+    """table.md §13.1's ``V`` frame: ``[term, old, new, seen, head hash, voter, signature]``."""
+    wire = unpack(VOTE.encode())
+    assert isinstance(wire, list)
+    assert Vote.decode(pack(wire)) == VOTE
+    if index < len(wire):
+        wire[index] = bad
+    else:
+        wire.append(bad)
+    with pytest.raises(InvalidMessage) as caught:
+        Vote.decode(pack(wire))
+    text = str(caught.value)
+    assert text.startswith(words), text

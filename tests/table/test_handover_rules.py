@@ -109,6 +109,7 @@ def test_a_vote_for_another_head_or_term_is_refused(
     assert error.code == "bad_vote"
     error = _refused(peer, bob, Handover(2, ann.peer, bob.peer, wrong_term))
     assert error.code == "bad_handover", "terms go one by one"
+    assert "next term is 1" in str(error), "the first hand-over opens term 1 (§13.2)"
 
 
 def test_only_the_sequencer_removes_and_only_a_seat_the_table_waits_for(

@@ -66,4 +66,5 @@ def test_a_checked_state_for_another_entry_is_refused_naming_the_entry() -> None
     error = caught.value
     assert (error.code, error.entry, error.peer) == (
         "bad_sequence", FIRST_MOVE, entry.author.fingerprint)
+    assert str(error).startswith("a checked state for another entry"), str(error)
     assert (ledger.state, ledger.head) == (state, head)
