@@ -19,7 +19,15 @@ import pytest
 
 from tests.audit.test_fault_codes import BOB, HOST, LOG, PEOPLE
 from uno_p2p.errors import InvalidMessage
-from uno_p2p.table.bodies import Abort, Clock, KeySetup, RevealSecrets, Shares, ShuffleDeck
+from uno_p2p.table.bodies import (
+    Abort,
+    Clock,
+    Handover,
+    KeySetup,
+    RevealSecrets,
+    Shares,
+    ShuffleDeck,
+)
 from uno_p2p.table.handover import Vote
 from uno_p2p.wire.codec import WireValue, pack, unpack
 from uno_p2p.wire.registry import BODIES
@@ -101,6 +109,9 @@ def test_a_broken_field_is_refused_by_name(decode: Callable[[WireValue], object]
     (lambda: replace(REVEAL, channel_seed=b"\x01"), "channel seed"),
     (lambda: replace(ABORT, code=""), "code"),
     (lambda: replace(ABORT, reason="x" * 5000), "reason"),
+    # table.md §13.2: MAX_TERM = 40 hand-overs in one game; terms count from 1.
+    (lambda: Handover(41, HOST, BOB, ((BOB, bytes(64)),)), "a term"),
+    (lambda: Handover(0, HOST, BOB, ((BOB, bytes(64)),)), "a term"),
 ])
 def test_a_body_built_with_a_broken_field_is_refused_by_name(make: Callable[[], object],
                                                              words: str) -> None:
@@ -136,7 +147,7 @@ VOTE = Vote.sign(PEOPLE[2], LOG[0].message.table_id, 1, HOST, BOB, LOG[30].messa
 
 
 @pytest.mark.parametrize(("index", "bad", "words"), [
-    (0, 0, "a term"), (3, -1, "a head"), (4, b"\x01", "a head hash"),
+    (0, 0, "a term"), (0, 41, "a term"), (3, -1, "a head"), (4, b"\x01", "a head hash"),
     (6, b"\x01" * 63, "a signature"), (7, 0, "a hand-over vote must have 7 fields, not 8"),
 ])
 def test_a_broken_vote_is_refused_by_the_name_of_its_field(index: int, bad: WireValue,
@@ -153,3 +164,14 @@ def test_a_broken_vote_is_refused_by_the_name_of_its_field(index: int, bad: Wire
         Vote.decode(pack(wire))
     text = str(caught.value)
     assert text.startswith(words), text
+
+
+def test_the_widest_vote_and_hand_over_decode() -> None:
+    """The bounds are inclusive: term 40 (MAX_TERM, table.md §13.2) and a head at entry 0
+    (a vote's ``seen`` counts entries, from 0, wire.md §4) are valid."""
+    assert Handover(40, HOST, BOB, ((BOB, bytes(64)),)).term == 40
+    wire = unpack(VOTE.encode())
+    assert isinstance(wire, list)
+    wire[0], wire[3] = 40, 0
+    vote = Vote.decode(pack(wire))
+    assert (vote.term, vote.head.seen) == (40, 0)

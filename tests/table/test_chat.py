@@ -133,9 +133,12 @@ def test_a_line_the_chat_refuses_is_never_sent(text: str) -> None:
     net = table(2)
     bob = peers(net)[1]
     bob.data_to_send()
-    with pytest.raises(LocalProtocolError):
+    with pytest.raises(LocalProtocolError) as why:
         bob.say(text)
     assert not bob.data_to_send()
+    # The UI shows the sentence as it is (netsession.say): it names what was refused.
+    assert str(why.value).startswith("a chat line "), str(why.value)
+    _reads_as_prose(why.value)
 
 
 def test_chat_opens_with_a_place_at_the_table() -> None:

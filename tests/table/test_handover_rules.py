@@ -167,6 +167,12 @@ def test_a_host_that_logged_alone_comes_back_and_drops_what_nobody_agreed() -> N
     dropped = [e for e in net.events[ann.peer.key] if isinstance(e, Progress)
                and "never agreed" in e.what]
     assert dropped, "and it says so"
+    # "N entries of ours were never agreed: the table went on from entry E without them":
+    # N is what it logged alone, counted from the hand-over's place (at least what it
+    # held when the link healed; it may have logged more before the hand-over reached it).
+    count, words = dropped[0].what.split(" ", 1)
+    assert len(alone) <= int(count) < len(alone) + 20, dropped[0].what
+    assert words.endswith(f"from entry {handed_at} without them"), dropped[0].what
     assert audit_entries(final).status == Status.OK
 
 
