@@ -112,6 +112,7 @@ def test_a_broken_field_is_refused_by_name(decode: Callable[[WireValue], object]
     # table.md §13.2: MAX_TERM = 40 hand-overs in one game; terms count from 1.
     (lambda: Handover(41, HOST, BOB, ((BOB, bytes(64)),)), "a term"),
     (lambda: Handover(0, HOST, BOB, ((BOB, bytes(64)),)), "a term"),
+    (lambda: Handover(1, HOST, BOB, ((BOB, bytes(63)),)), "a vote signature"),
 ])
 def test_a_body_built_with_a_broken_field_is_refused_by_name(make: Callable[[], object],
                                                              words: str) -> None:

@@ -187,3 +187,16 @@ def test_a_flood_is_held_to_four_lines_a_second_and_a_minute_ahead() -> None:
     # Our own lines keep that pace, so that nobody drops them.
     first = bob.chat.write("one", now)
     assert bob.chat.write("two", now).counter == first.counter + 250
+
+
+@pytest.mark.parametrize(("text", "words"), [("bell\x07", "a chat line's text"),
+                                             ("", "a chat line's text")])
+def test_a_line_that_cannot_be_shown_is_refused_naming_its_text(text: str, words: str) -> None:
+    """table.md §15: a line is printable text; one sent by a peer that skipped our own
+    checks is refused on decoding, naming the text (and dropped quietly, as any bad line)."""
+    bob = Identity(seeded(b"chat", "identity 1"))
+    line = ChatLine(bob.peer, 5, text, bytes(64))
+    with pytest.raises(InvalidMessage) as why:
+        ChatLine.decode(line.encode())
+    assert str(why.value).startswith(words), str(why.value)
+    _reads_as_prose(why.value)

@@ -86,6 +86,8 @@ def test_a_fork_is_blamed_on_the_sequencer_naming_the_number() -> None:
     told = [e for e in net.events[guest.peer_id.key] + guest.events()
             if isinstance(e, PeerMisbehaved)]
     assert [(e.peer, e.code, e.entry) for e in told] == [(host.peer_id, "sequencer_fork", at)]
+    # The evidence: both entries the sequencer signed with that number (table.md §7.4).
+    assert set(told[0].evidence) == {entries[at], fork}
     assert told[0].name == "Ann"
     assert str(at) in told[0].reason
     assert "two different entries" in told[0].reason

@@ -16,7 +16,7 @@ import pytest
 
 from tests.audit.test_fault_codes import CASES, FIRST_MOVE, LOG, PEOPLE
 from uno_p2p.errors import RemoteProtocolError
-from uno_p2p.table.ledger import Ledger
+from uno_p2p.table.ledger import Ledger, refused
 from uno_p2p.table.state import Misbehaviour
 from uno_p2p.wire.chain import ChainError
 
@@ -68,3 +68,23 @@ def test_a_checked_state_for_another_entry_is_refused_naming_the_entry() -> None
         "bad_sequence", FIRST_MOVE, entry.author.fingerprint)
     assert str(error).startswith("a checked state for another entry"), str(error)
     assert (ledger.state, ledger.head) == (state, head)
+
+
+#: table.md §5.3: "a refusal that proves a lie whatever the author had seen", the reveal
+#: mismatches included.
+LIES = {"bad_share", "bad_shuffle", "bad_key", "wrong_face", "unproven_face", "wrong_seat",
+        "not_a_move", "not_sequencer", "key_mismatch", "commitment_mismatch",
+        "channel_mismatch"}
+
+
+@pytest.mark.parametrize("code", sorted(set(CASES) - {"no_table"}))  # entry 0: no state yet
+def test_a_refused_message_is_cheating_at_a_current_head_and_a_lie_at_any(code: str) -> None:
+    """``refused`` (the test of an ``abort``'s evidence, §7.2): at a head the author had
+    (here the current one, remembered) every refusal is cheating; where its head is not
+    known, only a refusal that proves a lie is, since a stale head would be a race."""
+    *before, forged = CASES[code][0]()
+    ledger = Ledger(before[0].message.table_id, before[0].author)
+    for entry in before:
+        ledger.accept(entry)
+    assert refused(ledger.state, forged.message, ledger.view)
+    assert refused(ledger.state, forged.message) == (code in LIES)
