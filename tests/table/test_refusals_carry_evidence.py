@@ -14,9 +14,23 @@ from __future__ import annotations
 
 import pytest
 
-from tests.audit.test_fault_codes import CASES, FIRST_MOVE, LOG, PEOPLE
+from tests.audit.test_fault_codes import (
+    BOB,
+    CASES,
+    FIRST_JOIN,
+    FIRST_MOVE,
+    HOST,
+    LOG,
+    PEOPLE,
+    forge,
+)
 from uno_p2p.errors import RemoteProtocolError
+from uno_p2p.rules.options import preset
+from uno_p2p.table.bodies import Abort
+from uno_p2p.table.events import PeerMisbehaved
+from uno_p2p.table.frames import FRAME_ENTRY, frame
 from uno_p2p.table.ledger import Ledger, refused
+from uno_p2p.table.memnet import TableSetup, seat_table
 from uno_p2p.table.state import Misbehaviour
 from uno_p2p.wire.chain import ChainError
 
@@ -88,3 +102,35 @@ def test_a_refused_message_is_cheating_at_a_current_head_and_a_lie_at_any(code: 
         ledger.accept(entry)
     assert refused(ledger.state, forged.message, ledger.view)
     assert refused(ledger.state, forged.message) == (code in LIES)
+
+
+def test_an_abort_with_nothing_to_stop_is_refused_as_unexpected() -> None:
+    """table.md §7: an ``abort`` stops keys or play; in the lobby there is nothing to stop."""
+    entries = forge(LOG, FIRST_JOIN + 1, 1, Abort(HOST, "illegal_move", "cheated", b""))
+    *before, forged = entries
+    ledger = Ledger(entries[0].message.table_id, entries[0].author)
+    for entry in before:
+        ledger.accept(entry)
+    with pytest.raises(Misbehaviour) as caught:
+        ledger.accept(forged)
+    error = caught.value
+    assert (error.code, error.entry, error.culprit) == ("unexpected", forged.seq, BOB)
+    words = str(error).removeprefix(f"entry {forged.seq}: ")
+    assert words[:1].islower(), words
+    assert "None" not in words, words
+
+
+def test_a_garbage_entry_from_another_member_names_nobody() -> None:
+    """Only the sequencer sends ``E`` frames (table.md §3.1); bytes relayed by another
+    member prove nothing of anyone (anyone can send bytes), so they name nobody, while
+    the same bytes from the sequencer name it."""
+    net = seat_table(TableSetup(3, preset("official", ["target=30"]), b"relayed garbage"))
+    net.run(until=lambda n: n.host.state.seq > 20, max_steps=20_000)
+    host, bob, cy = net.peers.values()
+    bob.events()
+    bob.receive(frame(FRAME_ENTRY, b"\xc1 not an entry"), net.now_ms, cy.peer_id)
+    told = [e for e in bob.events() if isinstance(e, PeerMisbehaved)]
+    assert [(e.peer, e.code) for e in told] == [(None, "invalid_frame")]
+    bob.receive(frame(FRAME_ENTRY, b"\xc1 not an entry"), net.now_ms, host.peer_id)
+    told = [e for e in bob.events() if isinstance(e, PeerMisbehaved)]
+    assert [(e.peer, e.code) for e in told] == [(host.peer_id, "invalid_frame")]
