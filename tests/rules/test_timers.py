@@ -31,6 +31,8 @@ def test_a_time_out_with_a_penalty_pending_draws_the_penalty_alone() -> None:
     # Draw Two pending the penalty is what the player draws, not the penalty plus one.
     table = started(TIMER, 3, hands=[[], ["R+2"]], starter="R5")
     table.play(1, "R+2", now_ms=1000)
+    # The moment a screen counts down to is the one the engine times out at.
+    assert table.state.decision_deadline_ms() == 6000
     assert table.refused(TimeOut(2), now_ms=5999).rule == "turn_timer"
     table.apply(TimeOut(2), now_ms=6000)
     assert (table.hand_size(2), table.state.current, table.state.pending) == (9, 0, 0)
@@ -43,6 +45,7 @@ def test_a_challenger_who_never_gives_the_verdict_is_timed_out() -> None:
     table.play(1, "W+4", colour=1, now_ms=1000)
     table.apply(Challenge(2), now_ms=4000)
     assert table.phase == Phase.CHALLENGE
+    assert table.state.decision_deadline_ms() == 9000
     assert table.refused(TimeOut(2), now_ms=8999).rule == "turn_timer"
     assert table.refused(TimeOut(1), now_ms=99_000).rule == "turn_timer"
     table.apply(TimeOut(2), now_ms=9000)
@@ -55,6 +58,7 @@ def test_a_starter_wild_colour_times_out_and_passes_the_naming_on() -> None:
     # Timed out, that player draws a penalty card; the next one names and plays.
     table = started(TIMER, 3, starter="W")
     assert (table.phase, table.state.current) == (Phase.STARTER_COLOUR, 1)
+    assert table.state.decision_deadline_ms() == 5000
     assert table.refused(TimeOut(1), now_ms=4999).rule == "turn_timer"
     table.apply(TimeOut(1), now_ms=5000)
     assert (table.phase, table.state.current, table.hand_size(1)) == \

@@ -200,6 +200,16 @@ class State:
         """The player ``steps`` places after ``seat`` in the direction of play."""
         return seat_after(self.order, self.direction, seat, steps)
 
+    def decision_deadline_ms(self) -> int | None:
+        """When the decision ``current`` owes runs out (RULES.md ``turn_timer``): a turn,
+        a challenge verdict or a starter Wild's colour (``TIMED_PHASES``), on the log's
+        clock; None with no timer or no decision owed. A ``TimeOut`` is valid from then.
+        """
+        limit = self.options.turn_timer * 1000
+        if not limit or self.phase not in TIMED_PHASES:
+            return None
+        return self.turn_started_ms + limit
+
 
 def seat_after(order: tuple[int, ...], direction: int, seat: int, steps: int = 1) -> int:
     """The player ``steps`` places after ``seat`` in ``order`` going ``direction`` (+1/-1).

@@ -21,7 +21,6 @@ from uno_p2p.crypto.shuffle_proof import make_proven_shuffle
 from uno_p2p.errors import LocalProtocolError
 from uno_p2p.rules.actions import Action, Play
 from uno_p2p.rules.codec import Slot
-from uno_p2p.rules.state import TIMED_PHASES
 from uno_p2p.table.bodies import (
     MAX_SHARES,
     NO_SEAT,
@@ -105,19 +104,18 @@ def waiting_for(ts: TableState) -> list[int]:
 
 
 def turn_deadline(ts: TableState) -> int | None:
-    """When the decision owed now runs out on the table clock, or None if none is timed.
+    """When the decision owed now runs out on the table clock, or None if none is timed
+    (the engine's ``State.decision_deadline_ms``, while the table plays).
 
-    Every decision a player owes (a turn, a challenge verdict, a starter Wild's colour:
-    ``TIMED_PHASES``) is timed (RULES.md ``turn_timer``). The player's screen counts down
-    to this moment and the sequencer times out on it, so both read it here. The sequencer
-    waits longer while a peer's work (shares, a shuffle) is awaited: the game then waits
-    for that peer, not for the player, so a time-out never comes early.
+    The player's screen counts down to this moment and the sequencer times out on it,
+    so both read it here. The sequencer waits longer while a peer's work (shares, a
+    shuffle) is awaited: the game then waits for that peer, not for the player, so a
+    time-out never comes early.
     """
     game = ts.engine
-    if ts.phase != TablePhase.PLAYING or game is None or game.phase not in TIMED_PHASES:
+    if ts.phase != TablePhase.PLAYING or game is None:
         return None
-    limit = game.options.turn_timer * 1000
-    return game.turn_started_ms + limit if limit else None
+    return game.decision_deadline_ms()
 
 
 def make_item(ts: TableState, secrets: PeerSecrets, seat: int, owed: Owed) -> ShareItem:

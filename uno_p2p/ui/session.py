@@ -44,7 +44,6 @@ from uno_p2p.rules import (
     points,
 )
 from uno_p2p.rules.codec import MAX_TEXT
-from uno_p2p.rules.state import TIMED_PHASES
 from uno_p2p.ui.words import YOU, Narrator
 
 #: How many news lines a table keeps (the log pane shows the last few).
@@ -314,11 +313,7 @@ class LocalTable:
     def deadline_ms(self) -> int | None:
         """When the human's turn times out (RULES.md ``turn_timer``), if it can."""
         state = self.driver.state
-        timer = state.options.turn_timer
-        # RULES.md: every decision owed (a turn, a verdict, a starter's colour) is timed.
-        if not timer or state.phase not in TIMED_PHASES or state.current != self._seat:
-            return None
-        return state.turn_started_ms + timer * 1000
+        return state.decision_deadline_ms() if state.current == self._seat else None
 
     def tick(self, now_ms: int) -> bool:
         """Apply the human's time-out once the turn timer has run out."""
