@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import pytest
 
+from tests.table.prose import reads_on
 from uno_p2p.crypto.identity import Identity
 from uno_p2p.errors import InvalidMessage, LocalProtocolError
 from uno_p2p.rules.options import preset
@@ -77,14 +78,6 @@ def test_in_a_star_the_host_passes_a_joiners_line_on() -> None:
     assert said(net, ann) == [("Cy", "Bob, nice Reverse", False)]
 
 
-def _reads_as_prose(error: Exception) -> None:
-    """A reason is a sentence in lower case that goes on after what it names."""
-    text = str(error)
-    assert text[:1].islower(), text
-    assert "XX" not in text, text
-    assert "None" not in text, text
-
-
 def test_a_changed_replayed_or_forged_line_is_dropped_and_blames_nobody() -> None:
     net = table()
     ann, bob, cy = peers(net)
@@ -100,11 +93,11 @@ def test_a_changed_replayed_or_forged_line_is_dropped_and_blames_nobody() -> Non
     # Why each is dropped (table.md §15), said for whoever reads a chat that went quiet.
     with pytest.raises(InvalidMessage, match="from a peer who is not at the table") as why:
         cy.chat.hear(forged, cy.state, 10**12)
-    _reads_as_prose(why.value)
+    reads_on(str(why.value))
     for bad in (changed, in_anns_name):
         with pytest.raises(InvalidMessage, match="a chat line's signature") as why:
             cy.chat.hear(bad, cy.state, 10**12)
-        _reads_as_prose(why.value)
+        reads_on(str(why.value))
     for bad in (changed, forged, in_anns_name):
         cy.receive(frame(FRAME_CHAT, bad.encode()), sender=ann.peer_id)
     cy.receive(frame(FRAME_CHAT, b"\xc1not msgpack"), sender=ann.peer_id)
@@ -138,7 +131,7 @@ def test_a_line_the_chat_refuses_is_never_sent(text: str) -> None:
     assert not bob.data_to_send()
     # The UI shows the sentence as it is (netsession.say): it names what was refused.
     assert str(why.value).startswith("a chat line "), str(why.value)
-    _reads_as_prose(why.value)
+    reads_on(str(why.value))
 
 
 def test_chat_opens_with_a_place_at_the_table() -> None:
@@ -199,4 +192,4 @@ def test_a_line_that_cannot_be_shown_is_refused_naming_its_text(text: str, words
     with pytest.raises(InvalidMessage) as why:
         ChatLine.decode(line.encode())
     assert str(why.value).startswith(words), str(why.value)
-    _reads_as_prose(why.value)
+    reads_on(str(why.value))

@@ -25,6 +25,7 @@ import pytest
 
 from tests.audit.test_fault_codes import FIRST_MOVE, LOG, PEOPLE, START, STRANGER
 from tests.audit.test_fault_codes import SEED as LOG_SEED
+from tests.table.prose import reads_on
 from uno_p2p.audit import walk
 from uno_p2p.crypto.identity import Identity, PeerId
 from uno_p2p.rules.options import preset
@@ -281,11 +282,7 @@ def test_a_challenge_nobody_is_to_judge_is_the_sequencers_to_move_on() -> None:
 
 # -- §14.1: a refused removal says why, in words ---------------------------------------------
 def _reads_as_a_sentence(text: str) -> None:
-    assert text, "a refusal says why"
-    assert text[0].islower() or text.startswith("UNO "), text
-    assert "None" not in text, text
-    assert "XX" not in text, text
-    assert not text.isupper(), f"shouted: {text}"
+    reads_on(text)
     assert len(text.split()) >= 3, text
 
 

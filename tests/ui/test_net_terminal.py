@@ -243,6 +243,8 @@ GAME_S = 300.0
 #: (0.25 s made a loaded run read stale screens and press keys that lengthened the game
 #: past its 300 s).
 STEP_S = 0.5
+#: How long the game loop waits between two looks at the screen.
+LOOK_S = 0.3
 
 
 def take_a_step(pane: Pane, screen: str) -> None:
@@ -277,7 +279,7 @@ def test_a_whole_game_ends_with_the_audit_verdict(sessions: Sessions) -> None:
         if "Game over" in screen and "Audit:" in screen:
             break
         take_a_step(pane, screen)
-        time.sleep(0.3)
+        time.sleep(LOOK_S)
     else:
         raise AssertionError(f"the game did not end; the screen was:\n{screen}")
     assert "wins the game" in screen
