@@ -187,7 +187,10 @@ def test_question_mark_shows_the_help_and_s_sorts_the_hand(start: Starter) -> No
     colours = [label[0] for label in sorted_hand]
     assert colours == sorted(colours, key="RYGBW".index), "sorted by colour"
     pane.keys("?")
-    shown = pane.wait_for(lambda s: "Rules official rules" in s, "the help")
+    # tmux may be read while the box is still being drawn: wait for its bottom edge too
+    # (a help that did not fit in 80 by 24 would never show it, and the wait fails).
+    shown = pane.wait_for(lambda s: "Rules official rules" in s and "╰" in s,
+                          "the whole help, fitting in 80 by 24")
     assert "x  challenge a Wild Draw Four" in shown
     assert "The game ends when someone reaches 500." in shown
     assert "╰" in shown, "the whole help fits in 80 by 24"
