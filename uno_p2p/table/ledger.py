@@ -324,7 +324,7 @@ def _reveal(ts: TableState, at: _At, body: RevealSecrets, _: LogView) -> tuple[T
     ts = replace(ts, reveals={**ts.reveals, seat: verified},
                  channel_seeds={**ts.channel_seeds, seat: body.channel_seed})
     if ts.reveals_expected <= set(ts.reveals):
-        ts, more = _finish(ts, at)
+        ts, more = _finish(ts)
         events.extend(more)
     return ts, events
 
@@ -447,38 +447,32 @@ def _stop(ts: TableState, stop: Stop) -> TableState:
     return replace(ts, phase=TablePhase.REVEALING, stop=stop)
 
 
-def _finish(ts: TableState, at: _At) -> tuple[TableState, Events]:
-    """Every expected reveal is in: re-execute every shuffle (docs/protocol/deck.md §9)."""
+def _finish(ts: TableState) -> tuple[TableState, Events]:
+    """Every expected reveal is in: the game ends, with what re-execution found.
+
+    Each seat's shuffles were re-executed at its own reveal (``game.convict_shuffles``,
+    docs/protocol/deck.md §9), and a conviction there stays the game's finding. What is
+    left to say is a reveal that never came: the whole-game re-execution names the
+    first one missing, before it compares any shuffle.
+    """
     events: Events = []
-    audit = ts.audit_error  # a seat's own reveal may have convicted it already
-    records = [DeckRecord(d.round, d.number, d.card_ids, d.done,
-                          tuple(ShuffleMessage(s) for s in d.shuffles),
-                          tuple((s.shuffle - ts.void_decks, s.position) for s in d.carried))
-               for d in ts.decks[ts.void_decks:] if d.done]
+    audit = ts.audit_error
     keys = [k for k in ts.keys if k is not None]
-    # Every seat revealed and its own shuffles re-executed clean at its reveal
-    # (``game.convict_shuffles``): the whole-game re-execution would say the same.
-    checked = not audit and set(ts.reveals) >= set(range(len(ts.seats)))
-    if records and len(keys) == len(ts.seats) and not checked:
+    missing = not set(ts.reveals) >= set(range(len(ts.seats)))
+    if not audit and missing and len(keys) == len(ts.seats):
+        records = [DeckRecord(d.round, d.number, d.card_ids, d.done,
+                              tuple(ShuffleMessage(s) for s in d.shuffles),
+                              tuple((s.shuffle - ts.void_decks, s.position)
+                                    for s in d.carried))
+                   for d in ts.decks[ts.void_decks:] if d.done]
         try:
             verify_game(records, keys=keys, reveals=ts.reveals)
         except CryptoError as error:
-            audit = audit or str(error)
-            if error.code == "dishonest_shuffle" and not ts.audit_error:
-                culprit = _peer_by_hex(ts, error.peer)
-                events.append(PeerMisbehaved(culprit, "" if culprit is None else
-                                             ts.name_of(culprit.key), at.seq, error.code, audit))
+            audit = str(error)
     check_transition(ts.phase, TablePhase.ENDED)
     ts = replace(ts, phase=TablePhase.ENDED, audit_error=audit)
     events.append(game.game_result(ts))
     return ts, events
-
-
-def _peer_by_hex(ts: TableState, label: str | None) -> PeerId | None:
-    for peer in ts.seats:
-        if peer.key.hex() == label:
-            return peer
-    return None
 
 
 def _handover(ts: TableState, at: _At, body: Handover, _: LogView
