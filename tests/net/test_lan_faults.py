@@ -135,15 +135,19 @@ def test_the_host_killed_the_joiners_hand_over_and_finish(tmp_path: Path) -> Non
     finally:
         for process in (host, *bots):
             process.stop()
+    verdicts = {name: json.loads(audit(logs(xdg, name)[0], xdg).stdout)
+                for name in ("Yan", "Zed")}
     for bot in bots:
         text = bot.text()
-        assert "the host is gone" not in text
-        assert "Traceback" not in text
-        assert "Audit: OK" in text
+        # On failure, what the bot printed last and what the audit found say which
+        # peer stopped and why (a response time-out, the host-lost wait, the vote).
+        why = f"{text[-3000:]}\n{verdicts}"
+        assert "the host is gone" not in text, why
+        assert "Traceback" not in text, why
+        assert "Audit: OK" in text, why
     yan, zed = (entry_bytes(logs(xdg, name)[0]) for name in ("Yan", "Zed"))
     assert yan == zed
-    for name in ("Yan", "Zed"):
-        verdict = json.loads(audit(logs(xdg, name)[0], xdg).stdout)
+    for verdict in verdicts.values():
         assert verdict["status"] == "ok", verdict
         assert len(verdict["handovers"]) == 1
         assert [r["name"] for r in verdict["removed"]] == ["Ann"]

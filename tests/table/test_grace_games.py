@@ -26,6 +26,7 @@ from uno_p2p.rules.options import preset
 from uno_p2p.rules.state import Phase, State
 from uno_p2p.table.bodies import Abort, Clock, Move
 from uno_p2p.table.events import PeerMisbehaved
+from uno_p2p.table.frames import FRAME_MESSAGE
 from uno_p2p.table.memnet import Network, TableSetup, game_over, seat_table
 from uno_p2p.table.peer import TablePeer
 
@@ -196,3 +197,23 @@ def test_once_the_next_player_has_begun_the_missed_uno_is_safe() -> None:
     with pytest.raises(IllegalAction):
         act(net, peer_at(net, catcher), CatchUno(catcher, victim))
     assert len(engine(net).hands[victim]) == 1, "still one card: safe"
+
+
+def test_a_bot_next_player_waits_out_the_grace_period_to_the_millisecond() -> None:
+    """docs/rules.md: the next player "must wait that many milliseconds" after the play
+    that left a missed UNO. A bot's seat waits until then and not a millisecond longer:
+    its timer is the period's end; a millisecond before, it has sent nothing; at the
+    end itself, it moves at once."""
+    net = table_with_a_missed_uno(JOINER_NEXT)
+    game = engine(net)
+    nxt = peer_at(net, game.current)
+    end = deadline(net)
+    nxt.data_to_send()
+    nxt.bot_kind = "random"  # the player hands the seat back to its bot
+    nxt.handle_timer(end - 1)
+    assert nxt.data_to_send() == [], "inside the grace period: nothing sent"
+    assert nxt.next_timer() == end, "it wakes at the period's end"
+    nxt.handle_timer(end)
+    sent = nxt.data_to_send()
+    assert [out.data[:1] for out in sent] == [FRAME_MESSAGE], "its move, at once"
+    assert nxt.outstanding is not None

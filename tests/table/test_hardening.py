@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from tests.table import adversaries as adv
+from tests.table.prose import reads_on
 from uno_p2p.audit.core import audit_entries
 from uno_p2p.audit.report import Status
 from uno_p2p.crypto.identity import Identity, PeerId
@@ -27,7 +28,17 @@ from uno_p2p.rules.events import ShuffleRequested
 from uno_p2p.rules.options import preset
 from uno_p2p.store.unolog import read_log
 from uno_p2p.table import game as table_game
-from uno_p2p.table.bodies import Abort, Clock, Move, PrivateShares, RevealSecrets
+from uno_p2p.table.bodies import (
+    POINT_BYTES,
+    PROOF_BYTES,
+    Abort,
+    Clock,
+    Move,
+    PrivateShares,
+    RevealSecrets,
+    ShareItem,
+)
+from uno_p2p.table.duties import waiting_for
 from uno_p2p.table.events import PeerMisbehaved
 from uno_p2p.table.frames import FRAME_ENTRY, FRAME_MESSAGE, FRAME_RELAY, frame
 from uno_p2p.table.memnet import Network, TableSetup, game_over, seat_table, seeded
@@ -35,7 +46,7 @@ from uno_p2p.table.peer import TablePeer
 from uno_p2p.table.replay import replay
 from uno_p2p.table.state import Misbehaviour, TablePhase
 from uno_p2p.wire.envelope import Entry, Message
-from uno_p2p.wire.limits import MAX_EARLY_BYTES, MAX_EARLY_ENTRIES
+from uno_p2p.wire.limits import CLOCK_TOLERANCE_MS, MAX_EARLY_BYTES, MAX_EARLY_ENTRIES
 from uno_p2p.wire.lobby import Join
 
 OPTIONS = ["target=60", "turn_timer=60"]
@@ -463,6 +474,46 @@ def test_a_dropped_move_relayed_to_the_peers_is_evidence_of_censorship() -> None
     assert timeout.body.action.seat == 1
 
 
+
+def test_a_peer_catching_up_after_a_long_cut_does_not_judge_the_old_clocks() -> None:
+    """table.md §6.1 and §9: the clock watch compares a *live* clock entry with our own
+    clock. The entries a peer catches up on after a lost link are old: their table
+    times lie far behind our clock now. Taken as live, they would set the watch's
+    smallest offset back by the whole cut, and the host's next honest clock would be
+    refused as running ahead. Cy's link is cut on her turn; the table times her out
+    (a ``clock`` and a time-out she misses), and she comes back four tolerances later,
+    resyncs, and plays on to the end, blaming nobody."""
+    cut = {"on": False}
+    victim: list[bytes] = []
+
+    def tamper(sender: bytes, recipient: bytes, data: bytes) -> list[bytes]:
+        return [] if cut["on"] and victim[0] in (sender, recipient) else [data]
+
+    setup = TableSetup(3, preset("official", ["target=60", "turn_timer=5"]), b"long cut")
+    net = seat_table(setup, tamper)
+    cy = list(net.peers.values())[2]
+    victim.append(cy.peer_id.key)
+
+    def cys_turn(n: Network) -> bool:
+        state = n.host.state
+        return state.phase == TablePhase.PLAYING and state.engine is not None \
+            and state.engine.current == state.seat_of(cy.peer_id.key) and not waiting_for(state)
+
+    net.run(until=cys_turn, max_steps=100_000)
+    cut["on"] = True
+    missed = net.host.state.seq
+    net.run(until=lambda n: any(isinstance(e.body, Clock) for e in n.entries()[missed:]),
+            max_steps=100_000)
+    assert cy.state.seq == missed, "Cy missed the clock"
+    net.now_ms += 4 * CLOCK_TOLERANCE_MS  # she is away for longer than the tolerance
+    cut["on"] = False
+    cy.resync()
+    net.run(until=game_over, max_steps=300_000)
+    assert named(net, cy) == [], "nobody is blamed"
+    assert cy.stopped is None
+    assert cy.state.phase == TablePhase.ENDED
+    assert cy.ledger.digests == net.host.ledger.digests
+
 # -- 11. secrets bound to the peer's own fresh nonce ---------------------------------------------
 def test_a_reused_table_id_and_entropy_give_fresh_secrets_with_a_fresh_nonce() -> None:
     identity = Identity(seeded(b"reuse", "identity"))
@@ -481,3 +532,24 @@ def test_a_reused_table_id_and_entropy_give_fresh_secrets_with_a_fresh_nonce() -
     assert secrets(seeded(b"reuse", "nonce 1", 16)) == old
     with pytest.raises(LocalProtocolError):
         TablePeer(identity, entropy, table_id=table_id, host=host, name="Bo", nonce=b"short")
+
+
+# -- 12. a private reveal goes to a known channel or nowhere -----------------------------------
+def test_a_private_reveal_to_a_peer_without_a_channel_is_never_signed() -> None:
+    """table.md §4.3: private shares travel sealed to the recipient's channel key from
+    the lobby. A peer asked to reveal to someone with no channel there (a stranger)
+    stops before it signs: no message number is spent, nothing is sent, and the error
+    says what was missing, in words."""
+    net = table()
+    net.run(until=lambda n: n.host.state.phase == TablePhase.PLAYING, max_steps=100_000)
+    guest = next(p for p in net.peers.values() if p.state.my_seat == 1)
+    guest.data_to_send()
+    counter = guest.counter
+    share = ShareItem(0, 1, "private", 0, 0, bytes(POINT_BYTES), bytes(PROOF_BYTES))
+    stranger = Identity(seeded(b"harden", "a stranger")).peer
+    with pytest.raises(LocalProtocolError) as refused:
+        guest._submit(private=PrivateShares((share,)), to=stranger)
+    reads_on(str(refused.value))
+    assert "channel" in str(refused.value)
+    assert guest.counter == counter, "no message number spent"
+    assert guest.data_to_send() == [], "nothing sent"

@@ -32,11 +32,13 @@ from uno_p2p.table.memnet import Network, TableSetup, game_over, seat_table
 from uno_p2p.table.offload import (
     DutyJob,
     body_statements,
+    heavy_duty,
     reveal_statements,
     shuffle_statement,
 )
 from uno_p2p.table.peer import TablePeer
 from uno_p2p.table.replay import replay
+from uno_p2p.table.state import TablePhase
 
 
 @pytest.fixture(autouse=True)
@@ -204,3 +206,26 @@ def test_a_duty_job_names_the_checks_of_the_body_it_made() -> None:
     assert isinstance(statements[0], ShuffleStatement)
     assert statements[0].check() == statements[0].key()
     assert job.statements(None) == ()
+
+
+def test_a_seat_that_owes_its_reveal_has_heavy_work_and_none_once_it_revealed() -> None:
+    """net.md §7.1 item 3: a seat's reveal is heavy work (cheap to make, but the
+    sequencer re-executes every shuffle of the seat when it arrives), so it goes to
+    the shell while the seat owes it; once logged, the seat owes nothing more."""
+    net = play(offload=False, players=2, target=10)
+    entries = net.entries()
+    reveals = [e.seq for e in entries if isinstance(e.body, RevealSecrets)]
+    assert len(reveals) == 2, "both seats revealed at the game's end"
+    history = net.host.ledger
+    opened = history.state_at(reveals[0])
+    assert opened is not None
+    assert opened.phase == TablePhase.REVEALING
+    assert opened.reveals_expected == {0, 1}
+    first = opened.seat_of(entries[reveals[0]].author.key)
+    assert first is not None
+    assert [heavy_duty(opened, s) for s in (0, 1)] == [True, True], "both owe it"
+    halfway = history.state_at(reveals[0] + 1)
+    assert halfway is not None
+    assert halfway.phase == TablePhase.REVEALING
+    assert heavy_duty(halfway, first) is False, "revealed: nothing more to do"
+    assert heavy_duty(halfway, 1 - first) is True, "the other seat still owes it"

@@ -12,6 +12,9 @@ must be left exactly as it was before the entry.
 
 from __future__ import annotations
 
+from dataclasses import replace
+from pathlib import Path
+
 import pytest
 
 from tests.audit.test_fault_codes import (
@@ -25,15 +28,20 @@ from tests.audit.test_fault_codes import (
     forge,
 )
 from tests.table.prose import reads_on
+from uno_p2p.crypto.identity import Identity
 from uno_p2p.errors import RemoteProtocolError
+from uno_p2p.rules.actions import Play
+from uno_p2p.rules.codec import Slot
+from uno_p2p.store.unolog import read_log
 from uno_p2p.rules.options import preset
-from uno_p2p.table.bodies import Abort
+from uno_p2p.table.bodies import Abort, Move, ShareItem, Shares
 from uno_p2p.table.events import PeerMisbehaved
 from uno_p2p.table.frames import FRAME_ENTRY, frame
 from uno_p2p.table.ledger import Ledger, refused
-from uno_p2p.table.memnet import TableSetup, seat_table
+from uno_p2p.table.memnet import TableSetup, seat_table, seeded
 from uno_p2p.table.state import Misbehaviour
 from uno_p2p.wire.chain import ChainError
+from uno_p2p.wire.envelope import Entry, Head, Message
 
 
 @pytest.mark.parametrize("code", sorted(CASES))
@@ -129,3 +137,60 @@ def test_a_garbage_entry_from_another_member_names_nobody() -> None:
     bob.receive(frame(FRAME_ENTRY, b"\xc1 not an entry"), net.now_ms, host.peer_id)
     told = [e for e in bob.events() if isinstance(e, PeerMisbehaved)]
     assert [(e.peer, e.code) for e in told] == [(host.peer_id, "invalid_frame")]
+
+
+# -- a card that came by a hand pass: its player's own share is in the log already ----------
+PARTY = tuple(read_log(Path(__file__).resolve().parent.parent / "data" /
+                       "honest-4p-party.unolog").entries)
+PARTY_PEOPLE = [Identity(seeded(b"uno-lan/reference/honest-4p", f"identity {i}"))
+                for i in range(4)]
+
+
+def _passed_play() -> tuple[int, Move, ShareItem]:
+    """The party log's first play of a card that came by a swap or a hand pass, and the
+    share of that card its player logged earlier, when the card was dealt to another."""
+    for entry in PARTY:
+        body = entry.body
+        if isinstance(body, Move) and isinstance(body.action, Play) and any(
+                i.purpose == "private" for i in body.shares):
+            seat, slot = body.action.seat, body.action.slots[0]
+            logged = [i for e in PARTY[:entry.seq] if isinstance(e.body, Shares)
+                      for i in e.body.items if i.prover == seat
+                      and Slot(i.shuffle, i.position) == slot]
+            assert logged, "the player's share of a passed card is in the log"
+            return entry.seq, body, logged[0]
+    raise AssertionError("the party log passes no card")
+
+
+def test_a_passed_cards_play_may_not_carry_a_share_the_log_holds() -> None:
+    """table.md §5.1: a play carries its own open share of each card it plays, or the
+    share its previous holder revealed to it. A card that came by a hand pass was dealt
+    to another seat first, so the player's own share of it is in the log already; a
+    move carrying it again (even re-labelled "open", and valid) is ``unexpected_share``
+    naming its author, and nothing of it is kept."""
+    seq, honest, logged = _passed_play()
+    assert isinstance(honest.action, Play)
+    again = replace(logged, purpose="open", recipient=-1)
+    forged_body = replace(honest, shares=(*honest.shares, again))
+    who = honest.action.seat
+    author = PARTY_PEOPLE[who]
+    kept = list(PARTY[:seq])
+    counter = sum(e.author == author.peer for e in kept)
+    table_id = PARTY[0].message.table_id
+    message = Message.sign(author, table_id, counter, Head(seq, kept[-1].hash), forged_body)
+    forged = Entry.countersign(PARTY_PEOPLE[0], seq, kept[-1].hash, message)
+    ledger = Ledger(table_id, PARTY[0].author)
+    for entry in kept:
+        ledger.accept(entry)
+    assert ledger.state.seat_of(author.peer.key) == who
+    state = ledger.state
+    with pytest.raises(Misbehaviour) as caught:
+        ledger.accept(forged)
+    error = caught.value
+    assert (error.code, error.entry, error.culprit) == ("unexpected_share", seq, author.peer)
+    assert forged in error.evidence
+    reads_on(str(error).removeprefix(f"entry {seq}: "))
+    assert ledger.state == state
+    # The honest move itself, with the passed share only, is accepted.
+    ledger.accept(PARTY[seq])
+    assert ledger.state.seq == seq + 1

@@ -19,6 +19,7 @@ spec's words:
 
 from __future__ import annotations
 
+import copy
 from dataclasses import replace
 
 import pytest
@@ -233,6 +234,32 @@ def test_a_peer_that_hears_the_sequencer_again_gives_its_election_up() -> None:
     assert cy.state.host == ann.peer_id
     assert cy.state.term == 0
     assert not cy.is_host
+
+
+def test_a_first_vote_goes_to_every_member_and_a_vote_again_to_the_successor_only() -> None:
+    """§13.2-§13.3: a member's first vote goes to every member but the old sequencer
+    (and itself), so they may join the election; after it accepts an entry it lacked,
+    it votes again with its longer head, and that vote goes to the successor alone,
+    who counts the votes. Four seats: Ann the sequencer, Bob its successor; Di was cut
+    off and holds the sequencer lost one entry behind the others."""
+    net, (ann, bob, cy, di) = _table(4)
+    late = copy.deepcopy(di)
+    behind = late.state.seq
+    net.run(until=lambda n: n.host.state.seq > behind, max_steps=100_000)
+    late.host_lost()
+    first = [out for out in late.data_to_send() if out.data[:1] == FRAME_VOTE]
+    assert len(first) == 1
+    assert set(first[0].to or ()) == {bob.peer_id, cy.peer_id}, "every member but Ann and Di"
+    lacked = ann.ledger.chain.entry(behind)
+    late.receive(frame(FRAME_ENTRY, lacked.encode()), late.now_ms + 10, bob.peer_id)
+    assert late.state.seq == behind + 1, "the entry it lacked is accepted"
+    again = [out for out in late.data_to_send() if out.data[:1] == FRAME_VOTE]
+    assert len(again) == 1, "a new vote with the longer head"
+    assert again[0].to == (bob.peer_id,), "to the successor only"
+    election = late.election
+    assert election is not None
+    assert election.mine is not None
+    assert election.mine.head == late.ledger.head
 
 
 # -- §13.1 (3): a decision is not work ---------------------------------------------------------
