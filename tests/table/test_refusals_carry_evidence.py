@@ -32,8 +32,8 @@ from uno_p2p.crypto.identity import Identity
 from uno_p2p.errors import RemoteProtocolError
 from uno_p2p.rules.actions import Play
 from uno_p2p.rules.codec import Slot
-from uno_p2p.store.unolog import read_log
 from uno_p2p.rules.options import preset
+from uno_p2p.store.unolog import read_log
 from uno_p2p.table.bodies import Abort, Move, ShareItem, Shares
 from uno_p2p.table.events import PeerMisbehaved
 from uno_p2p.table.frames import FRAME_ENTRY, frame

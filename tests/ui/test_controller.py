@@ -307,6 +307,45 @@ def test_challenge_a_wild_draw_four_and_give_the_verdict() -> None:
         "and 2 more." in game.news
 
 
+
+def test_a_verdict_that_runs_out_of_time_says_so() -> None:
+    """RULES.md ``turn_timer``: a challenge verdict is a decision of its own, timed like a
+    turn. The human challenged (their move, answered), then let the verdict run out:
+    that is said, as a turn that ran out is, and the verdict keys are gone."""
+    game = stacked(["R7", "Y3", "G4"], players=2, options=preset("official", ["turn_timer=10"]),
+                   dealer=["W+4", "Y2", "Y4", "Y5", "Y6", "Y8", "Y9"])
+    controller = held(game)
+    game.add_listener(controller.sync)
+    press(controller, "1", "enter")
+    game.run_until_human(10**6)
+    assert short_name(game.state.top_card) == "W+4"
+    press(controller, "x")
+    assert mode(controller) == Mode.VERDICT
+    assert controller.status == "", "the challenge was the human's own move"
+    deadline = game.deadline_ms()
+    assert deadline is not None
+    assert game.state.phase == Phase.CHALLENGE
+    assert game.tick(deadline)
+    assert controller.status == "Your turn is over: you ran out of time."
+    assert mode(controller) == Mode.TABLE
+
+
+def test_a_second_turn_after_a_skip_that_runs_out_says_so() -> None:
+    """RULES.md: with two players a Skip gives the turn straight back. That second turn
+    is a new decision: the card played answered the first, so running out of time on
+    the second is said."""
+    game = stacked(["R-skip", "Y3", "G4"], players=2,
+                   options=preset("official", ["turn_timer=10"]))
+    controller = held(game)
+    game.add_listener(controller.sync)
+    press(controller, "1", "enter")
+    assert "Bot 1 is skipped." in game.news
+    assert game.state.current == game.seat, "the turn came straight back"
+    deadline = game.deadline_ms()
+    assert deadline is not None
+    assert game.tick(deadline)
+    assert controller.status == "Your turn is over: you ran out of time."
+
 def test_unknown_key_says_so() -> None:
     controller = held(stacked(["R7"]))
     press(controller, "z")

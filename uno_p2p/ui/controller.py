@@ -36,6 +36,7 @@ from uno_p2p.rules import (
     points,
 )
 from uno_p2p.rules.cards import COLOUR_NAMES, Rank, colour_of, rank_of
+from uno_p2p.rules.state import TIMED_PHASES
 from uno_p2p.ui import overlays
 from uno_p2p.ui.modes import COLOUR_KEYS, Mode
 from uno_p2p.ui.render import Block, Seats, card_order, play_order
@@ -88,7 +89,8 @@ class Controller:
         self.news_back = 0
         #: Why the turn left the human without their doing (a jump-in, a time-out).
         self.turn_lost = ""
-        self._my_turn = False
+        #: The decision the human owes now (its phase and start), or None.
+        self._decision: tuple[Phase, int] | None = None
         self._acted = False
         #: The chat message being typed (Mode.CHAT).
         self.typed = ""
@@ -153,20 +155,27 @@ class Controller:
             self.status = "The starter is a Wild: name the colour to match."
 
     def _follow_turn(self, view: State) -> None:
-        """Notice the turn taken from the human by someone else (a jump-in, a time-out)."""
-        mine = view.current == self.seats.me and view.phase == Phase.PLAYING
-        if self._my_turn and not mine and not self._acted:
+        """Notice a decision taken from the human by someone else (a jump-in, a time-out).
+
+        Every decision the human owes counts: a turn, a challenge verdict, a starter
+        Wild's colour (``TIMED_PHASES``, each with its own ``turn_timer``). A decision is
+        its phase and the moment it began, so a new one (the verdict after the human's
+        challenge, a second turn after a Skip) is told apart from the one answered.
+        """
+        owed = view.phase in TIMED_PHASES and view.current == self.seats.me
+        decision = (view.phase, view.turn_started_ms) if owed else None
+        if self._decision is not None and decision != self._decision and not self._acted:
             recent = list(self.table.news)[-8:]
             causes = [line for line in recent if any(w in line for w in TURN_TAKERS)]
             self.turn_lost = causes[-1] if causes else "the turn moved on."
             self.status = f"Your turn is over: {_lower_first(self.turn_lost)}"
-        elif mine:
+        elif owed:
             self.turn_lost = ""
-        if not (mine and self._my_turn):
-            # Still our turn: a move sent over the network is not logged yet, so what
-            # we did is remembered until the turn moves on.
+        if decision != self._decision:
+            # Not before: a move sent over the network is not logged yet, so what we did
+            # is remembered until the decision it answered is over.
             self._acted = False
-        self._my_turn = mine
+        self._decision = decision
 
     # -- keys -----------------------------------------------------------------------------------
     def press(self, key: str, now_ms: int) -> Outcome:
