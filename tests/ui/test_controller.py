@@ -6,7 +6,7 @@ from dataclasses import replace
 
 from tests.ui.fakes import FakeNetworkTable
 from tests.ui.helpers import human_policy, play_out, stacked, table
-from uno_p2p.rules import Action, CatchUno, Phase, Play, State, preset, short_name
+from uno_p2p.rules import Action, CatchUno, Options, Phase, Play, State, preset, short_name
 from uno_p2p.ui.controller import Controller, Outcome
 from uno_p2p.ui.modes import Mode
 from uno_p2p.ui.render import plain_text
@@ -282,15 +282,21 @@ def test_jump_in_key_out_of_turn() -> None:
     assert game.state.discard[-1][0] == jump[0]
 
 
-def test_challenge_a_wild_draw_four_and_give_the_verdict() -> None:
-    # Two players: the bot (the dealer) can answer Red 7 only with its Wild Draw Four.
-    game = stacked(["R7", "Y3", "G4"], players=2,
+def facing_a_wild_draw_four(options: Options | None = None) -> tuple[LocalTable, Controller]:
+    """Two players: the human plays Red 7, and the bot (the dealer) can answer it only
+    with its Wild Draw Four, which the human may now challenge."""
+    game = stacked(["R7", "Y3", "G4"], players=2, options=options,
                    dealer=["W+4", "Y2", "Y4", "Y5", "Y6", "Y8", "Y9"])
     controller = held(game)
     game.add_listener(controller.sync)
     press(controller, "1", "enter")
     game.run_until_human(10**6)
     assert short_name(game.state.top_card) == "W+4"
+    return game, controller
+
+
+def test_challenge_a_wild_draw_four_and_give_the_verdict() -> None:
+    game, controller = facing_a_wild_draw_four()
     assert ("x", "challenge") in controller.key_help()
     hand = len(game.view().hands[game.seat])
     press(controller, "x")
@@ -307,18 +313,11 @@ def test_challenge_a_wild_draw_four_and_give_the_verdict() -> None:
         "and 2 more." in game.news
 
 
-
 def test_a_verdict_that_runs_out_of_time_says_so() -> None:
     """RULES.md ``turn_timer``: a challenge verdict is a decision of its own, timed like a
     turn. The human challenged (their move, answered), then let the verdict run out:
     that is said, as a turn that ran out is, and the verdict keys are gone."""
-    game = stacked(["R7", "Y3", "G4"], players=2, options=preset("official", ["turn_timer=10"]),
-                   dealer=["W+4", "Y2", "Y4", "Y5", "Y6", "Y8", "Y9"])
-    controller = held(game)
-    game.add_listener(controller.sync)
-    press(controller, "1", "enter")
-    game.run_until_human(10**6)
-    assert short_name(game.state.top_card) == "W+4"
+    game, controller = facing_a_wild_draw_four(preset("official", ["turn_timer=10"]))
     press(controller, "x")
     assert mode(controller) == Mode.VERDICT
     assert controller.status == "", "the challenge was the human's own move"
