@@ -28,6 +28,7 @@ from uno_p2p.table.bodies import (
     Shares,
     ShuffleDeck,
 )
+from uno_p2p.table.frames import FRAME_SYNC, frame
 from uno_p2p.table.handover import Vote
 from uno_p2p.wire.codec import WireValue, pack, unpack
 from uno_p2p.wire.registry import BODIES
@@ -176,3 +177,12 @@ def test_the_widest_vote_and_hand_over_decode() -> None:
     wire[0], wire[3] = 40, 0
     vote = Vote.decode(pack(wire))
     assert (vote.term, vote.head.seen) == (40, 0)
+
+
+def test_a_frame_of_an_unknown_kind_is_refused_naming_its_tag() -> None:
+    """table.md §3.1 lists the frame kinds; making any other is a caller's bug, said with
+    the tag it was given."""
+    with pytest.raises(InvalidMessage) as refused:
+        frame(b"Z", b"\x90")
+    assert str(refused.value) == "unknown frame tag b'Z'"
+    assert frame(FRAME_SYNC, b"\x91\x05") == b"S\x91\x05"

@@ -11,14 +11,24 @@ from __future__ import annotations
 
 import contextlib
 import random
+from collections.abc import Callable
 
 import pytest
 
 from uno_p2p.errors import InvalidMessage
-from uno_p2p.table.frames import FRAME_ENTRY, frame
+from uno_p2p.table.frames import (
+    FRAME_DROP,
+    FRAME_ENTRY,
+    FRAME_MESSAGE,
+    FRAME_RELAY,
+    FRAME_SYNC,
+    decode_drop,
+    decode_sync,
+    frame,
+)
 from uno_p2p.table.fuzzing import REUSE, FrameTarget, make_target, mutate
 from uno_p2p.table.state import TablePhase
-from uno_p2p.wire.envelope import Entry
+from uno_p2p.wire.envelope import Entry, Message
 
 #: make_target's table: ``turn_timer=60`` (RULES.md: seconds a player has to act).
 TURN_TIMER_MS = 60_000
@@ -110,3 +120,19 @@ def test_an_input_is_a_selector_then_a_seed_with_up_to_four_edits(target: FrameT
     assert 0 < unedited < len(inputs) // 2, unedited
     # The generator alone decides, so a failing input can be made again from its seed.
     assert mutate(random.Random(7), target.seeds) == inputs[0]
+
+
+def test_the_seeds_hold_a_well_formed_frame_of_every_kind(target: FrameTarget) -> None:
+    """The corpus starts from valid frames of every kind the table reads (table.md §3.1:
+    E, M, R, D, S), so that edits explore around what a peer accepts; the few damaged
+    frames are extra. Each kind has a seed its own decoder takes whole."""
+    decoders: dict[bytes, Callable[[bytes], object]] = {
+        FRAME_ENTRY: Entry.decode, FRAME_MESSAGE: Message.decode,
+        FRAME_RELAY: Message.decode, FRAME_DROP: decode_drop, FRAME_SYNC: decode_sync}
+    for tag, decode in decoders.items():
+        whole = []
+        for seed in target.seeds:
+            if seed[:1] == tag:
+                with contextlib.suppress(InvalidMessage):
+                    whole.append(decode(seed[1:]))
+        assert whole, f"no well-formed {tag!r} frame among the seeds"

@@ -30,7 +30,7 @@ from tests.audit.test_fault_codes import (
 from tests.table.prose import reads_on
 from uno_p2p.crypto.identity import Identity
 from uno_p2p.errors import RemoteProtocolError
-from uno_p2p.rules.actions import Play
+from uno_p2p.rules.actions import Draw, Play
 from uno_p2p.rules.codec import Slot
 from uno_p2p.rules.options import preset
 from uno_p2p.store.unolog import read_log
@@ -122,6 +122,35 @@ def test_an_abort_with_nothing_to_stop_is_refused_as_unexpected() -> None:
     assert (error.code, error.entry, error.culprit) == ("unexpected", forged.seq, BOB)
     reads_on(str(error).removeprefix(f"entry {forged.seq}: "))
 
+
+
+def test_an_abort_for_a_lie_under_a_head_the_chain_refuses_is_judged_on_its_body() -> None:
+    """§7.2: the evidence must be "really refused now (the chain's rules, then
+    apply_entry's)". A head the chain refuses (here one ahead of the log, ``head_ahead``)
+    is no fault of anyone else, so the message is judged on its body, at the head it
+    claims: a move in another player's name is a lie at any head (§5.3), and the
+    sequencer's abort for it stands, naming Bob."""
+    table_id = LOG[0].message.table_id
+    before = list(LOG[:FIRST_MOVE])
+    counter = sum(e.author == BOB for e in before)
+    ahead = Head(FIRST_MOVE + 5, bytes(32))
+    lie = Message.sign(PEOPLE[1], table_id, counter, ahead, Move(Draw(2)))
+    entries = forge(LOG, FIRST_MOVE, 0,
+                    Abort(BOB, "wrong_seat", "a move made in another player's name",
+                          lie.encode()))
+    ledger = Ledger(table_id, entries[0].author)
+    for entry in entries[:-1]:
+        ledger.accept(entry)
+    with pytest.raises(ChainError) as chain:
+        ledger.chain.check_message(lie)
+    assert chain.value.code == "head_ahead"
+    events = ledger.accept(entries[-1])
+    assert [(e.peer, e.code) for e in events if isinstance(e, PeerMisbehaved)] == \
+        [(BOB, "wrong_seat")]
+    assert ledger.state.seq == FIRST_MOVE + 1
+    stop = ledger.state.stop
+    assert stop is not None
+    assert stop.culprit == BOB
 
 def test_a_garbage_entry_from_another_member_names_nobody() -> None:
     """Only the sequencer sends ``E`` frames (table.md §3.1); bytes relayed by another

@@ -34,7 +34,7 @@ from uno_p2p.rules.state import Phase
 from uno_p2p.table.bodies import Handover
 from uno_p2p.table.duties import waiting_for
 from uno_p2p.table.events import Progress
-from uno_p2p.table.frames import FRAME_ENTRY, FRAME_VOTE, frame
+from uno_p2p.table.frames import FRAME_ENTRY, FRAME_RELAY, FRAME_VOTE, frame
 from uno_p2p.table.handover import HOST_LOST_AFTER_MS, VOTE_WAIT_MS, Election, Vote
 from uno_p2p.table.memnet import Network, TableSetup, seat_table, seeded
 from uno_p2p.table.peer import TablePeer
@@ -260,6 +260,28 @@ def test_a_first_vote_goes_to_every_member_and_a_vote_again_to_the_successor_onl
     assert election is not None
     assert election.mine is not None
     assert election.mine.head == late.ledger.head
+
+
+def test_a_relayed_message_kept_as_evidence_is_passed_on_to_the_sequencer_once() -> None:
+    """§6.2 and §13.1 (2): a peer that newly keeps a relayed message passes it on to the
+    sequencer once, so that a message shown to some peers only still reaches it. Bob's
+    shuffle is signed and sent but not logged yet; Cy hears it relayed (``R``) by Bob:
+    she passes it on to Ann, the sequencer, and to nobody else; the same relay again,
+    by Bob or by anyone, is not passed on a second time."""
+    _, (ann, bob, cy) = _table(3)
+    assert bob._sent is not None, "Bob's message is on its way, not logged"
+    message = bob._sent[0]
+    assert message.counter >= cy.ledger.chain.next_counter(bob.peer_id)
+    relay = frame(FRAME_RELAY, message.encode())
+    cy.receive(relay, cy.now_ms + 10, bob.peer_id)
+    passed = [out for out in cy.data_to_send() if out.data[:1] == FRAME_RELAY]
+    assert [(out.to, out.data) for out in passed] == [((ann.peer_id,), relay)], \
+        "passed on to the sequencer, as it came"
+    assert cy.censorship.relayed[bob.peer_id.key].message == message, "kept as evidence"
+    for sender in (bob.peer_id, ann.peer_id):
+        cy.receive(relay, cy.now_ms + 20, sender)
+        assert not [out for out in cy.data_to_send() if out.data[:1] == FRAME_RELAY], \
+            "once only"
 
 
 # -- §13.1 (3): a decision is not work ---------------------------------------------------------
