@@ -86,13 +86,15 @@ def openable(state: TableState, wanted: Iterable[Slot],
             the same deck (a dishonest shuffle).
     """
     game, me = state.game, state.my_seat
+    if me is None:
+        return []  # a peer with no seat holds no part of any card's key
     faces = []
     seen = {**game.known, **state.opened}
     for slot in sorted(wanted):
         if slot in game.known or slot.shuffle < state.void_decks or not state.slot_ready(slot):
             continue  # a void round's card stays shut for good (table.md §14)
         shares = {**state.shares.get(slot, {}), **private.get(slot, {})}
-        shares.pop(me if me is not None else -1, None)
+        shares.pop(me, None)  # our own part comes from our key share
         if len(shares) == len(state.seats) - 1:
             own = state.ciphertext(slot).c1 * key_share
             card = open_with(state, slot, shares, seq=state.seq, own=own)

@@ -30,7 +30,7 @@ class Outgoing:
 NONCE_BYTES = 16
 
 
-def derive(entropy: bytes, label: str, table_id: bytes, nonce: bytes = b"") -> bytes:
+def derive(entropy: bytes, label: str, table_id: bytes, nonce: bytes) -> bytes:
     """A 32-byte secret of this peer for one purpose (§2.1): from its entropy, the table
     id and the fresh per-game ``nonce`` the peer itself contributes, so that a host
     that reuses a table id never gets back a secret already published, even from a
