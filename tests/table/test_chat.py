@@ -19,6 +19,7 @@ from uno_p2p.table.events import ChatSaid, PeerMisbehaved
 from uno_p2p.table.frames import FRAME_CHAT, frame
 from uno_p2p.table.memnet import NAMES, Network, seeded
 from uno_p2p.table.peer import TablePeer
+from uno_p2p.wire.codec import pack
 
 OPTIONS = preset("official")
 
@@ -192,4 +193,16 @@ def test_a_line_that_cannot_be_shown_is_refused_naming_its_text(text: str, words
     with pytest.raises(InvalidMessage) as why:
         ChatLine.decode(line.encode())
     assert str(why.value).startswith(words), str(why.value)
+    reads_on(str(why.value))
+
+
+@pytest.mark.parametrize("counter", [-1, "5", 1 << 60])
+def test_a_line_with_a_bad_counter_is_refused_naming_the_counter(counter: object) -> None:
+    """table.md §15: a line's counter is an unsigned integer below 2^48; any other is
+    refused on decoding, naming the counter, in words that read on."""
+    bob = Identity(seeded(b"chat", "identity 1"))
+    payload = pack([bob.peer.to_wire(), counter, "hi", bytes(64)])  # type: ignore[list-item]
+    with pytest.raises(InvalidMessage) as why:
+        ChatLine.decode(payload)
+    assert str(why.value).startswith("a chat counter"), str(why.value)
     reads_on(str(why.value))

@@ -25,6 +25,7 @@ from uno_p2p.rules.actions import Play, TimeOut
 from uno_p2p.rules.codec import Slot
 from uno_p2p.rules.engine import learn
 from uno_p2p.rules.events import ShuffleRequested
+from uno_p2p.rules.legal import legal_actions
 from uno_p2p.rules.options import preset
 from uno_p2p.store.unolog import read_log
 from uno_p2p.table import game as table_game
@@ -553,3 +554,71 @@ def test_a_private_reveal_to_a_peer_without_a_channel_is_never_signed() -> None:
     assert "channel" in str(refused.value)
     assert guest.counter == counter, "no message number spent"
     assert guest.data_to_send() == [], "nothing sent"
+
+
+def test_a_second_move_before_the_first_is_logged_is_refused_in_words() -> None:
+    """table.md §3: a peer has one message on its way at a time (the next would need
+    the first's number settled). A move meanwhile is refused before anything is
+    signed, and the player reads why: wait until the first is logged."""
+    net = table()
+
+    def on_its_way(peer: TablePeer) -> bool:
+        game = peer.state.engine
+        return not peer.is_host and peer.outstanding is not None and game is not None \
+            and game.current == peer.state.my_seat
+
+    net.run(until=lambda n: any(on_its_way(p) for p in n.peers.values()), max_steps=100_000)
+    mover = next(p for p in net.peers.values() if on_its_way(p))
+    game, seat = mover.state.game, mover.state.my_seat
+    assert seat is not None
+    counter = mover.counter
+    mover.data_to_send()
+    with pytest.raises(LocalProtocolError) as refused:
+        mover.act(legal_actions(game, seat)[0])
+    reads_on(str(refused.value))
+    assert "wait until" in str(refused.value)
+    assert mover.counter == counter, "nothing signed"
+    assert mover.data_to_send() == [], "nothing sent"
+
+
+# -- 13. a private reveal addressed to another seat --------------------------------------------
+class MisaddressedReveal(TablePeer):
+    """Sends every private reveal to its recipient with the first share labelled for
+    another seat (its own share, well proven, of the right card)."""
+
+    misaddressed = False
+
+    def _submit(self, body: object = None, *, to: object = None,
+                private: PrivateShares | None = None) -> None:
+        if private is not None:
+            first, *rest = private.items
+            other = next(s for s in range(len(self.state.seats))
+                         if s not in (first.recipient, first.prover))
+            private = PrivateShares((replace(first, recipient=other), *rest))
+            self.misaddressed = True
+        super()._submit(body, to=to, private=private)  # type: ignore[arg-type]
+
+
+class EagerMisaddressed(MisaddressedReveal, adv.Eager):
+    """Plays every Wild power (so others owe it private reveals), and cheats in its own."""
+
+
+def test_a_private_share_labelled_for_another_seat_is_named_by_its_recipient() -> None:
+    """table.md §4.3: a private reveal holds the author's shares for its recipient only.
+    A share labelled for another seat is refused by the recipient, who names the sender
+    (``bad_private_share``) and says why: a private share for someone else."""
+    options = ["target=60", "turn_timer=60", "wild_powers=true"]
+    for attempt in range(3, 9):
+        net = table(players=3, seed=b"short%d" % attempt, options=options,
+                    custom={0: adv.Eager, 1: EagerMisaddressed, 2: adv.Eager})
+        net.run(until=game_over)
+        cheat = list(net.peers.values())[1]
+        if getattr(cheat, "misaddressed", False):
+            break
+    else:
+        pytest.fail("nobody asked the cheat for a private reveal")
+    found = [e for p in net.peers.values() for e in named(net, p, "bad_private_share")
+             if e.peer == cheat.peer_id]
+    assert found, "the recipient names the sender"
+    assert all(e.reason == "a private share for someone else" for e in found), \
+        [e.reason for e in found]
