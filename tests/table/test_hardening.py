@@ -323,17 +323,24 @@ class EagerShort(ShortReveal, adv.Eager):
     """Plays every Wild power (so others owe it private reveals), and cheats in its own."""
 
 
-def test_a_short_private_reveal_is_named_by_its_recipient_and_proven_by_the_audit() -> None:
+def cheated_in_a_private_reveal(cheat_class: type[TablePeer], cheated: str
+                                ) -> tuple[Network, TablePeer]:
+    """A 3-seat game with every Wild power played, seat 1 the cheat; the first of a few
+    fixed seeds where someone asked the cheat for a private reveal it cheated in (its
+    ``cheated`` flag set)."""
     options = ["target=60", "turn_timer=60", "wild_powers=true"]
     for attempt in range(3, 9):
         net = table(players=3, seed=b"short%d" % attempt, options=options,
-                    custom={0: adv.Eager, 1: EagerShort, 2: adv.Eager})
+                    custom={0: adv.Eager, 1: cheat_class, 2: adv.Eager})
         net.run(until=game_over)
         cheat = list(net.peers.values())[1]
-        if getattr(cheat, "shortened", False):
-            break
-    else:
-        pytest.fail("nobody asked the cheat for a private reveal of two cards or more")
+        if getattr(cheat, cheated, False):
+            return net, cheat
+    raise AssertionError("nobody asked the cheat for a private reveal it could cheat in")
+
+
+def test_a_short_private_reveal_is_named_by_its_recipient_and_proven_by_the_audit() -> None:
+    net, cheat = cheated_in_a_private_reveal(EagerShort, "shortened")
     accusers = [p for p in net.peers.values()
                 if any(e.peer == cheat.peer_id for e in named(net, p, "bad_private_share"))]
     assert accusers, "the recipient of the short reveal names its sender"
@@ -607,16 +614,7 @@ def test_a_private_share_labelled_for_another_seat_is_named_by_its_recipient() -
     """table.md §4.3: a private reveal holds the author's shares for its recipient only.
     A share labelled for another seat is refused by the recipient, who names the sender
     (``bad_private_share``) and says why: a private share for someone else."""
-    options = ["target=60", "turn_timer=60", "wild_powers=true"]
-    for attempt in range(3, 9):
-        net = table(players=3, seed=b"short%d" % attempt, options=options,
-                    custom={0: adv.Eager, 1: EagerMisaddressed, 2: adv.Eager})
-        net.run(until=game_over)
-        cheat = list(net.peers.values())[1]
-        if getattr(cheat, "misaddressed", False):
-            break
-    else:
-        pytest.fail("nobody asked the cheat for a private reveal")
+    net, cheat = cheated_in_a_private_reveal(EagerMisaddressed, "misaddressed")
     found = [e for p in net.peers.values() for e in named(net, p, "bad_private_share")
              if e.peer == cheat.peer_id]
     assert found, "the recipient names the sender"
