@@ -18,6 +18,7 @@ from dataclasses import replace
 import pytest
 
 from tests.audit.test_fault_codes import BOB, HOST, LOG, PEOPLE
+from tests.table.prose import reads_on
 from uno_p2p.errors import InvalidMessage
 from uno_p2p.table.bodies import (
     Abort,
@@ -28,7 +29,7 @@ from uno_p2p.table.bodies import (
     Shares,
     ShuffleDeck,
 )
-from uno_p2p.table.frames import FRAME_SYNC, frame
+from uno_p2p.table.frames import FRAME_SYNC, decode_drop, decode_sync, frame
 from uno_p2p.table.handover import Vote
 from uno_p2p.wire.codec import WireValue, pack, unpack
 from uno_p2p.wire.registry import BODIES
@@ -105,11 +106,14 @@ def test_a_broken_field_is_refused_by_name(decode: Callable[[WireValue], object]
     (lambda: replace(KEYS, proof=b"\x01"), "key proof"),
     (lambda: replace(SHUFFLE, shuffle=-1), "shuffle number"),
     (lambda: replace(SHUFFLE, proof="x"), "proof of shuffle"),  # type: ignore[arg-type]
+    (lambda: replace(SHUFFLE, ciphertexts=(b"\x01",)), "a ciphertext"),
     (lambda: replace(REVEAL, key_share=b"\x01"), "key share"),
     (lambda: replace(REVEAL, shuffle_master=b"\x01"), "shuffle seed"),
     (lambda: replace(REVEAL, channel_seed=b"\x01"), "channel seed"),
     (lambda: replace(ABORT, code=""), "code"),
     (lambda: replace(ABORT, reason="x" * 5000), "reason"),
+    # protocol/wire.cddl: abort evidence is bstr .size (0..1048576).
+    (lambda: replace(ABORT, evidence=bytes((1 << 20) + 1)), "evidence"),
     # table.md §13.2: MAX_TERM = 40 hand-overs in one game; terms count from 1.
     (lambda: Handover(41, HOST, BOB, ((BOB, bytes(64)),)), "a term"),
     (lambda: Handover(0, HOST, BOB, ((BOB, bytes(64)),)), "a term"),
@@ -122,7 +126,6 @@ def test_a_body_built_with_a_broken_field_is_refused_by_name(make: Callable[[], 
     text = str(caught.value)
     assert words in text, text
     assert text[0].islower(), text
-
 
 
 #: table.md's body kinds (wire.md §5's registry numbers), with how many fields each
@@ -186,3 +189,21 @@ def test_a_frame_of_an_unknown_kind_is_refused_naming_its_tag() -> None:
         frame(b"Z", b"\x90")
     assert str(refused.value) == "unknown frame tag b'Z'"
     assert frame(FRAME_SYNC, b"\x91\x05") == b"S\x91\x05"
+
+
+@pytest.mark.parametrize(("decode", "payload", "words"), [
+    (decode_drop, pack([3, "race"]), "a drop notice"),
+    (decode_drop, pack([3, 4, "x"]), "a drop notice"),
+    (decode_sync, pack([5, 6]), "a sync request"),
+    (decode_sync, pack([-1]), "a sync point"),
+])
+def test_a_broken_notice_is_refused_naming_it(decode: Callable[[bytes], object],
+                                              payload: bytes, words: str) -> None:
+    """table.md §3.1: the sequencer's drop notice ``D`` is ``[counter, code, reason]``
+    and a sync request ``S`` is ``[seen]``; anything else is refused, naming the frame
+    in words that read on."""
+    with pytest.raises(InvalidMessage) as refused:
+        decode(payload)
+    text = str(refused.value)
+    assert text.startswith(words), text
+    reads_on(text)

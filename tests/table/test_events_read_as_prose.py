@@ -77,6 +77,9 @@ def _check_one_peer(net: Network, peer: TablePeer) -> None:
             scores = [0] * len(players)
         elif isinstance(event, ev.MovePlayed):
             assert event.description.startswith(players[event.seat] + " "), (event, players)
+            took = re.search(r" took (\d+) (\w+) \(", event.description)
+            if took:  # "Bob took 1 card (draw)", "Cy took 4 cards (penalty)"
+                assert took[2] == ("card" if took[1] == "1" else "cards"), event
             assert last_entry <= event.entry < len(log), event
             last_entry = event.entry
         elif isinstance(event, ev.RoundEnded):

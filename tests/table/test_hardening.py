@@ -19,6 +19,7 @@ from tests.table import adversaries as adv
 from tests.table.prose import reads_on
 from uno_p2p.audit.core import audit_entries
 from uno_p2p.audit.report import Status
+from uno_p2p.crypto.group import G
 from uno_p2p.crypto.identity import Identity, PeerId
 from uno_p2p.errors import LocalProtocolError
 from uno_p2p.rules.actions import Play, TimeOut
@@ -29,6 +30,7 @@ from uno_p2p.rules.legal import legal_actions
 from uno_p2p.rules.options import preset
 from uno_p2p.store.unolog import read_log
 from uno_p2p.table import game as table_game
+from uno_p2p.table import sight
 from uno_p2p.table.bodies import (
     POINT_BYTES,
     PROOF_BYTES,
@@ -620,3 +622,37 @@ def test_a_private_share_labelled_for_another_seat_is_named_by_its_recipient() -
     assert found, "the recipient names the sender"
     assert all(e.reason == "a private share for someone else" for e in found), \
         [e.reason for e in found]
+
+
+# -- 14. a card of ours that opens to no card ---------------------------------------------------
+def test_a_card_that_opens_to_no_card_stops_the_peer_in_words() -> None:
+    """deck.md §7: a card a peer opens must be one of the 108; a point that is none
+    can only come from a dishonest shuffle, named at the end-of-game reveal. The peer
+    stops on it (``unknown_card``, nobody named yet) and says so in words, never a
+    crash. Bob is given shares of a card in the pile that add up to no card."""
+    net = table()
+
+    bob = list(net.peers.values())[1]
+
+    def dealt(n: Network) -> bool:  # Bob holds his first hand, every card of it known
+        game = bob.state.engine
+        return game is not None and bob.state.my_seat == 1 and len(game.hands[1]) == 7 \
+            and all(s in bob.state.game.known for s in game.hands[1])
+
+    net.run(until=dealt, max_steps=100_000)
+    state = bob.state
+    assert state.engine is not None
+    deck = state.engine.hands[1][0].shuffle  # the round's deck: shuffled, dealt from
+    assert state.slot_ready(Slot(deck, 0))
+    slot = next(Slot(deck, p) for p in range(108)
+                if Slot(deck, p) not in state.shares and Slot(deck, p) not in state.game.known)
+    bob.private[slot] = {seat: G for seat in range(len(state.seats)) if seat != 1}
+    bob.wanted.add(slot)
+    bob.events()
+    sight.learn(bob)
+    assert bob.stopped is not None, "the peer takes no further entry"
+    assert bob.stopped.code == "unknown_card"
+    told = [e for e in bob.events() if isinstance(e, PeerMisbehaved)]
+    assert [(e.peer, e.code) for e in told] == [(None, "unknown_card")]
+    reads_on(told[0].reason.removeprefix(f"entry {state.seq}: "))
+    assert str(bob.stopped) == told[0].reason

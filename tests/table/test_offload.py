@@ -30,6 +30,8 @@ from uno_p2p.table.game import table_key
 from uno_p2p.table.ledger import apply_entry
 from uno_p2p.table.memnet import Network, TableSetup, game_over, seat_table
 from uno_p2p.table.offload import (
+    ASKED,
+    DutyDesk,
     DutyJob,
     body_statements,
     heavy_duty,
@@ -38,7 +40,7 @@ from uno_p2p.table.offload import (
 )
 from uno_p2p.table.peer import TablePeer
 from uno_p2p.table.replay import replay
-from uno_p2p.table.state import TablePhase
+from uno_p2p.table.state import TablePhase, TableState
 
 
 @pytest.fixture(autouse=True)
@@ -106,6 +108,17 @@ def _first_shuffle(net: Network) -> tuple[int, ShuffleDeck, bytes]:
     assert isinstance(entry.body, ShuffleDeck)
     return entry.seq, entry.body, entry.author.key
 
+
+
+def _first_shuffle_duty(net: Network) -> tuple[TableState, int, TablePeer, ShuffleDeck]:
+    """The table just before the game's first shuffle, the shuffler's seat and peer,
+    and the body it logged."""
+    seq, body, author = _first_shuffle(net)
+    before = net.host.ledger.state_at(seq)
+    assert before is not None
+    seat = before.seat_of(author)
+    assert seat is not None
+    return before, seat, net.peers[author], body
 
 def test_a_statement_is_keyed_as_the_ledger_keys_it_and_a_forgery_never_verifies() -> None:
     net = play(offload=False, players=2, target=10)
@@ -191,18 +204,13 @@ def test_a_duty_job_names_the_checks_of_the_body_it_made() -> None:
     a duty of nothing has nothing to check. The body is the one the seat logged, byte
     for byte."""
     net = play(offload=False, players=2, target=10)
-    seq, body, author = _first_shuffle(net)
-    before = net.host.ledger.state_at(seq)
-    assert before is not None
-    seat = before.seat_of(author)
-    assert seat is not None
-    peer = net.peers[author]
+    before, seat, peer, body = _first_shuffle_duty(net)
     job = DutyJob(before, peer.secrets, seat, peer.channel_seed)
     made = job.run()
     assert made == body
     statements = job.statements(made)
     assert len(statements) == 1
-    assert statements == body_statements(before, author, body)
+    assert statements == body_statements(before, peer.peer_id.key, body)
     assert isinstance(statements[0], ShuffleStatement)
     assert statements[0].check() == statements[0].key()
     assert job.statements(None) == ()
@@ -229,3 +237,21 @@ def test_a_seat_that_owes_its_reveal_has_heavy_work_and_none_once_it_revealed() 
     assert halfway.phase == TablePhase.REVEALING
     assert heavy_duty(halfway, first) is False, "revealed: nothing more to do"
     assert heavy_duty(halfway, 1 - first) is True, "the other seat still owes it"
+
+
+def test_a_heavy_duty_is_asked_of_the_shell_once_per_state() -> None:
+    """net.md §7.1 item 3 (``DutyDesk``): each state's heavy duty is handed to the shell
+    once; asking again in the same state waits for that job instead of handing out a
+    second, and the body the shell sends back is used in that state only."""
+    net = play(offload=False, players=2, target=10)
+    before, seat, peer, body = _first_shuffle_duty(net)
+    assert heavy_duty(before, seat)
+    desk = DutyDesk()
+    desk.offload = True
+    assert desk.next(before, peer.secrets, seat, peer.channel_seed) is ASKED
+    job = desk.take()
+    assert job is not None
+    assert desk.next(before, peer.secrets, seat, peer.channel_seed) is ASKED
+    assert desk.take() is None, "asked once for this state"
+    desk.done(job, job.run(), before)
+    assert desk.next(before, peer.secrets, seat, peer.channel_seed) == body

@@ -162,10 +162,10 @@ def test_a_garbage_entry_from_another_member_names_nobody() -> None:
     bob.events()
     bob.receive(frame(FRAME_ENTRY, b"\xc1 not an entry"), net.now_ms, cy.peer_id)
     told = [e for e in bob.events() if isinstance(e, PeerMisbehaved)]
-    assert [(e.peer, e.code) for e in told] == [(None, "invalid_frame")]
+    assert [(e.peer, e.name, e.code) for e in told] == [(None, "", "invalid_frame")]
     bob.receive(frame(FRAME_ENTRY, b"\xc1 not an entry"), net.now_ms, host.peer_id)
     told = [e for e in bob.events() if isinstance(e, PeerMisbehaved)]
-    assert [(e.peer, e.code) for e in told] == [(host.peer_id, "invalid_frame")]
+    assert [(e.peer, e.name, e.code) for e in told] == [(host.peer_id, "Ann", "invalid_frame")]
 
 
 # -- a card that came by a hand pass: its player's own share is in the log already ----------

@@ -17,17 +17,22 @@ What the spec asks of that moment:
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
+from tests.table.test_duties import playing_state
 from tests.table.test_handover import MAX_STEPS, PHASES
 from tests.table.test_removal import VICTIM, _table, _vanish
+from uno_p2p.rules.codec import Slot
 from uno_p2p.rules.state import Phase
 from uno_p2p.table.bodies import Remove
-from uno_p2p.table.duties import shuffle_due, waiting_for
+from uno_p2p.table.duties import private_shares_owed, shuffle_due, waiting_for
 from uno_p2p.table.events import PeerMisbehaved
 from uno_p2p.table.memnet import Network
 from uno_p2p.table.peer import TablePeer
-from uno_p2p.table.state import TablePhase, TableState
+from uno_p2p.table.removal import apply_remove
+from uno_p2p.table.state import PrivateDue, TablePhase, TableState
 
 #: A bound on the in-memory network's steps from the removal to the new round's first
 #: turn (measured: about 50). A table that stalls stops sooner, with nothing to deliver.
@@ -104,3 +109,21 @@ def test_a_shuffle_the_removal_interrupted_is_owed_by_nobody() -> None:
         assert due is None or due >= state.void_decks, f"seat {seat} owes a void deck"
     assert all(not d.shufflers for d in state.decks[:state.void_decks])
     assert waiting_for(state) == [], "the table waits for nobody once the hands are dealt"
+
+
+def test_a_removal_drops_the_private_reveals_owed_of_the_void_round() -> None:
+    """§14.2: the round under way is void and its cards stay shut, so a private reveal
+    asked in it is owed by nobody any more (else the table would wait for shares of
+    cards that will never open). Seat 2 owes one and vanishes."""
+    state = playing_state()
+    deck = state.decks[-1].number
+    slot = next(Slot(deck, p) for p in range(108) if Slot(deck, p) not in state.shares)
+    due = PrivateDue(0, (slot,), frozenset({1, 2}), "peek")
+    owing = replace(state, privates=(due,))
+    assert 2 in waiting_for(owing), "the table waits for seat 2's private share"
+    host, gone = owing.host, owing.seats[2]
+    assert host is not None
+    after, _ = apply_remove(owing, None, owing.seq, host, Remove(gone, "did not answer in time"))
+    assert after.privates == ()
+    assert gone not in after.seats
+    assert private_shares_owed(after, 1) == {}
