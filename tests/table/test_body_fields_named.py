@@ -40,6 +40,7 @@ KEYS = next(e.body for e in LOG if isinstance(e.body, KeySetup))
 SHUFFLE = next(e.body for e in LOG if isinstance(e.body, ShuffleDeck))
 REVEAL = next(e.body for e in LOG if isinstance(e.body, RevealSecrets))
 ABORT = Abort(BOB, "illegal_move", "played out of turn", b"")
+HANDOVER = Handover(1, HOST, BOB, ((BOB, bytes(64)),))
 
 
 def _set(value: WireValue, path: tuple[int, ...], new: WireValue) -> WireValue:
@@ -78,6 +79,10 @@ WIRE_CASES: list[tuple[Callable[[WireValue], object], WireValue, tuple[int, ...]
     (Abort.from_wire, ABORT.to_wire(), (1,), "", "code"),
     (Abort.from_wire, ABORT.to_wire(), (2,), "x" * 5000, "reason"),
     (Abort.from_wire, ABORT.to_wire(), (3,), "evidence", "evidence"),
+    # table.md §13.2: terms count from 1, at most MAX_TERM = 40.
+    (Handover.from_wire, HANDOVER.to_wire(), (0,), 41, "a term"),
+    (Handover.from_wire, HANDOVER.to_wire(), (0,), "1", "a term"),
+    (Handover.from_wire, HANDOVER.to_wire(), (3, 0, 1), bytes(63), "a vote signature"),
 ]
 
 
