@@ -196,6 +196,13 @@ def test_a_frame_of_an_unknown_kind_is_refused_naming_its_tag() -> None:
     assert frame(FRAME_SYNC, b"\x91\x05") == b"S\x91\x05"
 
 
+def test_a_drop_notice_for_message_zero_decodes() -> None:
+    """table.md §3.1: a drop notice names the dropped message's counter, and a peer's
+    first message is number 0."""
+    assert decode_drop(pack([0, "race", "a move already made"])) == (
+        0, "race", "a move already made")
+
+
 @pytest.mark.parametrize(("decode", "payload", "words"), [
     (decode_drop, pack([3, "race"]), "a drop notice"),
     (decode_drop, pack([3, 4, "x"]), "a drop notice"),

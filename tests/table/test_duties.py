@@ -47,3 +47,12 @@ def test_each_private_reveal_owed_is_judged_on_its_own() -> None:
 
 def _to_seat_0(slot: Slot) -> Owed:
     return Owed(slot, PURPOSE_PRIVATE, 0)
+
+
+def test_a_slot_of_a_deck_not_yet_begun_is_not_ready() -> None:
+    """A share may name any shuffle number (bounded only on decoding): a slot of a
+    deck the log has not begun is simply not ready, never an error."""
+    state = playing_state()
+    assert state.slot_ready(Slot(len(state.decks) - 1, 0))
+    for shuffle in (len(state.decks), len(state.decks) + 1, -1):
+        assert not state.slot_ready(Slot(shuffle, 0))
