@@ -12,6 +12,7 @@ must be left exactly as it was before the entry.
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
 from pathlib import Path
 
@@ -223,3 +224,24 @@ def test_a_passed_cards_play_may_not_carry_a_share_the_log_holds() -> None:
     # The honest move itself, with the passed share only, is accepted.
     ledger.accept(PARTY[seq])
     assert ledger.state.seq == seq + 1
+
+
+# -- a false claim proven at the reveal names its maker --------------------------------------
+DATA = Path(__file__).resolve().parent.parent / "data"
+
+
+@pytest.mark.parametrize(("log", "rule"), [("cheat-challenge-lie.unolog", "challenge"),
+                                           ("cheat-wild-draw-four.unolog", "wild_draw_four")])
+def test_a_false_claim_the_log_proves_names_its_maker(log: str, rule: str) -> None:
+    """table.md §7: a claim (a Wild Draw Four's "no card of the colour", a challenge
+    verdict) is judged when the cards it spoke of open. Replayed by a peer's own ledger,
+    the one these reference logs prove false names its maker, the player the expected
+    verdicts name (tests/data/expected.json), by name and by identity."""
+    expected = json.loads((DATA / "expected.json").read_text("utf-8"))[log]
+    entries = read_log(DATA / log).entries
+    ledger = Ledger(entries[0].message.table_id, entries[0].author)
+    found = [event for entry in entries for event in ledger.accept(entry)
+             if isinstance(event, PeerMisbehaved)]
+    assert [(e.code, e.name) for e in found] == [(rule, expected["peer"])]
+    seat = ledger.state.player_names.index(expected["peer"])
+    assert found[0].peer == ledger.state.seats[seat]
