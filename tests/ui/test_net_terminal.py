@@ -175,9 +175,9 @@ def test_host_with_two_bots_lobby_turns_and_log(sessions: Sessions) -> None:
     assert "Bot 1 played" in screen or "Bot 2 played" in screen or "took" in screen
     quit_game(pane, status)
     assert wait_exit(status) == 1, "a game left early has no winner"
-    end = pane.screen()
+    end = pane.joined()
     assert "Log: " in end
-    assert ".unolog" in end
+    assert ".unolog" in end, end
     assert "Audit: OK" in end, end
     logs = list((sessions.data / "uno-lan" / "games").glob("*.unolog"))
     assert len(logs) == 3, "the host and both bots each keep their own log"

@@ -47,6 +47,11 @@ class Pane:
     def screen(self) -> str:
         return self.tmux("capture-pane", "-p", "-t", self.name)
 
+    def joined(self) -> str:
+        """The screen with lines the terminal wrapped joined again (a long path in
+        print, say, whose break falls wherever the temporary directory's length puts it)."""
+        return self.tmux("capture-pane", "-p", "-J", "-t", self.name)
+
     def keys(self, *keys: str) -> None:
         self.tmux("send-keys", "-t", self.name, *keys)
 
