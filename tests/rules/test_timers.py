@@ -94,3 +94,20 @@ def test_a_network_table_refuses_an_error_penalty_it_would_never_apply() -> None
     # table.md §7.1: over the network a refused move is a race or cheating, never priced.
     with pytest.raises(ConfigError, match="error_penalty"):
         network_options(Options(error_penalty=2))
+
+
+def test_the_seat_owing_the_decision_is_the_one_the_timer_waits_for() -> None:
+    # RULES.md: "Every decision a player owes (a play, a colour to name, a challenge …) is
+    # covered by turn_timer": the player on turn, the challenger for the verdict, the
+    # first player for a starter Wild's colour; and nobody once the game is won.
+    table = started(TIMER, 3, hands=[[], ["W+4", "Y9"]], starter="R5", exact=True)
+    assert table.state.decider() == 1
+    table.play(1, "W+4", colour=1, now_ms=1000)
+    assert table.state.decider() == 2
+    table.apply(Challenge(2), now_ms=2000)
+    assert (table.phase, table.state.decider()) == (Phase.CHALLENGE, 2)
+    assert started(TIMER, 3, starter="W").state.decider() == 1
+    ending = started(Options(turn_timer=5, target=1), 3, hands=[[], ["R9"]], exact=True)
+    ending.play(1, "R9", now_ms=1000)
+    assert (ending.phase, ending.state.current, ending.state.decider()) == \
+        (Phase.GAME_OVER, 1, -1)

@@ -139,7 +139,7 @@ def rollout(state: State, depth: int, rng: Stream) -> State:
     for _ in range(depth):
         if state.phase not in TIMED_PHASES or state.awaiting:
             break
-        actor = state.challenge[0] if state.phase == Phase.CHALLENGE else state.current
+        actor = state.decider()
         choice = players[actor].choose(state, actor, legal_actions(state, actor), True)
         if choice is None:
             break

@@ -175,9 +175,8 @@ class Driver:
         return True
 
     def actor(self) -> int:
-        """The seat that must act now: the challenger during a challenge, else ``current``."""
-        state = self.state
-        return state.challenge[0] if state.phase == Phase.CHALLENGE else state.current
+        """The seat that must act now, once no reveal or reseat is due (``State.decider``)."""
+        return self.state.decider()
 
     def out_of_turn_seats(self) -> list[int]:
         """Seats other than ``actor()`` that may act now: say or catch UNO, or jump in."""

@@ -200,6 +200,18 @@ class State:
         """The player ``steps`` places after ``seat`` in the direction of play."""
         return seat_after(self.order, self.direction, seat, steps)
 
+    def decider(self) -> int:
+        """The seat whose decision the game waits for: the challenger during a challenge,
+        else the current player in a turn or a starter Wild's colour (``TIMED_PHASES``);
+        -1 when it waits for no player (a deal, a reveal, a round's end).
+
+        The one answer to "whose move is it": the bots, the table's removals and
+        hand-overs, and the screen all ask it here.
+        """
+        if self.phase == Phase.CHALLENGE:
+            return self.challenge[0]
+        return self.current if self.phase in TIMED_PHASES else -1
+
     def decision_deadline_ms(self) -> int | None:
         """When the decision ``current`` owes runs out (RULES.md ``turn_timer``): a turn,
         a challenge verdict or a starter Wild's colour (``TIMED_PHASES``), on the log's

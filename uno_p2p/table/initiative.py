@@ -17,7 +17,6 @@ from typing import TYPE_CHECKING
 from uno_p2p.errors import IllegalAction, LocalProtocolError
 from uno_p2p.rules.bots import BOTS, Bot
 from uno_p2p.rules.legal import legal_actions
-from uno_p2p.rules.state import Phase, State
 from uno_p2p.table.bodies import PrivateShares
 from uno_p2p.table.duties import make_item, private_shares_owed, waiting_for
 from uno_p2p.table.events import HandChanged, Progress, YourTurn
@@ -85,7 +84,7 @@ def bot_move(peer: TablePeer) -> bool:
     if game is None or me is None or state.phase != TablePhase.PLAYING or \
             game.awaiting or any(s not in game.known for s in game.hands[me]):
         return False
-    must = must_act(game, me)
+    must = game.decider() == me
     actions = legal_actions(game, me)
     if must and peer.bot_kind is None and peer._turn_shown != state.seq:
         peer._turn_shown = state.seq
@@ -148,8 +147,3 @@ def grace_deadline(peer: TablePeer) -> int | None:
     return deadline if max(peer.now_ms, peer.state.clock_ms) < deadline else None
 
 
-def must_act(game: State, seat: int) -> bool:
-    """Whether ``seat`` must act for the game to go on (its turn, its verdict, a colour)."""
-    if game.phase == Phase.CHALLENGE:
-        return game.challenge[0] == seat
-    return game.phase in (Phase.PLAYING, Phase.STARTER_COLOUR) and game.current == seat

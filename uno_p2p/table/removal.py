@@ -18,7 +18,6 @@ from dataclasses import replace
 from uno_p2p.crypto.identity import PeerId
 from uno_p2p.errors import ConfigError
 from uno_p2p.rules.removal import can_remove, remove_player
-from uno_p2p.rules.state import Phase
 from uno_p2p.table.bodies import Remove
 from uno_p2p.table.duties import waiting_for
 from uno_p2p.table.events import PlayerRemoved, TableEvent
@@ -37,9 +36,7 @@ def awaited(ts: TableState, seat: int) -> bool:
     game = ts.engine
     if ts.phase != TablePhase.PLAYING or game is None:
         return False
-    if game.phase == Phase.CHALLENGE:
-        return game.challenge[0] == seat
-    return game.phase in (Phase.PLAYING, Phase.STARTER_COLOUR) and game.current == seat
+    return game.decider() == seat
 
 
 def removable(ts: TableState, peer: PeerId, by: PeerId) -> str:

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from uno_p2p.crypto.identity import PeerId
 from uno_p2p.errors import InvalidMessage, RemoteProtocolError
-from uno_p2p.rules.state import TIMED_PHASES, Phase
+from uno_p2p.rules.state import TIMED_PHASES
 from uno_p2p.table.bodies import Handover, Remove
 from uno_p2p.table.duties import waiting_for
 from uno_p2p.table.events import PeerMisbehaved, Progress
@@ -125,9 +125,7 @@ def _host_owes_work(state: TableState, host: PeerId, waiting: list[int]) -> bool
     game = state.engine
     if waiting or state.phase != TablePhase.PLAYING or game is None:
         return not waiting
-    if game.phase == Phase.CHALLENGE:
-        return game.challenge[0] < 0
-    return game.phase not in (Phase.PLAYING, Phase.STARTER_COLOUR) or game.current < 0
+    return game.decider() < 0
 
 
 def _host_timeout_due(state: TableState, waiting: list[int]) -> int | None:

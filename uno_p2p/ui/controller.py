@@ -36,7 +36,6 @@ from uno_p2p.rules import (
     points,
 )
 from uno_p2p.rules.cards import COLOUR_NAMES, Rank, colour_of, rank_of
-from uno_p2p.rules.state import TIMED_PHASES
 from uno_p2p.ui import overlays
 from uno_p2p.ui.modes import COLOUR_KEYS, Mode
 from uno_p2p.ui.render import Block, Seats, card_order, play_order
@@ -158,11 +157,11 @@ class Controller:
         """Notice a decision taken from the human by someone else (a jump-in, a time-out).
 
         Every decision the human owes counts: a turn, a challenge verdict, a starter
-        Wild's colour (``TIMED_PHASES``, each with its own ``turn_timer``). A decision is
+        Wild's colour (``State.decider``, each with its own ``turn_timer``). A decision is
         its phase and the moment it began, so a new one (the verdict after the human's
         challenge, a second turn after a Skip) is told apart from the one answered.
         """
-        owed = view.phase in TIMED_PHASES and view.current == self.seats.me
+        owed = view.decider() == self.seats.me
         decision = (view.phase, view.turn_started_ms) if owed else None
         if self._decision is not None and decision != self._decision and not self._acted:
             recent = list(self.table.news)[-8:]

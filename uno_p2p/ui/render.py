@@ -143,15 +143,9 @@ def play_order(view: State, me: int) -> list[int]:
     return [order[(start + i) % len(order)] for i in range(1, len(order))]
 
 
-def actor(view: State) -> int:
-    """Whose move the table waits for (the challenger during a challenge)."""
-    return view.challenge[0] if view.phase == Phase.CHALLENGE else view.current
-
-
 def player_line(view: State, seats: Seats, seat: int, name_width: int) -> Line:
     """``▶ Bot 2   ▮▮▮▮▮ 5   UNO!   120 pts  dealer``."""
-    turn = seat == actor(view) and view.phase in (Phase.PLAYING, Phase.CHALLENGE,
-                                                  Phase.STARTER_COLOUR)
+    turn = seat == view.decider()
     count = len(view.hands[seat])
     line: Line = [("class:turn", "▶ " if turn else "  "),
                   ("class:turn" if turn else "", seats.names[seat].ljust(name_width)), ("", " ")]
@@ -260,7 +254,7 @@ def _turn_line(view: State, seats: Seats) -> Line:
         return [("class:turn", "The round is over")]
     if phase == Phase.GAME_OVER:
         return [("class:turn", "The game is over")]
-    seat = actor(view)
+    seat = view.decider()
     if phase == Phase.CHALLENGE:
         return [("class:turn", f"{seats.who(seat)}: challenge verdict")]
     if phase == Phase.STARTER_COLOUR:
@@ -357,8 +351,7 @@ def me_line(view: State, seats: Seats, plain: bool, playable: bool = False) -> L
     """The reader's own line above the hand: turn, cards, UNO, score, the card drawn,
     and (``playable``) what the raised cards mean."""
     me = seats.me
-    turn = me == actor(view) and view.phase in (Phase.PLAYING, Phase.CHALLENGE,
-                                                Phase.STARTER_COLOUR)
+    turn = me == view.decider()
     count = len(view.hands[me])
     unit = "chips" if view.options.scoring == "chips" else "pts"
     line: Line = [("class:turn", "▶ " if turn else "  "), ("class:me", seats.names[me]),
