@@ -15,6 +15,9 @@ from pathlib import Path
 
 import pytest
 
+from tests.audit.test_fault_codes import FIRST_MOVE, PEOPLE
+from tests.audit.test_fault_codes import LOG as REFERENCE_LOG
+from tests.audit.test_fault_codes import SEED as REFERENCE_SEED
 from tests.table import adversaries as adv
 from tests.table.prose import reads_on
 from uno_p2p.audit.core import audit_entries
@@ -22,7 +25,7 @@ from uno_p2p.audit.report import Status
 from uno_p2p.crypto.group import G
 from uno_p2p.crypto.identity import Identity, PeerId
 from uno_p2p.errors import LocalProtocolError
-from uno_p2p.rules.actions import Play, TimeOut
+from uno_p2p.rules.actions import Draw, Play, TimeOut
 from uno_p2p.rules.codec import Slot
 from uno_p2p.rules.engine import learn
 from uno_p2p.rules.events import ShuffleRequested
@@ -453,9 +456,12 @@ class Censor(TablePeer):
     """An honest-looking host that never logs seat 1's moves (nor their relays): its
     own turn timer then times seat 1 out, blaming the victim."""
 
+    #: The frames of seat 1's moves this host does not hear.
+    unheard: tuple[bytes, ...] = (FRAME_MESSAGE, FRAME_RELAY)
+
     def receive(self, data: bytes, now_ms: int | None = None,
                 sender: PeerId | None = None) -> None:
-        if data[:1] in (FRAME_MESSAGE, FRAME_RELAY) and self.state.engine is not None:
+        if data[:1] in self.unheard and self.state.engine is not None:
             message = Message.decode(data[1:])
             if isinstance(message.body, Move) and self.state.seat_of(message.author.key) == 1:
                 return
@@ -483,6 +489,37 @@ def test_a_dropped_move_relayed_to_the_peers_is_evidence_of_censorship() -> None
     assert isinstance(timeout.body.action, TimeOut)
     assert timeout.body.action.seat == 1
 
+
+
+class Deaf(Censor):
+    """A host that misses seat 1's moves sent to it, and logs them once relayed to all."""
+
+    unheard = (FRAME_MESSAGE,)
+
+
+def test_a_relayed_move_the_host_logs_after_all_is_no_evidence() -> None:
+    # table.md §6.2: a witness keeps a relayed message only while it is unlogged. Once
+    # the sequencer logs it, it is dropped; a later time-out of its author, with no
+    # message shown since, is no censorship. Seat 1 relays each of its moves here.
+    net = table(players=3, seed=b"deaf", custom={0: Deaf},
+                options=["target=60", "turn_timer=10"])
+    victim, witness = list(net.peers.values())[1:]
+    kept: list[int] = []
+
+    def relayed_then_logged(n: Network) -> bool:
+        held = witness.censorship.relayed.get(victim.peer_id.key)
+        if held is not None:
+            kept.append(held.message.counter)
+        logged = witness.ledger.chain.next_counter(victim.peer_id)
+        return bool(kept) and logged > kept[0] and witness.state.seq > 0
+
+    net.run(until=relayed_then_logged, max_steps=200_000)
+    assert kept, "seat 1's move went round as a relay"
+    assert victim.peer_id.key not in witness.censorship.relayed, "logged: no longer held"
+    net.run(until=game_over, max_steps=400_000)
+    assert all(p.stopped is None for p in net.peers.values())
+    assert not named(net, witness)
+    assert not named(net, victim)
 
 
 def test_a_peer_catching_up_after_a_long_cut_does_not_judge_the_old_clocks() -> None:
@@ -563,6 +600,26 @@ def test_a_private_reveal_to_a_peer_without_a_channel_is_never_signed() -> None:
     assert "channel" in str(refused.value)
     assert guest.counter == counter, "no message number spent"
     assert guest.data_to_send() == [], "nothing sent"
+
+
+def test_a_peer_following_a_table_it_has_no_seat_at_may_not_move() -> None:
+    # A stranger that follows a reference log (every entry proves itself) sees whose turn
+    # it is, and the engine would take the move for that seat (the very play the log
+    # holds next); the peer holds no seat's secrets to prove it with, and says so rather
+    # than send another seat's move.
+    stranger = TablePeer.resume(PEOPLE[3], seeded(REFERENCE_SEED, "entropy x"),
+                                REFERENCE_LOG[:FIRST_MOVE], name="Eve", bot=None,
+                                nonce=seeded(REFERENCE_SEED, "nonce x", 16))
+    game, logged = stranger.state.engine, REFERENCE_LOG[FIRST_MOVE].body
+    assert game is not None
+    assert isinstance(logged, Move)
+    assert (stranger.state.phase, stranger.state.my_seat) == (TablePhase.PLAYING, None)
+    stranger.data_to_send()  # its request for what it missed (resume, table.md §9)
+    with pytest.raises(LocalProtocolError, match=r"^this peer has no seat$"):
+        stranger.act(logged.action)
+    with pytest.raises(LocalProtocolError, match=r"^this peer has no seat$"):
+        stranger.act(Draw(game.decider()))
+    assert stranger.data_to_send() == [], "nothing sent"
 
 
 def test_a_second_move_before_the_first_is_logged_is_refused_in_words() -> None:
