@@ -41,7 +41,8 @@ def test_a_peer_resumed_from_its_log_finishes_the_game_with_the_others() -> None
     saved = old.ledger.chain.entries
     hand = old.state.game.hand_faces(2)
     resumed = TablePeer.resume(Identity(seeded(seed, "identity 2")), seeded(seed, "entropy 2"),
-                               saved, name=NAMES[2], nonce=seeded(seed, "nonce 2", 16))
+                               saved, name=NAMES[2], bot="heuristic",
+                               nonce=seeded(seed, "nonce 2", 16))
     assert resumed.state.game.hand_faces(2) == hand, "the hand is relearned from the log"
     assert resumed.ledger.digests == old.ledger.digests
     net.peers[old.peer_id.key] = resumed

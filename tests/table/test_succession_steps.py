@@ -163,7 +163,7 @@ def test_a_members_vote_after_the_table_ended_is_ignored() -> None:
     voter nothing, not even the entries its older head lacks (§13.3)."""
     bob_id, cy_id = PEOPLE[1], PEOPLE[2]
     bob = TablePeer.resume(bob_id, seeded(LOG_SEED, "entropy 1"), LOG, name="Bob",
-                           nonce=seeded(LOG_SEED, "nonce 1", 16))
+                           bot="heuristic", nonce=seeded(LOG_SEED, "nonce 1", 16))
     assert bob.state.phase == TablePhase.ENDED
     assert bob.stopped is None
     bob.events()

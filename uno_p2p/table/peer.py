@@ -172,9 +172,10 @@ class TablePeer(Controls):
 
     @classmethod
     def resume(cls, identity: Identity, entropy: bytes, entries: Sequence[Entry], *,
-               name: str, bot: str | None = "heuristic", nonce: bytes = b"") -> TablePeer:
+               name: str, bot: str | None, nonce: bytes = b"") -> TablePeer:
         """Rebuild a peer from its ``.unolog`` entries (table.md §9), through the same
-        entry path, then ask the sequencer for what it missed.
+        entry path, then ask the sequencer for what it missed. ``bot`` has no default:
+        a seat resumes as what it was (its seat file says), a bot or a person.
 
         Raises:
             LocalProtocolError: no entries, or an entry of the file is refused
@@ -491,9 +492,9 @@ class TablePeer(Controls):
         handover = isinstance(entry.body, Handover)
         if self.stopped is not None or (self.sequencer is not None and not handover):
             return
+        if handover and entry.seq < self.state.seq:
+            succession.supersede(self, entry)  # may forget our entries from entry.seq on
         expected = self.state.seq
-        if entry.seq < expected and handover and succession.supersede(self, entry):
-            expected = self.state.seq
         if entry.seq < expected:
             self._compare(entry)
             return

@@ -363,30 +363,29 @@ def relayed_ok(peer: TablePeer, entry: Entry) -> bool:
     return True
 
 
-def supersede(peer: TablePeer, entry: Entry) -> bool:
+def supersede(peer: TablePeer, entry: Entry) -> None:
     """A ``handover`` at a number where our log holds another entry (we are the old
     host, or we held entries only it had): if it holds a majority's votes for our entry
-    before it, our later entries were never agreed: forget them and take it (§13.4).
-    True if taken."""
+    before it, our later entries were never agreed: forget them, so that it is taken as
+    the next entry (§13.4). Anything else leaves our log as it is."""
     body = entry.body
     if not isinstance(body, Handover) or entry.seq >= peer.state.seq:
-        return False
+        return
     before = peer.ledger.state_at(entry.seq)
     mine = peer.ledger.chain.entry(entry.seq)
     if before is None or mine.hash == entry.hash or entry.prev_hash != (
             peer.ledger.chain.entry(entry.seq - 1).hash if entry.seq else b""):
-        return False
+        return
     try:
         entry.verify_countersignature(body.new)
         entry.message.verify(entry=entry.seq)
         check_handover(before, entry.author, entry.message.head, body)
     except (HandoverRefused, RemoteProtocolError, InvalidMessage):
-        return False
+        return
     lost = peer.state.seq - entry.seq
     peer.ledger.truncate(entry.seq)
     peer._events.append(Progress(f"{lost} entries of ours were never agreed: the table "
                                  f"went on from entry {entry.seq} without them"))
-    return True
 
 
 def rejoin(peer: TablePeer) -> None:
