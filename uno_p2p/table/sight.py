@@ -12,7 +12,6 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from uno_p2p.errors import IllegalAction
 from uno_p2p.rules.codec import Slot
 from uno_p2p.rules.engine import learn as engine_learn
 from uno_p2p.table.knowledge import false_claims, openable
@@ -48,12 +47,10 @@ def learn(peer: TablePeer) -> None:
 
 
 def _learn_faces(peer: TablePeer, faces: list[tuple[Slot, int]]) -> None:
-    try:
-        # Every false claim is named once, by _name_false_claims, so ``found`` is unused.
-        game, _found = engine_learn(peer.state.game, faces)
-    except IllegalAction as error:
-        peer._misbehaved(None, peer.state.seq, "contradiction", str(error), ())
-        return
+    # ``openable`` gives only slots our view does not know yet, each once, so the engine
+    # has no face of ours to contradict (a card seen twice in a deck is its Misbehaviour).
+    # Every false claim is named once, by _name_false_claims, so ``found`` is unused.
+    game, _found = engine_learn(peer.state.game, faces)
     peer.ledger.state = replace(peer.state, engine=game)
 
 
