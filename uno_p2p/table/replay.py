@@ -101,18 +101,17 @@ def replay(entries: Sequence[Entry]) -> ReplayResult:
         raise RemoteProtocolError("the log has no entries", code="empty_log")
     first = entries[0]
     ledger = Ledger(first.message.table_id, first.author)
-    result = ReplayResult(ledger.state)
+    events: list[tuple[int, TableEvent]] = []
+    violation = None
     for entry in entries:
         try:
-            events = ledger.accept(entry)
+            accepted = ledger.accept(entry)
         except RemoteProtocolError as error:
             name = _name(ledger.state, error.peer)
-            result.violation = Violation(entry.seq, error.peer, name, error.code, str(error))
+            violation = Violation(entry.seq, error.peer, name, error.code, str(error))
             break
-        result.events.extend((entry.seq, event) for event in events)
-    result.state = ledger.state
-    result.digests = list(ledger.digests)
-    return result
+        events.extend((entry.seq, event) for event in accepted)
+    return ReplayResult(ledger.state, list(ledger.digests), events, violation)
 
 
 def _name(state: TableState, fingerprint: str | None) -> str:
