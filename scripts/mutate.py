@@ -250,11 +250,13 @@ def main(argv: list[str] | None = None) -> int:
         where = STAGE / package
         outcome = "report only" if args.report_only else "not run"
         chosen: list[str] | None = None
+        staged = False
         if args.fresh and where.exists() and not args.report_only:
             shutil.rmtree(where)  # forget every earlier result, sample or not
         if args.sample and not results(where, package):
             # mutmut names its mutants only once it has made them: make them, run none.
             stage(package, only)
+            staged = True
             outcome = run_mutmut(where, (deadline - time.monotonic()) / (len(packages) - i),
                                  args.max_children, ["uno_p2p.__no_mutant__*"])
         if args.sample:
@@ -269,7 +271,10 @@ def main(argv: list[str] | None = None) -> int:
             if (args.survivors or chosen is not None) and not names:
                 outcome = "nothing left to run"
             else:
-                where = stage(package, only)
+                # Staged again only in a later run (new tests count): within one run the
+                # mutants are judged on the very sources they were drawn from, even if
+                # the working tree changed meanwhile.
+                where = where if staged else stage(package, only)
                 share = (deadline - time.monotonic()) / (len(packages) - i)
                 outcome = run_mutmut(where, share, args.max_children, names)
         codes = results(where, package)
