@@ -5,7 +5,9 @@
   joiner meanwhile (net.md §5.3), and reconnects by itself;
 - the host killed: the joiners hand the sequencer on over their own links and
   finish the game (table.md §13); with one joiner alone (no majority) it stops
-  with a plain message, its log auditable.
+  with a plain message, its log auditable;
+- a joiner killed after such a hand-over comes back with ``join --resume`` at
+  the new sequencer, whose address its seat file kept (net.md §8).
 
 Games have 3 players and a turn timer of 2 s, so a missing player's turns
 time out. Each fault comes early in round 1 (``FAULT_AT``), which no round can
@@ -18,14 +20,20 @@ test watches after its fault.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import socket
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
 
 from tests.net.processes import Proxy, Uno, audit, entry_bytes, host_port, logs, wait_entries
+from uno_p2p.store.unolog import read_log
+from uno_p2p.table.bodies import Handover
+from uno_p2p.wire.envelope import Entry
+from uno_p2p.wire.lobby import Join
 
 GAME = ["--option", "turn_timer=2", "--bind", "127.0.0.1"]
 #: Inside the first round: lobby, keys and shuffles take 22 entries for three.
@@ -182,3 +190,67 @@ def test_losing_the_host_of_two_stops_the_joiner_plainly(tmp_path: Path) -> None
         verdict = json.loads(audit(path, xdg).stdout)
         assert verdict["status"] == "unfinished"
         assert verdict["violation"] is None
+
+
+def _names(entries: Sequence[Entry]) -> dict[bytes, str]:
+    return {e.author.key: e.message.body.name for e in entries if isinstance(e.message.body, Join)}
+
+
+def _new_sequencer(xdg: Path, names: tuple[str, ...], timeout: float = 90.0) -> str:
+    """The name of whoever took over in a joiner's log, once a hand-over is logged."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        for path in (p for name in names for p in logs(xdg, name)):
+            with contextlib.suppress(Exception):
+                entries = read_log(path).entries
+                for entry in entries:
+                    if isinstance(entry.message.body, Handover):
+                        return _names(entries)[entry.message.body.new.key]
+        time.sleep(0.5)
+    raise AssertionError(f"no hand-over logged within {timeout} s")
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(900)
+def test_a_joiner_killed_after_a_hand_over_resumes_at_the_new_sequencer(tmp_path: Path) -> None:
+    xdg = tmp_path / "data"
+    # Four seats: after the host is gone and one joiner is away, two of the three left
+    # are still a majority, and the table is still worth coming back to.
+    host, port = _host(tmp_path, xdg, HANDED_OVER_TARGET, "--players", "4")
+    names = ("Xia", "Yan", "Zed")
+    bots = {name: Uno(["bot", "--think", "0", "--address", f"127.0.0.1:{port}", "--player",
+                       name], xdg, tmp_path / f"{name}.out") for name in names}
+    back: Uno | None = None
+    try:
+        wait_entries((xdg, "Zed"), FAULT_AT)
+        host.kill9()
+        sequencer = _new_sequencer(xdg, names)
+        # The one to kill: not the new sequencer; its log holds the hand-over and more.
+        victim = "Zed" if sequencer != "Zed" else "Yan"
+        victim_log = logs(xdg, victim)[0]
+        wait_entries((xdg, victim), len(entry_bytes(victim_log)) + 3)
+        bots[victim].kill9()
+        at_kill = len(entry_bytes(victim_log))
+        time.sleep(1.0)
+        back = Uno(["join", "--resume", "--player", victim], xdg, tmp_path / "back.out")
+        back.wait_for(f"Resuming {victim}", 30)
+        # Back at the table: its log grows again (the old host's address is dead).
+        wait_entries((xdg, victim), at_kill + 3, timeout=60)
+        assert back.wait(600) == 0, back.text()[-3000:]
+        for name in names:
+            if name != victim:
+                assert bots[name].wait(200) == 0, bots[name].text()[-3000:]
+    finally:
+        for process in (host, *bots.values(), back):
+            if process is not None:
+                process.stop()
+    assert "Audit: OK" in back.text(), back.text()[-3000:]
+    assert f"linked to {sequencer} (the sequencer)" in back.text(), back.text()[-3000:]
+    survivors = [logs(xdg, name)[0] for name in names]
+    first = entry_bytes(survivors[0])
+    for path in survivors:
+        assert entry_bytes(path) == first, f"{path.name} differs"
+        verdict = json.loads(audit(path, xdg).stdout)
+        assert verdict["status"] == "ok", verdict
+        assert len(verdict["handovers"]) == 1
+        assert [r["name"] for r in verdict["removed"]] == ["Ann"]
