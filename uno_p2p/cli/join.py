@@ -7,10 +7,10 @@ back to the newest unfinished game on this machine (of ``--player``, if
 given) after a crash or a kill: the same keys and the log from disk, then
 whatever the table logged meanwhile (docs/protocol/table.md §9), from the
 sequencer the log names (after a hand-over, not the host: the seat file keeps
-where every member listens, net.md §8). A seat that
-was a bot resumes as a bot. If the link breaks, the peer reconnects by
-itself; if the host stays gone, the game stops with a plain message, and the
-log stays on disk, auditable.
+where every member listens, net.md §8). A seat that was a bot resumes as a
+bot. If the link breaks, the peer reconnects by itself; if the host stays
+gone, the game stops with a plain message, and the log stays on disk,
+auditable.
 
 In a terminal a human plays in the full-screen UI (``--text``: plain text):
 with neither ``TABLE`` nor ``--address``, a live list of the tables found by
@@ -104,9 +104,10 @@ def keep_members(held: list[Seat], note: Callable[[str], None]
                  ) -> Callable[[dict[bytes, tuple[str, int]]], None]:
     """What a node calls when it learns where the members listen: rewrite the seat file
     (``held[0]``, once made) with them, so that ``--resume`` finds the table even after
-    a hand-over (net.md §8). A disk that refuses is a note; the game goes on."""
+    a hand-over (net.md §8). A disk that refuses is a note; the game goes on. A seat
+    whose file is gone (renamed ``.seat-ended``) is not written again."""
     def remember(addresses: dict[bytes, tuple[str, int]]) -> None:
-        if not held:
+        if not held or not held[0].path.exists():
             return
         held[0] = held[0].with_members(addresses)
         try:
