@@ -210,6 +210,19 @@ def _new_sequencer(xdg: Path, names: tuple[str, ...], timeout: float = 90.0) -> 
     raise AssertionError(f"no hand-over logged within {timeout} s")
 
 
+def _kill_and_resume(victim: Uno, name: str, xdg: Path, out: Path) -> Uno:
+    """SIGKILL a joiner and ``join --resume`` it; it is back once its log grows again."""
+    log = logs(xdg, name)[0]
+    wait_entries((xdg, name), len(entry_bytes(log)) + 3)
+    victim.kill9()
+    at_kill = len(entry_bytes(log))
+    time.sleep(1.0)
+    back = Uno(["join", "--resume", "--player", name], xdg, out)
+    back.wait_for(f"Resuming {name}", 30)
+    wait_entries((xdg, name), at_kill + 3, timeout=60)
+    return back
+
+
 @pytest.mark.slow
 @pytest.mark.timeout(900)
 def test_a_joiner_killed_after_a_hand_over_resumes_at_the_new_sequencer(tmp_path: Path) -> None:
@@ -220,36 +233,35 @@ def test_a_joiner_killed_after_a_hand_over_resumes_at_the_new_sequencer(tmp_path
     names = ("Xia", "Yan", "Zed")
     bots = {name: Uno(["bot", "--think", "0", "--address", f"127.0.0.1:{port}", "--player",
                        name], xdg, tmp_path / f"{name}.out") for name in names}
+    first: Uno | None = None
     back: Uno | None = None
     try:
-        wait_entries((xdg, "Zed"), FAULT_AT)
+        log = wait_entries((xdg, "Zed"), FAULT_AT)
+        # The last to join sits last: never the next seat after the host's, so never
+        # the new sequencer (table.md §13.1).
+        victim = list(_names(read_log(log).entries).values())[-1]
+        # Killed and resumed while the host is alive: it learns the members' addresses
+        # again, and must keep them for its next resume.
+        first = _kill_and_resume(bots[victim], victim, xdg, tmp_path / "first.out")
         host.kill9()
         sequencer = _new_sequencer(xdg, names)
-        # The one to kill: not the new sequencer; its log holds the hand-over and more.
-        victim = "Zed" if sequencer != "Zed" else "Yan"
-        victim_log = logs(xdg, victim)[0]
-        wait_entries((xdg, victim), len(entry_bytes(victim_log)) + 3)
-        bots[victim].kill9()
-        at_kill = len(entry_bytes(victim_log))
-        time.sleep(1.0)
-        back = Uno(["join", "--resume", "--player", victim], xdg, tmp_path / "back.out")
-        back.wait_for(f"Resuming {victim}", 30)
-        # Back at the table: its log grows again (the old host's address is dead).
-        wait_entries((xdg, victim), at_kill + 3, timeout=60)
+        assert sequencer != victim
+        # Killed again after the hand-over: the host's address is dead now.
+        back = _kill_and_resume(first, victim, xdg, tmp_path / "back.out")
         assert back.wait(600) == 0, back.text()[-3000:]
         for name in names:
             if name != victim:
                 assert bots[name].wait(200) == 0, bots[name].text()[-3000:]
     finally:
-        for process in (host, *bots.values(), back):
+        for process in (host, *bots.values(), first, back):
             if process is not None:
                 process.stop()
     assert "Audit: OK" in back.text(), back.text()[-3000:]
     assert f"linked to {sequencer} (the sequencer)" in back.text(), back.text()[-3000:]
     survivors = [logs(xdg, name)[0] for name in names]
-    first = entry_bytes(survivors[0])
+    first_log = entry_bytes(survivors[0])
     for path in survivors:
-        assert entry_bytes(path) == first, f"{path.name} differs"
+        assert entry_bytes(path) == first_log, f"{path.name} differs"
         verdict = json.loads(audit(path, xdg).stdout)
         assert verdict["status"] == "ok", verdict
         assert len(verdict["handovers"]) == 1
