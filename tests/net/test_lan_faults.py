@@ -5,7 +5,9 @@
   joiner meanwhile (net.md §5.3), and reconnects by itself;
 - the host killed: the joiners hand the sequencer on over their own links and
   finish the game (table.md §13); with one joiner alone (no majority) it stops
-  with a plain message, its log auditable.
+  with a plain message, its log auditable;
+- a joiner killed after such a hand-over comes back with ``join --resume`` at
+  the new sequencer, whose address its seat file kept (net.md §8).
 
 Games have 3 players and a turn timer of 2 s, so a missing player's turns
 time out. Each fault comes early in round 1 (``FAULT_AT``), which no round can
@@ -18,14 +20,20 @@ test watches after its fault.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import socket
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
 
 from tests.net.processes import Proxy, Uno, audit, entry_bytes, host_port, logs, wait_entries
+from uno_p2p.store.unolog import read_log
+from uno_p2p.table.bodies import Handover
+from uno_p2p.wire.envelope import Entry
+from uno_p2p.wire.lobby import Join
 
 GAME = ["--option", "turn_timer=2", "--bind", "127.0.0.1"]
 #: Inside the first round: lobby, keys and shuffles take 22 entries for three.
@@ -182,3 +190,79 @@ def test_losing_the_host_of_two_stops_the_joiner_plainly(tmp_path: Path) -> None
         verdict = json.loads(audit(path, xdg).stdout)
         assert verdict["status"] == "unfinished"
         assert verdict["violation"] is None
+
+
+def _names(entries: Sequence[Entry]) -> dict[bytes, str]:
+    return {e.author.key: e.message.body.name for e in entries if isinstance(e.message.body, Join)}
+
+
+def _new_sequencer(xdg: Path, names: tuple[str, ...], timeout: float = 90.0) -> str:
+    """The name of whoever took over in a joiner's log, once a hand-over is logged."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        for path in (p for name in names for p in logs(xdg, name)):
+            with contextlib.suppress(Exception):
+                entries = read_log(path).entries
+                for entry in entries:
+                    if isinstance(entry.message.body, Handover):
+                        return _names(entries)[entry.message.body.new.key]
+        time.sleep(0.5)
+    raise AssertionError(f"no hand-over logged within {timeout} s")
+
+
+def _kill_and_resume(victim: Uno, name: str, xdg: Path, out: Path) -> Uno:
+    """SIGKILL a joiner and ``join --resume`` it; it is back once its log grows again."""
+    log = logs(xdg, name)[0]
+    wait_entries((xdg, name), len(entry_bytes(log)) + 3)
+    victim.kill9()
+    at_kill = len(entry_bytes(log))
+    time.sleep(1.0)
+    back = Uno(["join", "--resume", "--player", name], xdg, out)
+    back.wait_for(f"Resuming {name}", 30)
+    wait_entries((xdg, name), at_kill + 3, timeout=60)
+    return back
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(900)
+def test_a_joiner_killed_after_a_hand_over_resumes_at_the_new_sequencer(tmp_path: Path) -> None:
+    xdg = tmp_path / "data"
+    # Four seats: after the host is gone and one joiner is away, two of the three left
+    # are still a majority, and the table is still worth coming back to.
+    host, port = _host(tmp_path, xdg, HANDED_OVER_TARGET, "--players", "4")
+    names = ("Xia", "Yan", "Zed")
+    bots = {name: Uno(["bot", "--think", "0", "--address", f"127.0.0.1:{port}", "--player",
+                       name], xdg, tmp_path / f"{name}.out") for name in names}
+    first: Uno | None = None
+    back: Uno | None = None
+    try:
+        log = wait_entries((xdg, "Zed"), FAULT_AT)
+        # The last to join sits last: never the next seat after the host's, so never
+        # the new sequencer (table.md §13.1).
+        victim = list(_names(read_log(log).entries).values())[-1]
+        # Killed and resumed while the host is alive: it learns the members' addresses
+        # again, and must keep them for its next resume.
+        first = _kill_and_resume(bots[victim], victim, xdg, tmp_path / "first.out")
+        host.kill9()
+        sequencer = _new_sequencer(xdg, names)
+        assert sequencer != victim
+        # Killed again after the hand-over: the host's address is dead now.
+        back = _kill_and_resume(first, victim, xdg, tmp_path / "back.out")
+        assert back.wait(600) == 0, back.text()[-3000:]
+        for name in names:
+            if name != victim:
+                assert bots[name].wait(200) == 0, bots[name].text()[-3000:]
+    finally:
+        for process in (host, *bots.values(), first, back):
+            if process is not None:
+                process.stop()
+    assert "Audit: OK" in back.text(), back.text()[-3000:]
+    assert f"linked to {sequencer} (the sequencer)" in back.text(), back.text()[-3000:]
+    survivors = [logs(xdg, name)[0] for name in names]
+    first_log = entry_bytes(survivors[0])
+    for path in survivors:
+        assert entry_bytes(path) == first_log, f"{path.name} differs"
+        verdict = json.loads(audit(path, xdg).stdout)
+        assert verdict["status"] == "ok", verdict
+        assert len(verdict["handovers"]) == 1
+        assert [r["name"] for r in verdict["removed"]] == ["Ann"]

@@ -5,10 +5,12 @@
 ``TABLE`` finds the table by name with mDNS discovery. ``--resume`` comes
 back to the newest unfinished game on this machine (of ``--player``, if
 given) after a crash or a kill: the same keys and the log from disk, then
-whatever the table logged meanwhile (docs/protocol/table.md §9). A seat that
-was a bot resumes as a bot. If the link breaks, the peer reconnects by
-itself; if the host stays gone, the game stops with a plain message, and the
-log stays on disk, auditable.
+whatever the table logged meanwhile (docs/protocol/table.md §9), from the
+sequencer the log names (after a hand-over, not the host: the seat file keeps
+where every member listens, net.md §8). A seat that was a bot resumes as a
+bot. If the link breaks, the peer reconnects by itself; if the host stays
+gone, the game stops with a plain message, and the log stays on disk,
+auditable.
 
 In a terminal a human plays in the full-screen UI (``--text``: plain text):
 with neither ``TABLE`` nor ``--address``, a live list of the tables found by
@@ -98,6 +100,23 @@ def run_seat(args: argparse.Namespace, bot: str | None, default_player: str) -> 
     return asyncio.run(_join(args, player, identity, bot))
 
 
+def keep_members(held: list[Seat], note: Callable[[str], None]
+                 ) -> Callable[[dict[bytes, tuple[str, int]]], None]:
+    """What a node calls when it learns where the members listen: rewrite the seat file
+    (``held[0]``, once made) with them, so that ``--resume`` finds the table even after
+    a hand-over (net.md §8). A disk that refuses is a note; the game goes on. A seat
+    whose file is gone (renamed ``.seat-ended``) is not written again."""
+    def remember(addresses: dict[bytes, tuple[str, int]]) -> None:
+        if not held or not held[0].path.exists():
+            return
+        held[0] = held[0].with_members(addresses)
+        try:
+            held[0].save()
+        except ConfigError as error:
+            note(f"where the members listen is not saved for --resume: {error}")
+    return remember
+
+
 async def _where(args: argparse.Namespace) -> tuple[tuple[str, int], str | None]:
     """The host's address, and its key fingerprint when an advert gave it.
 
@@ -175,7 +194,8 @@ async def _join(args: argparse.Namespace, player: str, identity: Identity,
 
     node = JoinNode(identity, address, make_peer=make_peer, on_event=console.event,
                     on_note=console.note, code=args.join_code, give_up_s=args.give_up,
-                    expect_fingerprint=fingerprint)
+                    expect_fingerprint=fingerprint,
+                    on_members=keep_members(made, console.note))
     return await _play(node, console, lambda: made[0] if made else None)
 
 
@@ -202,7 +222,8 @@ async def _join_screens(args: argparse.Namespace, player: str, identity: Identit
 
     node = JoinNode(identity, address, make_peer=make_peer, on_event=session.event,
                     on_note=session.note, code=args.join_code, give_up_s=args.give_up,
-                    expect_fingerprint=fingerprint)
+                    expect_fingerprint=fingerprint,
+                    on_members=keep_members(made, session.note))
     session.driver = node
     ok, why = await play_screens(session, node, node.run,
                                  lambda: made[0].log_path if made else None,
@@ -220,11 +241,15 @@ async def _resume(args: argparse.Namespace, saved: Seat) -> int:
     peer = TablePeer.resume(saved.identity, saved.entropy, contents.entries, name=saved.name,
                             bot=saved.bot or None)
     peer.think_ms = getattr(args, "think_ms", 0)  # uno-lan bot --resume --think S
+    # Dialled in turn (net.md §5.3): the sequencer the log names now, at its saved
+    # address (after a hand-over the host is gone), the other members, then the host.
+    held = [saved]
     node = JoinNode(saved.identity, address, make_peer=None, peer=peer,
                     saver=LogSaver(log, len(contents.entries)), on_event=console.event,
                     on_note=console.note, code=saved.code or None, expect_host=saved.host,
-                    give_up_s=args.give_up)
-    return await _play(node, console, lambda: saved)
+                    give_up_s=args.give_up, members=saved.member_addresses(),
+                    on_members=keep_members(held, console.note))
+    return await _play(node, console, lambda: held[0])
 
 
 def why_it_stopped(node: JoinNode) -> str:

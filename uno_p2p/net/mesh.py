@@ -101,8 +101,11 @@ class Mesh:
 
     def __init__(self, node: MeshNode, timings: Timings, *, dials: bool,
                  give_up_ms: int | None = None,
-                 host_lost_after_ms: int = HOST_LOST_AFTER_MS) -> None:
+                 host_lost_after_ms: int = HOST_LOST_AFTER_MS,
+                 on_learned: Callable[[], None] | None = None) -> None:
         self.node = node
+        #: Told when an address is learned (a joiner keeps them in its seat file, §8).
+        self.on_learned = on_learned
         self.timings = timings
         self.dials = dials
         self.give_up_ms = give_up_ms
@@ -333,7 +336,18 @@ class Mesh:
         if known is not None and known[2] >= stamp:
             return False
         self.addresses[key] = (host, port, stamp)
+        if self.on_learned is not None:
+            self.on_learned()
         return True
+
+    def member_addresses(self) -> dict[bytes, tuple[str, int]]:
+        """Where the other members of the table listen, as far as this node knows: the
+        entries of its book that the log names, itself left out."""
+        peer = self.node.seated
+        if peer is None:
+            return {}
+        return {m.key: self.addresses[m.key][:2] for m in members_in_order(peer)
+                if m.key in self.addresses and m != peer.peer_id}
 
     def _book(self) -> bytes:
         return pack([[k, h, p, s] for k, (h, p, s) in sorted(self.addresses.items())])

@@ -9,7 +9,10 @@ to the sequencer, entries come from it, and votes, relayed messages and
 entries travel on any surviving path, so the game goes on when the host is
 gone (table.md §13). The host tells every joiner who is missing (a ``p``
 control frame); a joiner whose link to the host breaks reconnects and asks
-for what it missed (``TablePeer.resync``).
+for what it missed (``TablePeer.resync``). A joiner with no link at all that
+knows where members listen (resumed from its seat file, or cut off from
+everyone) dials the sequencer the log names first, then the other members,
+then the host (net.md §5.3, §6).
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ import asyncio
 import contextlib
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from functools import partial
 
 from uno_p2p.crypto.identity import Identity, PeerId
@@ -35,7 +38,7 @@ from uno_p2p.net.link import (
     accept,
     connect,
 )
-from uno_p2p.net.mesh import Mesh
+from uno_p2p.net.mesh import Mesh, members_in_order
 from uno_p2p.net.seats import LogSaver
 from uno_p2p.table.events import PeerMisbehaved, PlayerLeft, TableEvent
 from uno_p2p.table.frames import (
@@ -300,7 +303,10 @@ class JoinNode(Driver):
                  on_event: EventSink, on_note: NoteSink, code: str | None = None,
                  expect_host: PeerId | None = None, expect_fingerprint: str | None = None,
                  timings: Timings = DEFAULT_TIMINGS, give_up_s: float = 30.0,
-                 clock: Callable[[], int] = wall_ms) -> None:
+                 clock: Callable[[], int] = wall_ms,
+                 members: Mapping[bytes, tuple[str, int]] | None = None,
+                 on_members: Callable[[dict[bytes, tuple[str, int]]], None] | None = None
+                 ) -> None:
         super().__init__(peer, saver, on_event, on_note, clock)
         self.identity = identity
         self.address = address
@@ -313,24 +319,85 @@ class JoinNode(Driver):
         self.link: Link | None = None
         self.missing: list[str] = []
         self.host_lost = False
-        self.mesh = Mesh(self, timings, dials=True, give_up_ms=int(give_up_s * 1000))
+        self.mesh = Mesh(self, timings, dials=True, give_up_ms=int(give_up_s * 1000),
+                         on_learned=self._tell_members)
         # Resumed from disk: its first link is a way back, and asks every member (§13.4).
         self.mesh.ever_linked = peer is not None
+        #: Where the members listened when the seat was saved: the oldest stamp, so that
+        #: any address a member sends since wins (net.md §5.3).
+        for key, (host, port) in (members or {}).items():
+            self.mesh.addresses[key] = (host, port, 0)
+        self.on_members = on_members
+        self._told = dict(members or {})
+
+    def _tell_members(self) -> None:
+        """Where the members listen changed (an address learned, a member joined): tell
+        ``on_members``, which keeps it in the seat file for ``--resume`` (net.md §8)."""
+        book = self.mesh.member_addresses()
+        if self.on_members is not None and book != self._told:
+            self._told = book
+            self.on_members(book)
+
+    def _before_send(self) -> None:
+        self._tell_members()
+
+    def _targets(self) -> list[tuple[tuple[str, int], PeerId | None, str | None]]:
+        """Whom to dial for the node's own link: the host (with the join code), as at
+        first. A node with no link at all that knows where members listen (resumed from
+        disk, or cut off) tries the sequencer the log names first (after a hand-over the
+        host is gone), then the other members, then the host; a member's port takes no
+        join code (net.md §5.3). Once linked, the mesh finds the rest."""
+        host = (self.address, self.expect_host, self.code)
+        peer = self._peer
+        if peer is None or self.mesh.links:
+            return [host]
+        order = [peer.host_id, *(m for m in members_in_order(peer) if m != self.expect_host),
+                 self.expect_host]
+        targets: list[tuple[tuple[str, int], PeerId | None, str | None]] = []
+        for member in dict.fromkeys(order):
+            where = None if member is None else self.mesh.addresses.get(member.key)
+            if member == self.expect_host:
+                targets.append(host)
+            elif where is not None and member != peer.peer_id:
+                targets.append(((where[0], where[1]), member, None))
+        return targets
 
     async def _connect(self) -> Link:
-        link = await connect(self.address, self.identity, code=self.code,
-                             expect_host=self.expect_host, timings=self.timings)
-        wanted = self.expect_fingerprint
-        if wanted is not None and link.peer.fingerprint != wanted:
-            link.abort()
-            raise HandshakeFailed(f"the host at {link.address} is {link.peer.fingerprint}, not "
-                                  f"the announced {wanted}", code="wrong_host")
-        return link
+        """A link to the first of ``_targets`` that answers.
+
+        Raises:
+            LinkLost: none answered.
+            HandshakeFailed: the host refused us, or is not who we expect.
+        """
+        lost = LinkLost("no member of the table answered", code="unreachable")
+        for address, expected, code in self._targets():
+            try:
+                link = await connect(address, self.identity, code=code, expect_host=expected,
+                                     timings=self.timings)
+            except LinkLost as error:
+                lost = error
+                continue
+            except HandshakeFailed:
+                if expected == self.expect_host:
+                    raise
+                continue  # a member's saved address now leads elsewhere: it was a hint
+            if self._peer is not None and link.table_id != self._peer.table_id:
+                link.abort()  # the same player, at another table now
+                continue
+            wanted = self.expect_fingerprint
+            if expected == self.expect_host and wanted is not None and \
+                    link.peer.fingerprint != wanted:
+                link.abort()
+                raise HandshakeFailed(f"the host at {link.address} is {link.peer.fingerprint}, "
+                                      f"not the announced {wanted}", code="wrong_host")
+            return link
+        raise lost
 
     def _seat(self, link: Link, cut_off: bool) -> None:
-        """A link to the host: sit down (a fresh join), or ask for what we missed: from
-        the host while it is the sequencer, from every member when we were cut off from
-        everyone (the table may have handed the sequencer on, table.md §13.4)."""
+        """The node's own link (to the host, or, with no other link, to a member): sit
+        down (a fresh join), or ask for what we missed: from the host while it is the
+        sequencer, from every member when we were cut off from everyone (the table may
+        have handed the sequencer on, table.md §13.4)."""
         if self.expect_host is None:
             self.expect_host = link.peer
         if self._peer is None or len(self._peer.ledger.chain) == 0:
@@ -374,6 +441,7 @@ class JoinNode(Driver):
                 await asyncio.sleep(0.5)
                 continue
             first = False
+            self._say_whom(self.link)
             self._seat(self.link, self.mesh.attach(self.link))
             await self.mesh.start(self.link.local_host or None)
             self.pump()
@@ -385,11 +453,21 @@ class JoinNode(Driver):
                 self._lost()
                 return
             if error is not None and not self.finished.is_set():
-                self.on_note(f"lost the link to the host ({error.code}): {error}; "
+                who = "the host" if link.peer == self.expect_host else \
+                    self.name_of(link.peer.key)
+                self.on_note(f"lost the link to {who} ({error.code}): {error}; "
                              "reconnecting, and playing on through the other members")
         await asyncio.sleep(LINGER_S)
         if self.link is not None:
             await self.link.close("the game is over")
+
+    def _say_whom(self, link: Link) -> None:
+        """A link to another member than the host: say whom, the way back being news."""
+        peer = self._peer
+        if peer is None or link.peer == self.expect_host:
+            return
+        role = "the sequencer" if link.peer == peer.host_id else "a member"
+        self.on_note(f"linked to {self.name_of(link.peer.key)} ({role}) at {link.address}")
 
     def _member(self) -> bool:
         peer = self._peer

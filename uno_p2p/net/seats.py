@@ -8,8 +8,12 @@ docs/protocol/net.md §8. Under ``$XDG_DATA_HOME/uno-lan`` (by default
 - ``games/<stamp>-<table>-<player>.unolog``: the game log (``store.unolog``);
 - ``games/<stamp>-<table>-<player>.seat``: what ``join --resume`` needs to
   rebuild the same peer (table.md §9): the identity seed, the game's entropy,
-  the table id and host key, the name, the bot kind, the host's address and
-  the join code. It is renamed ``.seat-ended`` when the game ends.
+  the table id and host key, the name, the bot kind, the host's address, the
+  join code, and where the other members listen (version 2). The members'
+  addresses are rewritten as the mesh learns them: after a hand-over the host's
+  address leads nowhere, and a resumed peer dials the sequencer the log names
+  at its saved address (net.md §5.3). Version 1 files, without them, are still
+  read. It is renamed ``.seat-ended`` when the game ends.
 """
 
 from __future__ import annotations
@@ -17,7 +21,8 @@ from __future__ import annotations
 import os
 import re
 import secrets
-from dataclasses import dataclass, field
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -26,12 +31,21 @@ from uno_p2p.errors import ConfigError, InvalidMessage, UnoError
 from uno_p2p.store.unolog import SUFFIX, GameLog, games_dir
 from uno_p2p.wire import fields
 from uno_p2p.wire.chain import ChainVerifier
-from uno_p2p.wire.codec import pack, unpack
+from uno_p2p.wire.codec import Limits, WireValue, pack, unpack
+from uno_p2p.wire.lobby import MAX_PLAYERS
 
 SEAT_SUFFIX = ".seat"
 ENDED_SUFFIX = ".seat-ended"
 SEAT_MAGIC = "uno-lan seat"
-SEAT_VERSION = 1
+SEAT_VERSION = 2
+#: Fields of a version 1 seat file; version 2 adds the members' addresses.
+V1_FIELDS = 10
+#: ``host:port``: a host of at most 64 characters, as in the mesh's ``a`` frame (§5.1).
+MAX_HOST_CHARS = 64
+MAX_ADDRESS_CHARS = MAX_HOST_CHARS + len(":65535")
+#: A seat file is small: a damaged or hostile one is refused before it is decoded.
+SEAT_LIMITS = Limits(max_frame=16384, max_array=V1_FIELDS + 1, max_str=1024, max_bin=64,
+                     max_depth=3)
 FILE_MODE = 0o600
 DIR_MODE = 0o700
 
@@ -84,7 +98,12 @@ def player_identity(name: str) -> Identity:
 
 @dataclass(frozen=True, slots=True)
 class Seat:
-    """One peer's place at one table, as saved for ``join --resume``."""
+    """One peer's place at one table, as saved for ``join --resume``.
+
+    Raises (on construction):
+        InvalidMessage: more members than a table seats, out of order or twice, or an
+            address that is not ``host:port``.
+    """
 
     identity: Identity
     entropy: bytes = field(repr=False)
@@ -95,28 +114,59 @@ class Seat:
     address: str
     code: str = field(repr=False, default="")
     path: Path = Path()
+    #: Where the other members listen, ``host:port`` by key, sorted by key (net.md §8).
+    members: tuple[tuple[PeerId, str], ...] = ()
+
+    def __post_init__(self) -> None:
+        if len(self.members) > MAX_PLAYERS:
+            raise InvalidMessage(f"a seat lists {len(self.members)} members' addresses, "
+                                 f"more than a table's {MAX_PLAYERS}")
+        keys = [member.key for member, _ in self.members]
+        if keys != sorted(set(keys)):
+            raise InvalidMessage("a seat's members must be sorted by key, each once")
+        for _, address in self.members:
+            split_address(address)
 
     def to_bytes(self) -> bytes:
+        members: list[WireValue] = [[m.key, a] for m, a in self.members]
         return pack([SEAT_MAGIC, SEAT_VERSION, self.identity.seed, self.entropy, self.table_id,
-                     self.host.key, self.name, self.bot, self.address, self.code])
+                     self.host.key, self.name, self.bot, self.address, self.code, members])
 
     @classmethod
     def from_bytes(cls, data: bytes, path: Path) -> Seat:
-        """Decode a seat file.
+        """Decode a seat file, version 2 or 1 (which lists no members).
 
         Raises:
             ConfigError: not a seat file this version reads.
         """
         try:
-            items = fields.array(unpack(data), 10, "a seat file")
-            magic, version, seed, entropy, table_id, host, name, bot, address, code = items
-            if magic != SEAT_MAGIC or version != SEAT_VERSION:
-                raise InvalidMessage("not a version 1 seat file")
+            items = fields.items(unpack(data, SEAT_LIMITS), "a seat file", max_len=V1_FIELDS + 1)
+            if len(items) < 2 or items[0] != SEAT_MAGIC or type(items[1]) is not int or \
+                    items[1] not in (1, SEAT_VERSION):
+                raise InvalidMessage("not a version 1 or 2 seat file")
+            version = items[1]
+            items = fields.array(items, V1_FIELDS if version == 1 else V1_FIELDS + 1,
+                                 "a seat file")
+            _, _, seed, entropy, table_id, host, name, bot, address, code = items[:V1_FIELDS]
+            members = _members(items[V1_FIELDS]) if len(items) > V1_FIELDS else ()
             return cls(Identity(_bytes(seed)), _bytes(entropy), _bytes(table_id),
                        PeerId.from_wire(host), _text(name), _text(bot), _text(address),
-                       _text(code), path)
+                       _text(code), path, members)
         except UnoError as error:
             raise ConfigError(f"{path} is not a seat file we can read: {error}") from error
+
+    def with_members(self, addresses: Mapping[bytes, tuple[str, int]]) -> Seat:
+        """The same seat, knowing where ``addresses``' members listen (sorted by key).
+
+        Raises:
+            InvalidMessage: too many, or an address too long.
+        """
+        return replace(self, members=tuple((PeerId(key), f"{host}:{port}")
+                                           for key, (host, port) in sorted(addresses.items())))
+
+    def member_addresses(self) -> dict[bytes, tuple[str, int]]:
+        """Where the other members listened when the seat was last saved, by key."""
+        return {member.key: split_address(address) for member, address in self.members}
 
     @property
     def log_path(self) -> Path:
@@ -146,6 +196,31 @@ def _text(value: object) -> str:
     if type(value) is not str:
         raise InvalidMessage("a str field was expected")
     return value
+
+
+def _members(value: object) -> tuple[tuple[PeerId, str], ...]:
+    """``[[key, "host:port"], ...]`` (checked again, with the order, by ``Seat``)."""
+    pairs = fields.items(value, "the members' addresses", max_len=MAX_PLAYERS)
+    out = []
+    for pair in pairs:
+        key, address = fields.array(pair, 2, "a member's address")
+        out.append((PeerId(fields.blob(key, "a member's key", size=32)),
+                    fields.text(address, "a member's address", max_chars=MAX_ADDRESS_CHARS)))
+    return tuple(out)
+
+
+def split_address(text: str) -> tuple[str, int]:
+    """``host:port`` (a v6 host keeps its colons) as ``(host, port)``.
+
+    Raises:
+        InvalidMessage: not of that form, or too long.
+    """
+    host, _, port = text.rpartition(":")
+    if not host or len(host) > MAX_HOST_CHARS or not (port.isascii() and port.isdigit()) or \
+            len(port) > 5 or not 0 < int(port) < 65536:
+        raise InvalidMessage(f"{text[:MAX_ADDRESS_CHARS]!r} is not a member's address "
+                             "(host:port)")
+    return host, int(port)
 
 
 def seat_path(table_id: bytes, identity: Identity, name: str) -> Path:
