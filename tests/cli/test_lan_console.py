@@ -1,14 +1,22 @@
-"""The plain-text console of ``uno-lan host/join --text``: chat typed and shown."""
+"""The plain-text console of ``uno-lan host/join --text`` and ``uno-lan bot``: chat typed
+and shown, and the names it prints once a seat is removed (table.md §14)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
+
 import pytest
 
-from uno_p2p.cli.lan import Console
+from tests.table.test_handover import MAX_STEPS
+from tests.table.test_removal import _table, _vanish
+from uno_p2p.audit.core import audit_entries
+from uno_p2p.audit.report import AuditReport, Status
+from uno_p2p.cli.lan import Console, finish
 from uno_p2p.crypto.identity import Identity
 from uno_p2p.rules.options import preset
-from uno_p2p.table.events import ChatSaid
-from uno_p2p.table.memnet import seeded
+from uno_p2p.table.events import ChatSaid, TableEvent
+from uno_p2p.table.memnet import Network, game_over, seeded
 from uno_p2p.table.peer import TablePeer
 
 
@@ -43,3 +51,71 @@ def test_say_sends_a_chat_line_and_others_lines_are_printed(
     assert capsys.readouterr().out == "Bob says: thanks!\n"
     console.command("say \n")
     assert "Not now:" in capsys.readouterr().out
+
+
+# -- a seat removed mid-game (table.md §14) ------------------------------------------------
+#: Bob, between the host Ann and Cy: once he is removed, Cy's seat number closes up.
+VICTIM = 1
+READER = 2
+
+
+@dataclass
+class RemovedGame:
+    """A 3-seat in-memory game where Bob vanished and was removed, and its facts."""
+
+    reader: TablePeer
+    report: AuditReport
+    removed: tuple[str, ...]
+    #: The players left, in seat order: the log's seating without the removed.
+    seating: tuple[str, ...]
+
+
+def play_with_removal(seed: bytes, on_event: Callable[[TableEvent], None],
+                      at_start: Callable[[TablePeer], None] = lambda peer: None) -> RemovedGame:
+    """Cy's events go to ``on_event`` as they come; ``at_start`` sees Cy's peer once the
+    game is under way, before Bob vanishes. The facts come from the audit of the log."""
+    net = _table(seed, 3, 30)
+    peers = list(net.peers.values())
+    reader, fed = peers[READER], 0
+
+    def feed(_: Network) -> bool:
+        nonlocal fed
+        events = net.events[reader.peer_id.key]
+        for event in events[fed:]:
+            on_event(event)
+        fed = len(events)
+        return False
+
+    net.run(until=lambda n: feed(n) or n.host.state.seq > 40, max_steps=MAX_STEPS)
+    assert reader.state.engine is not None, "the game is under way"
+    at_start(reader)
+    _vanish(net, peers[VICTIM])
+    net.run(until=lambda n: feed(n) or game_over(n), max_steps=MAX_STEPS)
+    feed(net)
+    report = audit_entries(net.entries(reader))
+    assert report.status == Status.OK, report.lines()
+    removed = tuple(r.name for r in report.removed)
+    assert removed == ("Bob",)
+    start = sorted((p for p in report.players if p.seat is not None),
+                   key=lambda p: p.seat or 0)
+    seating = tuple(p.name for p in start if p.name not in removed)
+    return RemovedGame(reader, report, removed, seating)
+
+
+def test_after_a_removal_the_console_names_the_players_left(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    console = Console(False)
+    game = play_with_removal(b"console removal 2", console.event)
+    finish(None, console)
+    lines = capsys.readouterr().out.splitlines()
+    report, seating = game.report, game.seating
+    assert report.winner == "Cy", "this seed's game is won by the seat after Bob's"
+    points = report.scores[seating.index(report.winner)]
+    assert lines[-1] == f"Game over: {report.winner} wins with {points} points."
+    last = report.rounds[-1]
+    named = ", ".join(f"{n} {s}" for n, s in zip(seating, last.scores, strict=True))
+    assert f"Round {last.number} over. Scores: {named}." in lines
+    removal = next(i for i, line in enumerate(lines) if line.startswith("Bob vanished"))
+    assert lines[removal] == "Bob vanished and was removed (did not answer in time); " \
+        "the game goes on among Ann, Cy."
+    assert not any("Bob" in line for line in lines[removal + 1:]), "Bob is gone for good"

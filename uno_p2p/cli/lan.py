@@ -4,8 +4,10 @@ Until the full-screen LAN UI lands, a human seat is a plain text loop: the
 table's events as sentences, the hand after each change, the legal moves as
 a numbered list on your turn; type a number to play, ``hand`` to see the
 hand again, ``start`` (host) to start, ``quit`` to leave. A bot seat prints
-only what matters (rounds, faults, the end). At the end of every game each
-peer prints where its log is and the audit's verdict of that file.
+only what matters (rounds, removals, faults, the end). Names follow the
+seating as it is now: once a vanished player's seat is removed, the scores
+and the winner name the players left (table.md §14.2). At the end of every
+game each peer prints where its log is and the audit's verdict of that file.
 """
 
 from __future__ import annotations
@@ -47,6 +49,7 @@ from uno_p2p.table.events import (
     PeerMisbehaved,
     PlayerJoined,
     PlayerLeft,
+    PlayerRemoved,
     Progress,
     RoundEnded,
     TableEvent,
@@ -170,16 +173,19 @@ class Console:
         say(f"* {text}")
 
     def event(self, event: TableEvent) -> None:
-        """One table event as text (a bot prints only rounds, faults and the end)."""
+        """One table event as text (a bot prints only rounds, removals, faults and the end)."""
         if isinstance(event, GameEnded):
             self.result = event
         if isinstance(event, GameStarted):
             self.names = event.players
             say(f"The game starts: {', '.join(event.players)}.")
+        elif isinstance(event, PlayerRemoved):
+            self._removed(event)
         elif isinstance(event, RoundEnded):
             scores = ", ".join(f"{n} {s}" for n, s in zip(self.names, event.scores,
                                                             strict=False))
-            say(f"Round {event.round} over. Scores: {scores}.")
+            ended = "is void" if event.winner < 0 else "over"
+            say(f"Round {event.round} {ended}. Scores: {scores}.")
         elif isinstance(event, PeerMisbehaved):
             say(f"! {event.name or 'a peer'} misbehaved ({event.code}): {event.reason}")
         elif isinstance(event, PlayerJoined | PlayerLeft):
@@ -189,6 +195,14 @@ class Console:
             say(f"{event.name} says: {event.text}")
         elif self.human:
             self._human_event(event)
+
+    def _removed(self, event: PlayerRemoved) -> None:
+        """The seats close up (table.md §14.2): every later seat number, score and
+        winner counts the players left, so the names must too. Lobby names are
+        unique (``name_taken``), so the name says which seat went."""
+        self.names = tuple(name for name in self.names if name != event.name)
+        say(f"{event.name} vanished and was removed ({event.reason or 'no reason given'}); "
+            f"the game goes on among {', '.join(self.names)}.")
 
     def _human_event(self, event: TableEvent) -> None:
         if isinstance(event, MovePlayed):

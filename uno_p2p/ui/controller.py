@@ -71,7 +71,6 @@ class Controller:
     def __init__(self, table: Table, seed: str = "") -> None:
         self.table = table
         self.seed = seed
-        self.seats = Seats(table.names, table.seat)
         self.cursor = 0
         self.marked: set[Slot] = set()
         self.mode = Mode.TABLE
@@ -95,6 +94,13 @@ class Controller:
         self.typed = ""
 
     # -- state the shell reads ------------------------------------------------------------------
+    @property
+    def seats(self) -> Seats:
+        """Who is who now, read from the table each time: at a network table a vanished
+        player's seat is removed and the seats after it close up (table.md §14.2), so
+        the names, and the reader's own seat number, change during the game."""
+        return Seats(self.table.names, self.table.seat)
+
     @property
     def paused(self) -> bool:
         """Bots wait while a score table, the help or the quit question is open."""
