@@ -7,7 +7,9 @@
   finish the game (table.md §13); with one joiner alone (no majority) it stops
   with a plain message, its log auditable;
 - a joiner killed after such a hand-over comes back with ``join --resume`` at
-  the new sequencer, whose address its seat file kept (net.md §8).
+  the new sequencer, whose address its seat file kept (net.md §8);
+- a joiner resumed when the whole table is gone stops after its give-up time,
+  its seat file kept (net.md §6).
 
 Games have 3 players and a turn timer of 2 s, so a missing player's turns
 time out. Each fault comes early in round 1 (``FAULT_AT``), which no round can
@@ -190,6 +192,44 @@ def test_losing_the_host_of_two_stops_the_joiner_plainly(tmp_path: Path) -> None
         verdict = json.loads(audit(path, xdg).stdout)
         assert verdict["status"] == "unfinished"
         assert verdict["violation"] is None
+
+
+#: How long a resumed joiner that reaches nobody may take to stop, beyond ``--give-up 2``:
+#: the interpreter's start, the log read and the peer rebuilt (measured: about 3 s).
+RESUME_STOPS_S = 30
+
+
+@pytest.mark.timeout(120)
+def test_a_resumed_joiner_that_reaches_nobody_stops_after_its_give_up_time(
+        tmp_path: Path) -> None:
+    xdg = tmp_path / "data"
+    host, port = _host(tmp_path, xdg, 500, "--players", "2")
+    zed = Uno(["bot", "--think", "0", "--address", f"127.0.0.1:{port}", "--player", "Zed"],
+              xdg, tmp_path / "zed.out")
+    back: Uno | None = None
+    try:
+        log = wait_entries((xdg, "Zed"), FAULT_AT)
+        host.kill9()  # the whole table is gone: nobody will ever answer
+        zed.kill9()
+        seat = log.with_suffix(".seat")
+        saved = seat.read_bytes()
+        started = time.monotonic()
+        back = Uno(["join", "--resume", "--player", "Zed", "--give-up", "2"], xdg,
+                   tmp_path / "zed-back.out")
+        code = back.wait(RESUME_STOPS_S)
+        took = time.monotonic() - started
+    finally:
+        for process in (host, zed, back):
+            if process is not None:
+                process.stop()
+    text = back.text()
+    assert code == 1, text[-3000:]
+    assert took >= 2, "it tried for its give-up time first"
+    assert "Traceback" not in text
+    assert f"uno-lan: nobody at the table answered in 2 s since Zed came back: the game " \
+        f"may have ended or moved on; the seat is kept for another --resume, and its log " \
+        f"is at {log} (uno-lan audit {log} checks it)." in text
+    assert seat.read_bytes() == saved, "the seat file is left as it was, for a later --resume"
 
 
 def _names(entries: Sequence[Entry]) -> dict[bytes, str]:

@@ -10,7 +10,8 @@ sequencer the log names (after a hand-over, not the host: the seat file keeps
 where every member listens, net.md §8). A seat that was a bot resumes as a
 bot. If the link breaks, the peer reconnects by itself; if the host stays
 gone, the game stops with a plain message, and the log stays on disk,
-auditable.
+auditable. A resumed seat that reaches nobody at all stops after ``--give-up``
+seconds (30) with exit code 1, its seat file kept for another ``--resume``.
 
 In a terminal a human plays in the full-screen UI (``--text``: plain text):
 with neither ``TABLE`` nor ``--address``, a live list of the tables found by
@@ -40,8 +41,8 @@ from uno_p2p.cli.lan import (
 from uno_p2p.cli.netui import play_screens, use_screens
 from uno_p2p.crypto.identity import Identity
 from uno_p2p.errors import ConfigError
-from uno_p2p.net.link import Link
-from uno_p2p.net.node import JoinNode
+from uno_p2p.net.link import Link, LinkLost
+from uno_p2p.net.node import NOBODY_ANSWERED, JoinNode
 from uno_p2p.net.seats import LogSaver, Seat, latest_seat, player_identity, seat_path
 from uno_p2p.store.unolog import GameLog
 from uno_p2p.table import bodies  # noqa: F401 (registers the table's body kinds)
@@ -249,7 +250,17 @@ async def _resume(args: argparse.Namespace, saved: Seat) -> int:
                     on_note=console.note, code=saved.code or None, expect_host=saved.host,
                     give_up_s=args.give_up, members=saved.member_addresses(),
                     on_members=keep_members(held, console.note))
-    return await _play(node, console, lambda: held[0])
+    try:
+        return await _play(node, console, lambda: held[0])
+    except LinkLost as error:
+        if error.code != NOBODY_ANSWERED:
+            raise
+        # The seat file stays: a later --resume may find the table again (net.md §6).
+        path = saved.log_path
+        raise LinkLost(f"nobody at the table answered in {args.give_up:g} s since "
+                       f"{saved.name} came back: the game may have ended or moved on; "
+                       f"the seat is kept for another --resume, and its log is at {path} "
+                       f"(uno-lan audit {path} checks it)", code=error.code) from error
 
 
 def why_it_stopped(node: JoinNode) -> str:

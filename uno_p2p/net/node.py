@@ -38,7 +38,7 @@ from uno_p2p.net.link import (
     accept,
     connect,
 )
-from uno_p2p.net.mesh import Mesh, members_in_order
+from uno_p2p.net.mesh import REDIAL_S, Mesh, members_in_order
 from uno_p2p.net.seats import LogSaver
 from uno_p2p.table.events import PeerMisbehaved, PlayerLeft, TableEvent
 from uno_p2p.table.frames import (
@@ -64,6 +64,8 @@ LIVE = (TablePhase.KEYS, TablePhase.PLAYING, TablePhase.REVEALING)
 #: After the game ends a node keeps its links this long: the last entries still
 #: travel, through a member if need be (net.md §5.3), before anyone hangs up.
 LINGER_S = 2.0
+#: The code of the ``LinkLost`` a resumed joiner stops with when no member answered.
+NOBODY_ANSWERED = "nobody_answered"
 
 class HostNode(Driver):
     """The host: listens, authenticates joiners, and carries the sequencer's frames."""
@@ -419,7 +421,8 @@ class JoinNode(Driver):
 
         Raises:
             HandshakeFailed: the host refused us or did not authenticate.
-            LinkLost: the host could not be reached at all the first time.
+            LinkLost: the host could not be reached at all the first time (a resumed
+                seat: no member answered within ``give_up_s``, code ``nobody_answered``).
         """
         try:
             await self._run()
@@ -431,14 +434,14 @@ class JoinNode(Driver):
         self.close_log()
 
     async def _run(self) -> None:
-        first = True
+        first, since = True, time.monotonic()
         while not self.finished.is_set():
             try:
                 self.link = await self._connect()
-            except LinkLost:
-                if first and self._peer is None:
-                    raise
-                await asyncio.sleep(0.5)
+            except LinkLost as unanswered:
+                if first:
+                    self._unanswered(unanswered, time.monotonic() - since)
+                await asyncio.sleep(REDIAL_S)
                 continue
             first = False
             self._say_whom(self.link)
@@ -460,6 +463,23 @@ class JoinNode(Driver):
         await asyncio.sleep(LINGER_S)
         if self.link is not None:
             await self.link.close("the game is over")
+
+    def _unanswered(self, error: LinkLost, waited_s: float) -> None:
+        """No link yet in this run. A fresh join stops at once (most likely a wrong
+        address, and nothing is lost). A seat resumed from disk redials while the
+        others may be coming back too, then stops after its give-up time, as a node
+        that lost its links does (net.md §6): its mesh, which would judge that, only
+        starts with a first link.
+
+        Raises:
+            LinkLost: ``error`` for a fresh join; code ``nobody_answered`` for a
+                resumed seat past its give-up time.
+        """
+        if self._peer is None:
+            raise error
+        if waited_s >= self.give_up_s:
+            raise LinkLost(f"nobody at the table answered in {self.give_up_s:g} s ({error})",
+                           code=NOBODY_ANSWERED) from error
 
     def _say_whom(self, link: Link) -> None:
         """A link to another member than the host: say whom, the way back being news."""
