@@ -36,6 +36,7 @@ from uno_p2p.table.events import (
     PeerMisbehaved,
     PlayerJoined,
     PlayerLeft,
+    PlayerRemoved,
     RoundEnded,
     TableEvent,
 )
@@ -101,6 +102,10 @@ class NetSession(SelfPaced):
             self._add_news(f"{event.name} joined the table.")
         elif isinstance(event, ChatSaid):
             self._chat = [*self._chat, ChatLine(event.name, event.text, event.mine)][-CHAT_KEPT:]
+        elif isinstance(event, PlayerRemoved):
+            # table.md §14: the seats close up; the names the screens read follow.
+            self._add_news(f"{event.name} vanished and was removed ({event.reason}); "
+                           "the round is void and the others play on.")
         elif isinstance(event, PlayerLeft):
             self._add_news(f"{event.name} {'was removed' if event.kicked else 'left'}"
                            + (f": {event.reason}" if event.reason else "."))
