@@ -73,6 +73,7 @@ WIRE_CASES: list[tuple[Callable[[WireValue], object], WireValue, tuple[int, ...]
     (ShuffleDeck.from_wire, SHUFFLE.to_wire(), (0,), "0", "shuffle number"),
     (ShuffleDeck.from_wire, SHUFFLE.to_wire(), (1, 0), b"\x01", "ciphertext"),
     (ShuffleDeck.from_wire, SHUFFLE.to_wire(), (2,), "proof", "proof of shuffle"),
+    (ShuffleDeck.from_wire, SHUFFLE.to_wire(), (1,), "deck", "a shuffled deck"),
     (RevealSecrets.from_wire, REVEAL.to_wire(), (0,), b"\x01", "key share"),
     (RevealSecrets.from_wire, REVEAL.to_wire(), (1,), b"\x01", "shuffle seed"),
     (RevealSecrets.from_wire, REVEAL.to_wire(), (2,), b"\x01", "channel seed"),
@@ -106,6 +107,9 @@ def test_a_broken_field_is_refused_by_name(decode: Callable[[WireValue], object]
     (lambda: replace(ITEM, position=108), "deck position"),
     (lambda: replace(ITEM, share=b"\x01"), "decryption share"),
     (lambda: replace(ITEM, proof=b"\x01"), "DLEQ proof"),
+    # table.md §5: an open share is for everyone; a deal or private share names its seat.
+    (lambda: replace(ITEM, recipient=1), "an open share has no recipient"),
+    (lambda: replace(ITEM, purpose="deal"), "deal and private ones have one"),
     (lambda: replace(KEYS, public_key=b"\x01"), "public key"),
     (lambda: replace(KEYS, commitment=b"\x01"), "seed commitment"),
     (lambda: replace(KEYS, proof=b"\x01"), "key proof"),

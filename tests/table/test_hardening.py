@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import tracemalloc
 from dataclasses import replace
-from functools import cache
 from pathlib import Path
 
 import pytest
@@ -44,7 +43,7 @@ from uno_p2p.table.bodies import (
     RevealSecrets,
     ShareItem,
 )
-from uno_p2p.table.duties import waiting_for
+from uno_p2p.table.duties import Owed, make_item, waiting_for
 from uno_p2p.table.events import PeerMisbehaved
 from uno_p2p.table.frames import FRAME_ENTRY, FRAME_MESSAGE, FRAME_RELAY, frame
 from uno_p2p.table.memnet import Network, TableSetup, game_over, seat_table, seeded
@@ -108,10 +107,10 @@ class Seer(TablePeer):
             self.seen = frozenset()
 
 
-@cache
 def _bluff_seen() -> tuple[Network, Seer, TablePeer]:
-    """One wd4_strict game where Cy bluffs and the host saw her hand (both tests below
-    only read it)."""
+    """One wd4_strict game where Cy bluffs and the host saw her hand. Played afresh for
+    each test (not cached): mutmut runs a mutant against the tests that reached it when
+    it timed them, and a cached game reaches the code in the first test only."""
     net = table(custom={0: Seer, 2: adv.Bluffer}, seed=b"bluff-seen",
                 options=[*OPTIONS, "wd4_strict=true"])
     host = net.host
@@ -679,6 +678,46 @@ def test_a_private_share_labelled_for_another_seat_is_named_by_its_recipient() -
     assert found, "the recipient names the sender"
     assert all(e.reason == "a private share for someone else" for e in found), \
         [e.reason for e in found]
+
+
+class OverReveal(TablePeer):
+    """Adds to every private reveal its own well-proven share of a card nobody asked to
+    see: the top of the draw pile."""
+
+    over_revealed = False
+
+    def _submit(self, body: object = None, *, to: object = None,
+                private: PrivateShares | None = None) -> None:
+        game, me = self.state.engine, self.state.my_seat
+        if private is not None and game is not None and me is not None and game.draw_pile:
+            top = game.draw_pile[0]
+            extra = make_item(self.state, self.secrets, me,
+                              Owed(top, "private", private.items[0].recipient))
+            private = PrivateShares((*private.items, extra))
+            self.over_revealed = True
+        super()._submit(body, to=to, private=private)  # type: ignore[arg-type]
+
+
+class EagerOverReveal(OverReveal, adv.Eager):
+    """Plays every Wild power (so others owe it private reveals), and cheats in its own."""
+
+
+def test_a_private_reveal_of_a_card_not_owed_is_named_by_its_recipient_and_the_audit() -> None:
+    """table.md §4.3: a private reveal gives no card no reveal asked for (else a player
+    could show a friend the draw pile). The recipient names the sender and says which
+    card was not owed; the audit proves it from the log."""
+    net, cheat = cheated_in_a_private_reveal(EagerOverReveal, "over_revealed")
+    found = [e for p in net.peers.values() for e in named(net, p, "bad_private_share")
+             if e.peer == cheat.peer_id]
+    assert found, "the recipient names the sender"
+    for event in found:
+        assert event.reason.startswith("a private share of ("), event.reason
+        assert event.reason.endswith(") that was not owed"), event.reason
+    report = audit_entries(net.entries())
+    assert report.violation is not None
+    assert (report.violation.code, report.violation.peer and report.violation.peer.name) == \
+        ("bad_private_reveal", cheat.name)
+    assert "that was not owed" in report.violation.reason
 
 
 # -- 14. a card of ours that opens to no card ---------------------------------------------------

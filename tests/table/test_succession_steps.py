@@ -31,17 +31,18 @@ from uno_p2p.audit import walk
 from uno_p2p.crypto.identity import Identity, PeerId
 from uno_p2p.rules.options import preset
 from uno_p2p.rules.state import Phase
+from uno_p2p.table import frames
 from uno_p2p.table.bodies import Handover
 from uno_p2p.table.duties import waiting_for
 from uno_p2p.table.events import Progress
 from uno_p2p.table.frames import FRAME_ENTRY, FRAME_RELAY, FRAME_VOTE, frame
 from uno_p2p.table.handover import HOST_LOST_AFTER_MS, VOTE_WAIT_MS, Election, Vote
 from uno_p2p.table.memnet import Network, TableSetup, seat_table, seeded
-from uno_p2p.table.peer import TablePeer
+from uno_p2p.table.peer import SYNCED, TablePeer
 from uno_p2p.table.removal import removable
 from uno_p2p.table.state import TablePhase, TableState
 from uno_p2p.table.succession import _host_owes_work
-from uno_p2p.wire.envelope import Head
+from uno_p2p.wire.envelope import Head, Message
 
 SEED = b"succession steps"
 
@@ -410,3 +411,22 @@ def test_a_removal_that_would_leave_one_player_is_refused_in_words(
     why = removable(replace(keys, options=replace(keys.rules, teams=3)), cy, host)
     _reads_as_a_sentence(why)
     assert "team" in why, why
+
+
+def test_a_member_back_from_a_cut_waits_for_synced_and_takes_its_count() -> None:
+    """§13.4 and table.md §9: a member back from being cut off asks every member for
+    what it missed (``S``) and sends nothing of its own until the sequencer's "synced",
+    whose counter is then its next number: its message the sequencer never logged is
+    void, and its number is used again."""
+    _, (ann, bob, _cy) = _table(3)
+    unlogged = bob.outstanding
+    assert unlogged is not None, "Bob's last message is not logged yet (the seed's moment)"
+    bob.rejoin()
+    asked = bob.data_to_send()
+    assert asked, "it asks"
+    assert all(out.data[:1] == frames.FRAME_SYNC for out in asked), "and sends nothing else"
+    bob.receive(frame(frames.FRAME_DROP, frames.drop_notice(unlogged, SYNCED, "these are all the entries")),
+                bob.now_ms + 10, ann.peer_id)
+    again = [Message.decode(out.data[1:]) for out in bob.data_to_send()
+             if out.data[:1] == frames.FRAME_MESSAGE]
+    assert [m.counter for m in again] == [unlogged], "the void number, used again"
