@@ -425,8 +425,8 @@ def test_a_member_back_from_a_cut_waits_for_synced_and_takes_its_count() -> None
     asked = bob.data_to_send()
     assert asked, "it asks"
     assert all(out.data[:1] == frames.FRAME_SYNC for out in asked), "and sends nothing else"
-    bob.receive(frame(frames.FRAME_DROP, frames.drop_notice(unlogged, SYNCED, "these are all the entries")),
-                bob.now_ms + 10, ann.peer_id)
+    synced = frames.drop_notice(unlogged, SYNCED, "these are all the entries")
+    bob.receive(frame(frames.FRAME_DROP, synced), bob.now_ms + 10, ann.peer_id)
     again = [Message.decode(out.data[1:]) for out in bob.data_to_send()
              if out.data[:1] == frames.FRAME_MESSAGE]
     assert [m.counter for m in again] == [unlogged], "the void number, used again"
