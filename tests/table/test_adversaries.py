@@ -18,6 +18,7 @@ from uno_p2p.crypto.identity import PeerId
 from uno_p2p.rules.options import preset
 from uno_p2p.table.bodies import Abort, Move, Shares, ShuffleDeck
 from uno_p2p.table.events import PeerMisbehaved
+from uno_p2p.table.frames import FRAME_DROP, decode_drop
 from uno_p2p.table.memnet import Network, TableSetup, game_over, seat_table
 from uno_p2p.table.peer import TablePeer
 from uno_p2p.table.replay import replay
@@ -83,6 +84,27 @@ def test_a_cheating_message_is_refused_and_its_author_named(
     net = seat({1: cheat})
     assert getattr(net.peers[cheater_id(net, 1).key], "cheated", False)
     assert_stopped_by_abort(net, 1, codes)
+
+
+def test_the_author_of_a_cheating_message_is_told_it_was_dropped() -> None:
+    """table.md §3.1 and §7.2: the sequencer that stops the game on a cheating message
+    also tells its author, in a ``D`` frame, which message (its counter) and why."""
+    carried: list[tuple[bytes, bytes, bytes]] = []
+
+    def record(sender: bytes, recipient: bytes, data: bytes) -> list[bytes]:
+        carried.append((sender, recipient, data))
+        return [data]
+
+    setup = TableSetup(3, preset("official", OPTIONS), b"adv")
+    net = seat_table(setup, record, custom={1: adv.PlaysOutOfTurn})
+    net.run(until=game_over)
+    cheat = cheater_id(net, 1)
+    abort = next(e.body for e in net.entries() if isinstance(e.body, Abort))
+    refused = Message.decode(abort.evidence)
+    drops = [decode_drop(data[1:]) for sender, recipient, data in carried
+             if sender == net.host.peer_id.key and recipient == cheat.key
+             and data[:1] == FRAME_DROP]
+    assert (refused.counter, abort.code) in [(counter, code) for counter, code, _ in drops]
 
 
 def test_a_replayed_message_is_not_logged_and_the_game_goes_on() -> None:

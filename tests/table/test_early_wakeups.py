@@ -36,6 +36,7 @@ def test_waking_every_peer_early_changes_nothing_logged_or_sent() -> None:
     # Nothing sent early either: no relay, no sync request, no vote before its time.
     assert woken.traffic.frames == plain.traffic.frames
     assert woken.traffic.by_sender == plain.traffic.by_sender
+    assert sum(plain.traffic.by_sender.values()) == plain.traffic.sent_bytes, "every byte counted"
     for peer in woken.peers.values():
         assert peer.stopped is None
         assert peer.ledger.chain.entries == woken.entries()

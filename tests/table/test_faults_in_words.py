@@ -30,6 +30,7 @@ from uno_p2p.table.replay import replay
 from uno_p2p.table.state import TablePhase
 from uno_p2p.table.succession import _host_owes_work
 from uno_p2p.wire.envelope import Entry, Message
+from uno_p2p.wire.lobby import OpenTable
 
 
 def test_an_equivocation_is_stopped_with_a_reason_that_reads_on() -> None:
@@ -66,6 +67,21 @@ def test_evidence_the_chain_refuses_for_another_reason_is_a_false_accusation() -
     violation = replay(log).violation
     assert violation is not None
     assert (violation.code, violation.entry, violation.name) == ("false_accusation", at, "Ann")
+    assert "the evidence blames someone else" in violation.reason, violation.reason
+
+
+def test_a_table_opened_with_options_out_of_range_is_refused_naming_the_host() -> None:
+    """table.md §3 (entry 0 opens the table with its options) and rules.md (``target`` is
+    1 to 1,000,000): a log whose first entry sets target 0 is refused at entry 0, naming
+    the host who signed it, in words that say which option."""
+    opening = LOG[0].body
+    assert isinstance(opening, OpenTable)
+    log = forge(LOG, 0, 0, dataclasses.replace(opening, options=(("target", 0),)))
+    violation = replay(log).violation
+    assert violation is not None
+    assert (violation.code, violation.entry, violation.peer) == \
+        ("bad_options", 0, PEOPLE[0].peer.fingerprint)
+    assert "the options are not valid: option 'target'" in violation.reason, violation.reason
 
 
 def test_an_accusation_keeps_to_the_length_of_a_reason() -> None:

@@ -24,7 +24,7 @@ from uno_p2p.crypto.identity import Identity
 from uno_p2p.rules.options import preset
 from uno_p2p.rules.state import Phase
 from uno_p2p.store.unolog import GameLog
-from uno_p2p.table.bodies import Handover
+from uno_p2p.table.bodies import Handover, Remove
 from uno_p2p.table.events import PeerMisbehaved, Progress, SequencerChanged
 from uno_p2p.table.handover import HOST_LOST_AFTER_MS
 from uno_p2p.table.memnet import NAMES, Network, TableSetup, game_over, seat_table, seeded
@@ -95,6 +95,9 @@ def _finish_and_check(net: Network, handovers: int) -> None:
     assert state.audit_error == ""
     entries = net.entries(peers[0])
     assert sum(isinstance(e.body, Handover) for e in entries) == handovers
+    # Each old host came back before the table waited for it: nobody is removed (§14.1
+    # removes at once only an old host still out of reach).
+    assert not [e for e in entries if isinstance(e.body, Remove)]
     report = audit_entries(entries)
     assert report.status == Status.OK, report.lines()
     assert len(report.handovers) == handovers
