@@ -245,3 +245,24 @@ def test_a_false_claim_the_log_proves_names_its_maker(log: str, rule: str) -> No
     assert [(e.code, e.name) for e in found] == [(rule, expected["peer"])]
     seat = ledger.state.player_names.index(expected["peer"])
     assert found[0].peer == ledger.state.seats[seat]
+
+
+def test_a_passed_share_from_no_seat_is_refused_with_the_move_as_evidence() -> None:
+    """deck.md §7: a played card that came by a pass carries its giver's private share;
+    one naming a prover the table does not seat is ``bad_share``, and the refusal, like
+    every other, names the mover and holds the signed entry (table.md §7.2)."""
+    move = LOG[FIRST_MOVE].body
+    assert isinstance(move, Move)
+    mover = [p.peer for p in PEOPLE].index(LOG[FIRST_MOVE].author)
+    nobody = replace(move.shares[0], purpose="private", recipient=mover, prover=5)
+    entries = forge(LOG, FIRST_MOVE, mover, replace(move, shares=(nobody, *move.shares[1:])))
+    *before, forged = entries
+    ledger = Ledger(entries[0].message.table_id, entries[0].author)
+    for entry in before:
+        ledger.accept(entry)
+    with pytest.raises(Misbehaviour) as caught:
+        ledger.accept(forged)
+    error = caught.value
+    assert (error.code, error.entry, error.culprit) == ("bad_share", FIRST_MOVE, forged.author)
+    assert "names no seat or no shuffled card" in str(error)
+    assert forged in error.evidence, "the signed entry is the evidence"

@@ -252,8 +252,9 @@ class Sequencer:
         if state.phase not in WAITING:
             return []
         late = {*waiting_for(state), *self._lost_awaited()}
+        # ``gone`` is a part of ``lost``: both are set at the hand-over, and ``back``
+        # clears both.
         return [s for s in sorted(late) if state.seats[s].key in self.gone
-                and state.seats[s].key in self.lost
                 and not removable(state, state.seats[s], self.identity.peer)]
 
     def tick(self, now_ms: int) -> Outcome:
