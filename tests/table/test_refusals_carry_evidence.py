@@ -110,16 +110,22 @@ def test_a_refused_message_is_cheating_at_a_current_head_and_a_lie_at_any(code: 
     assert refused(ledger.state, forged.message) == (code in LIES)
 
 
-def test_an_abort_with_nothing_to_stop_is_refused_as_unexpected() -> None:
-    """table.md §7: an ``abort`` stops keys or play; in the lobby there is nothing to stop."""
-    entries = forge(LOG, FIRST_JOIN + 1, 1, Abort(HOST, "illegal_move", "cheated", b""))
+def _refusal(entries: list[Entry]) -> tuple[Entry, Misbehaviour]:
+    """A fresh ledger takes every entry but the last, and refuses the last: that entry,
+    and the refusal."""
     *before, forged = entries
     ledger = Ledger(entries[0].message.table_id, entries[0].author)
     for entry in before:
         ledger.accept(entry)
     with pytest.raises(Misbehaviour) as caught:
         ledger.accept(forged)
-    error = caught.value
+    return forged, caught.value
+
+
+def test_an_abort_with_nothing_to_stop_is_refused_as_unexpected() -> None:
+    """table.md §7: an ``abort`` stops keys or play; in the lobby there is nothing to stop."""
+    entries = forge(LOG, FIRST_JOIN + 1, 1, Abort(HOST, "illegal_move", "cheated", b""))
+    forged, error = _refusal(entries)
     assert (error.code, error.entry, error.culprit) == ("unexpected", forged.seq, BOB)
     reads_on(str(error).removeprefix(f"entry {forged.seq}: "))
 
@@ -256,13 +262,7 @@ def test_a_passed_share_from_no_seat_is_refused_with_the_move_as_evidence() -> N
     mover = [p.peer for p in PEOPLE].index(LOG[FIRST_MOVE].author)
     nobody = replace(move.shares[0], purpose="private", recipient=mover, prover=5)
     entries = forge(LOG, FIRST_MOVE, mover, replace(move, shares=(nobody, *move.shares[1:])))
-    *before, forged = entries
-    ledger = Ledger(entries[0].message.table_id, entries[0].author)
-    for entry in before:
-        ledger.accept(entry)
-    with pytest.raises(Misbehaviour) as caught:
-        ledger.accept(forged)
-    error = caught.value
+    forged, error = _refusal(entries)
     assert (error.code, error.entry, error.culprit) == ("bad_share", FIRST_MOVE, forged.author)
     assert "names no seat or no shuffled card" in str(error)
     assert forged in error.evidence, "the signed entry is the evidence"
