@@ -59,3 +59,16 @@ def test_an_ended_seat_is_not_written_again() -> None:
     held[0].ended()
     keep_members(held, lambda _: None)({BOB: ("127.0.0.1", 41000)})
     assert not held[0].path.exists()
+
+
+def test_a_members_unusable_address_is_left_out_and_the_others_kept() -> None:
+    """A member's ``a`` frame may carry an empty host (net.md §5.1 bounds only its
+    length); the seat file holds ``host:port`` only (§8). That one is left out, and the
+    game is not disturbed: the others are saved."""
+    cy = Identity(b"\x03" * 32).peer.key
+    held = [_seat()]
+    held[0].save()
+    notes: list[str] = []
+    keep_members(held, notes.append)({BOB: ("127.0.0.1", 41000), cy: ("", 41001)})
+    assert latest_seat("Zed").member_addresses() == {BOB: ("127.0.0.1", 41000)}
+    assert notes == []

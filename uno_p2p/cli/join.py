@@ -110,7 +110,7 @@ def keep_members(held: list[Seat], note: Callable[[str], None]
     def remember(addresses: dict[bytes, tuple[str, int]]) -> None:
         if not held or not held[0].path.exists():
             return
-        held[0] = held[0].with_members(addresses)
+        held[0] = held[0].with_usable_members(addresses)
         try:
             held[0].save()
         except ConfigError as error:

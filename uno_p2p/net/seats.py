@@ -164,6 +164,18 @@ class Seat:
         return replace(self, members=tuple((PeerId(key), f"{host}:{port}")
                                            for key, (host, port) in sorted(addresses.items())))
 
+    def with_usable_members(self, addresses: Mapping[bytes, tuple[str, int]]) -> Seat:
+        """``with_members``, leaving out any address a seat file cannot hold: the mesh
+        learns addresses from other members' ``a`` frames (an empty host passes there),
+        and one member's bad address must not stop the others being kept."""
+        usable = {}
+        for key, (host, port) in addresses.items():
+            try:
+                usable[key] = split_address(f"{host}:{port}")
+            except InvalidMessage:
+                continue
+        return self.with_members(usable)
+
     def member_addresses(self) -> dict[bytes, tuple[str, int]]:
         """Where the other members listened when the seat was last saved, by key."""
         return {member.key: split_address(address) for member, address in self.members}
