@@ -65,7 +65,7 @@ class FakeNode:
     def pump(self) -> None:
         self._peer.data_to_send()
 
-    def deliver(self, key: bytes, data: bytes) -> None:
+    def deliver(self, key: bytes, data: bytes, arrived_ms: int = 0) -> None:
         self.delivered.append((key, data))
 
     async def take_frame(self, data: bytes, deliver: Callable[[], None]) -> None:
