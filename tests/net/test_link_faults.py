@@ -186,10 +186,6 @@ async def test_a_stranger_is_turned_away_once_the_game_has_started() -> None:
     table.port = await table.node.listen("127.0.0.1", 0)
     try:
         await honest_joiner_playing(table)
-        for _ in range(200):
-            if table.node.peer.state.phase.value == "playing":
-                break
-            await asyncio.sleep(0.05)
         stranger = await connect(("127.0.0.1", table.port), Identity(secrets.token_bytes(32)),
                                  timings=FAST)
         with pytest.raises(LinkLost) as caught:
@@ -223,10 +219,6 @@ async def test_a_stranger_linked_in_the_lobby_is_closed_when_the_game_starts() -
     listening = asyncio.create_task(listen())
     try:
         await honest_joiner_playing(table)
-        for _ in range(200):
-            if table.node.peer.state.phase.value == "playing":
-                break
-            await asyncio.sleep(0.05)
         started = table.node.peer.state.seq
         entry0 = table.node.peer.ledger.chain.entry(0)
         stranger.send(FRAME_MESSAGE + Message.sign(me, table.node.peer.table_id, 0,
@@ -251,6 +243,7 @@ async def test_a_stranger_linked_in_the_lobby_is_closed_when_the_game_starts() -
 
 
 async def honest_joiner_playing(table: Table) -> None:
+    """A joiner sits down, and the game (autostarted) is under way."""
     identity = Identity(secrets.token_bytes(32))
 
     def make_peer(link: Link) -> tuple[TablePeer, LogSaver | None]:
@@ -260,6 +253,10 @@ async def honest_joiner_playing(table: Table) -> None:
     node = JoinNode(identity, ("127.0.0.1", table.port), make_peer=make_peer,
                     on_event=lambda _: None, on_note=lambda _: None, timings=FAST)
     table.background = asyncio.create_task(node.run())
+    for _ in range(200):
+        if table.node.peer.state.phase.value == "playing":
+            break
+        await asyncio.sleep(0.05)
 
 
 async def test_guessing_join_codes_is_throttled() -> None:
