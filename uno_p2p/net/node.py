@@ -55,6 +55,12 @@ LIVE = (TablePhase.KEYS, TablePhase.PLAYING, TablePhase.REVEALING)
 #: After the game ends a node keeps its links this long: the last entries still
 #: travel, through a member if need be (net.md §5.3), before anyone hangs up.
 LINGER_S = 2.0
+#: The host then keeps the links its members made until they hang up, for at most this
+#: long: a member that is behind (a slow laptop) still reads the last entries.
+HANG_UP_WAIT_S = 30.0
+#: How long a node whose sequencer is out of reach (past the hand-over time-out) waits
+#: for a hand-over before it stops (net.md §6).
+GIVE_UP_S = 30.0
 #: The code of the ``LinkLost`` a resumed joiner stops with when no member answered.
 NOBODY_ANSWERED = "nobody_answered"
 
@@ -71,7 +77,9 @@ class HostNode(Driver):
         self.timings = timings
         self.autostart = autostart
         self.discovery = discovery
-        self.mesh = Mesh(self, timings, dials=False)
+        # After a hand-over the old host is an ordinary peer: it too gives up on a
+        # sequencer that stays out of reach (net.md §6), never waits for ever.
+        self.mesh = Mesh(self, timings, dials=False, give_up_ms=int(GIVE_UP_S * 1000))
         self.links: dict[bytes, Link] = self.mesh.links
         self.missing: set[bytes] = set()
         self.port = 0
@@ -83,6 +91,8 @@ class HostNode(Driver):
         self._code_failures: deque[float] = deque()
         self._sender: bytes | None = None
         self._bad_frame = ""
+        #: Set whenever a member's link ends (the end of the game waits for them all).
+        self._link_ended = asyncio.Event()
 
     async def listen(self, host: str = "0.0.0.0", port: int = 0) -> int:  # noqa: S104
         """Open the table's port (0: any free one) and announce it; returns the port.
@@ -205,6 +215,7 @@ class HostNode(Driver):
             if self.links.get(key) is link:
                 self.mesh.detach(key, link)
                 self._gone(key)
+            self._link_ended.set()
 
     def _deliver(self, key: bytes, data: bytes) -> None:
         """One frame from a member: to the sequencer, or, after a hand-over, from it.
@@ -297,7 +308,29 @@ class HostNode(Driver):
         """Until the game ends (or stops), then say goodbye to every joiner."""
         await self.finished.wait()
         await asyncio.sleep(LINGER_S)
+        await self._until_hung_up(HANG_UP_WAIT_S)
         await self.shutdown("the game is over")
+
+    async def _until_hung_up(self, seconds: float) -> None:
+        """Keep the links the members made until they hang up (each does ``LINGER_S``
+        after its own end), for at most ``seconds``. A member that is behind still has
+        the last entries to read, queued or in its socket; closing its link first would
+        reset the connection under it and lose them (net.md §6), and it would never
+        see the end."""
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(seconds):
+                while self.links:
+                    self._link_ended.clear()
+                    await self._link_ended.wait()
+
+    def give_up(self) -> None:
+        """The sequencer (another member, after a hand-over) stayed out of reach and no
+        new hand-over came: stop, as a joiner does; the log holds what we accepted."""
+        if self.finished.is_set():
+            return
+        self.on_note(f"the sequencer is gone: the game stopped after entry "
+                     f"{self.peer.state.seq}")
+        self.finished.set()
 
     async def shutdown(self, reason: str) -> None:
         """Close every link (after sending what is queued), stop listening, unregister."""
@@ -320,7 +353,7 @@ class JoinNode(Driver):
                  peer: TablePeer | None = None, saver: LogSaver | None = None,
                  on_event: EventSink, on_note: NoteSink, code: str | None = None,
                  expect_host: PeerId | None = None, expect_fingerprint: str | None = None,
-                 timings: Timings = DEFAULT_TIMINGS, give_up_s: float = 30.0,
+                 timings: Timings = DEFAULT_TIMINGS, give_up_s: float = GIVE_UP_S,
                  clock: Callable[[], int] = wall_ms,
                  members: Mapping[bytes, tuple[str, int]] | None = None,
                  on_members: Callable[[dict[bytes, tuple[str, int]]], None] | None = None
