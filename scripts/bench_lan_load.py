@@ -32,9 +32,11 @@ from uno_p2p.audit.report import Status
 from uno_p2p.table import bodies  # noqa: F401 (registers the table's body kinds)
 
 ROOT = Path(__file__).resolve().parent.parent
-#: A busy loop: one process that keeps one core busy until its deadline.
-BUSY = "import sys, time\nend = time.monotonic() + float(sys.argv[1])\n" \
-       "while time.monotonic() < end:\n    pass\n"
+#: A busy loop: one process that keeps one core busy until its deadline, or until the
+#: process that started it is gone (a killed test leaves none behind).
+BUSY = "import os, sys, time\nend, parent = time.monotonic() + float(sys.argv[1]), os.getppid()\n" \
+       "while time.monotonic() < end and os.getppid() == parent:\n" \
+       "    for _ in range(100_000):\n        pass\n"
 
 
 @dataclass

@@ -85,9 +85,11 @@ class Uno:
             self.process.wait(10)
 
 
-#: A busy loop: one process that keeps one core busy until its deadline.
-BUSY = "import sys, time\nend = time.monotonic() + float(sys.argv[1])\n" \
-       "while time.monotonic() < end:\n    pass\n"
+#: A busy loop: one process that keeps one core busy until its deadline, or until the
+#: process that started it is gone (a killed test leaves none behind).
+BUSY = "import os, sys, time\nend, parent = time.monotonic() + float(sys.argv[1]), os.getppid()\n" \
+       "while time.monotonic() < end and os.getppid() == parent:\n" \
+       "    for _ in range(100_000):\n        pass\n"
 
 
 @contextlib.contextmanager
