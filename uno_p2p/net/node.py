@@ -269,7 +269,8 @@ class HostNode(Driver):
 
     def _seated(self, key: bytes) -> bool:
         """A seat of a live game, while this node's peer is its sequencer: who is missing
-        is the sequencer's news (after a hand-over the new one tells it, §13.4)."""
+        is the sequencer's news; after a hand-over (§13.4) the old host's view of its
+        links is nobody's."""
         state = self.peer.state
         return state.phase in LIVE and state.seat_of(key) is not None and \
             self.peer.sequencer is not None
