@@ -38,16 +38,18 @@ def copies(tmp_path: Path, name: str, count: int = 4) -> list[Path]:
 
 def test_four_logs_of_a_valid_game_after_a_clean_exit_are_a_finished_game(
         tmp_path: Path) -> None:
-    game = load_bench().judge(1, 0, 12.0, copies(tmp_path, "honest-2p-official.unolog"))
-    assert game.finished
-    assert game.named == []
+    logs = copies(tmp_path, "honest-2p-official.unolog")
+    for said in (["Audit: OK"] * 4, ["(no verdict printed)"] * 4):
+        game = load_bench().judge(1, 0, 12.0, logs, said)
+        assert game.finished, said
+        assert game.named == []
 
 
 def test_a_log_that_names_a_peer_stops_the_game_and_names_it(tmp_path: Path) -> None:
     expected = json.loads((DATA / "expected.json").read_text())["cheat-equivocation.unolog"]
     paths = [*copies(tmp_path, "honest-2p-official.unolog", 3),
              *copies(tmp_path, "cheat-equivocation.unolog", 1)]
-    game = load_bench().judge(3, 0, 12.0, paths)
+    game = load_bench().judge(3, 0, 12.0, paths, ["Audit: OK"] * 3 + ["Audit: VIOLATION"])
     assert not game.finished
     assert game.why == f"audit: {expected['status']}"
     assert game.named == [{"game": 3, "name": expected["peer"], "code": expected["code"],
@@ -56,12 +58,21 @@ def test_a_log_that_names_a_peer_stops_the_game_and_names_it(tmp_path: Path) -> 
 
 def test_a_game_past_its_time_or_with_a_log_missing_stopped(tmp_path: Path) -> None:
     bench = load_bench()
-    logs = copies(tmp_path, "honest-2p-official.unolog")
-    assert bench.judge(1, None, 600.0, logs).why == "timed out"
-    assert bench.judge(1, 1, 60.0, logs).why == "host exited 1"
-    assert bench.judge(1, 0, 60.0, logs[:3]).why == "only 3 logs of 4"
-    summary = bench.summary(2, 2, [bench.judge(1, 0, 60.0, logs),
-                                   bench.judge(2, None, 600.0, logs)])
+    logs, ok = copies(tmp_path, "honest-2p-official.unolog"), ["Audit: OK"] * 4
+    assert bench.judge(1, None, 600.0, logs, ok).why == "timed out"
+    assert bench.judge(1, 1, 60.0, logs, ok).why == "host exited 1"
+    assert bench.judge(1, 0, 60.0, logs[:3], ok[:3]).why == "only 3 logs of 4"
+    summary = bench.summary(2, 2, [bench.judge(1, 0, 60.0, logs, ok),
+                                   bench.judge(2, None, 600.0, logs, ok)])
     assert (summary["load"], summary["games"], summary["finished"], summary["stopped"]) == \
         (2, 2, 1, 1)
     assert summary["named"] == []
+
+
+def test_four_ok_verdicts_over_different_logs_are_checked_again(tmp_path: Path) -> None:
+    expected = json.loads((DATA / "expected.json").read_text())["stopped-leave.unolog"]
+    paths = [*copies(tmp_path, "honest-2p-official.unolog", 3),
+             *copies(tmp_path, "stopped-leave.unolog", 1)]
+    game = load_bench().judge(4, 0, 12.0, paths, ["Audit: OK"] * 4)
+    assert not game.finished
+    assert game.why == f"audit: {expected['status']}"
