@@ -18,6 +18,10 @@ Every node writes what it measured (``UNO_LAN_STATS``, ``uno_p2p.net.stats``):
   divided by the number of moves;
 - ``loopback_rtt_ms``: median TCP round trip of a 64-byte message on
   127.0.0.1, the floor under any move latency.
+
+With ``--load N --games G`` it measures robustness instead: G whole bot games
+beside N busy loops, and how many finished, stopped, and whom an audit named
+(``scripts/bench_lan_load.py``).
 """
 
 from __future__ import annotations
@@ -34,6 +38,8 @@ import threading
 import time
 from pathlib import Path
 from typing import Any
+
+import bench_lan_load
 
 from uno_p2p.store.unolog import read_log
 from uno_p2p.table.bodies import Move
@@ -130,13 +136,27 @@ def main() -> int:
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--peers", default="2,4,6,10", help="peer counts (default 2,4,6,10)")
-    parser.add_argument("--target", type=int, default=1,
-                        help="points to play to (default 1: one round)")
+    parser.add_argument("--target", type=int, default=None,
+                        help="points to play to (default 1: one round; with --load, the "
+                             "preset's: a whole game)")
     parser.add_argument("--timeout", type=float, default=900, help="seconds per table")
+    parser.add_argument("--load", type=int, default=None, metavar="N",
+                        help="play whole bot games beside N busy loops (see --games)")
+    parser.add_argument("--games", type=int, default=10, metavar="G",
+                        help="with --load: games to play one after another (default 10)")
+    parser.add_argument("--game-timeout", type=float, default=600,
+                        help="with --load: seconds a game may last (default 600)")
     args = parser.parse_args()
+    if args.load is not None:
+        loaded = bench_lan_load.run(args.load, args.games, args.target, args.game_timeout)
+        if args.json:
+            print(json.dumps(loaded, sort_keys=True))
+        else:
+            bench_lan_load.print_table(loaded)
+        return 0
     result: dict[str, Any] = {"loopback_rtt_ms": round(loopback_rtt_ms(), 3)}
     for peers in (int(p) for p in args.peers.split(",")):
-        result[str(peers)] = run_table(peers, args.target, args.timeout)
+        result[str(peers)] = run_table(peers, args.target or 1, args.timeout)
     if args.json:
         print(json.dumps(result, sort_keys=True))
         return 0

@@ -15,6 +15,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 from uno_p2p.store.unolog import read_log
@@ -26,11 +27,13 @@ UNO = [sys.executable, "-m", "uno_p2p"]
 class Uno:
     """One ``uno-lan`` process, its output in ``out``."""
 
-    def __init__(self, args: list[str], xdg: Path, out: Path) -> None:
+    def __init__(self, args: list[str], xdg: Path, out: Path, *, nice: int = 0) -> None:
         self.out = out
         env = dict(os.environ, XDG_DATA_HOME=str(xdg), PYTHONUNBUFFERED="1")
+        # ``nice`` as a slow laptop: its loop gets what the busy processes leave.
+        lower = ["nice", "-n", str(nice)] if nice else []
         with out.open("wb") as sink:
-            self.process = subprocess.Popen([*UNO, *args], stdin=subprocess.DEVNULL,
+            self.process = subprocess.Popen([*lower, *UNO, *args], stdin=subprocess.DEVNULL,
                                             stdout=sink, stderr=subprocess.STDOUT, env=env)
 
     def text(self) -> str:
@@ -58,6 +61,20 @@ class Uno:
             self.process.kill()
             raise
 
+    def wait_cpu(self, timeout: float) -> tuple[int, float]:
+        """Wait for the exit like ``wait``; also return the CPU seconds it used."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.process.returncode is not None:
+                raise AssertionError("the process was reaped already: its CPU time is lost")
+            pid, status, usage = os.wait4(self.process.pid, os.WNOHANG)
+            if pid:
+                self.process.returncode = os.waitstatus_to_exitcode(status)
+                return self.process.returncode, usage.ru_utime + usage.ru_stime
+            time.sleep(0.1)
+        self.process.kill()
+        raise subprocess.TimeoutExpired(self.process.args, timeout)
+
     def kill9(self) -> None:
         self.process.send_signal(signal.SIGKILL)
         self.process.wait(10)
@@ -66,6 +83,28 @@ class Uno:
         if self.process.poll() is None:
             self.process.kill()
             self.process.wait(10)
+
+
+#: A busy loop: one process that keeps one core busy until its deadline, or until the
+#: process that started it is gone (a killed test leaves none behind).
+BUSY = "import os, sys, time\nend, parent = time.monotonic() + float(sys.argv[1]), os.getppid()\n" \
+       "while time.monotonic() < end and os.getppid() == parent:\n" \
+       "    for _ in range(100_000):\n        pass\n"
+
+
+@contextlib.contextmanager
+def busy_loops(count: int, seconds: float) -> Iterator[None]:
+    """``count`` processes each spinning on a core, each for at most ``seconds``, and
+    killed when the block ends, whatever happened in it."""
+    loops = [subprocess.Popen([sys.executable, "-c", BUSY, f"{seconds:.0f}"],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+             for _ in range(count)]
+    try:
+        yield
+    finally:
+        for loop in loops:
+            loop.kill()
+            loop.wait(10)
 
 
 def host_port(host: Uno) -> int:

@@ -23,7 +23,10 @@ from uno_p2p.net.node import HostNode, JoinNode
 from uno_p2p.net.seats import LogSaver
 from uno_p2p.rules.options import preset
 from uno_p2p.table.events import PlayerJoined, TableEvent
+from uno_p2p.table.frames import FRAME_MESSAGE
 from uno_p2p.table.peer import TablePeer
+from uno_p2p.wire.envelope import Head, Message
+from uno_p2p.wire.lobby import Ready
 
 FAST = Timings(handshake_s=1.0, heartbeat_s=0.2, idle_s=1.0, body_s=0.5, min_rate=1 << 20)
 HOST = Identity(hashlib.sha256(b"faults host").digest())
@@ -183,10 +186,6 @@ async def test_a_stranger_is_turned_away_once_the_game_has_started() -> None:
     table.port = await table.node.listen("127.0.0.1", 0)
     try:
         await honest_joiner_playing(table)
-        for _ in range(200):
-            if table.node.peer.state.phase.value == "playing":
-                break
-            await asyncio.sleep(0.05)
         stranger = await connect(("127.0.0.1", table.port), Identity(secrets.token_bytes(32)),
                                  timings=FAST)
         with pytest.raises(LinkLost) as caught:
@@ -199,7 +198,52 @@ async def test_a_stranger_is_turned_away_once_the_game_has_started() -> None:
         await table.close()
 
 
+async def test_a_stranger_linked_in_the_lobby_is_closed_when_the_game_starts() -> None:
+    """A stranger that completed the handshake in the lobby and never joined is no seat:
+    the start closes its link (net.md §6), and one message it signs with its own key
+    after the start (counter 0, over entry 0) does not stop the game."""
+    table = Table()
+    table.node.autostart = 2
+    table.node.peer.bot_kind = "heuristic"
+    table.port = await table.node.listen("127.0.0.1", 0)
+    me = Identity(secrets.token_bytes(32))
+    stranger = await connect(("127.0.0.1", table.port), me, timings=FAST)
+
+    async def listen() -> LinkLost:
+        try:
+            while True:
+                await stranger.receive()
+        except LinkLost as error:
+            return error
+
+    listening = asyncio.create_task(listen())
+    try:
+        await honest_joiner_playing(table)
+        started = table.node.peer.state.seq
+        entry0 = table.node.peer.ledger.chain.entry(0)
+        stranger.send(FRAME_MESSAGE + Message.sign(me, table.node.peer.table_id, 0,
+                                                   Head(1, entry0.hash), Ready()).encode())
+        goodbye = await asyncio.wait_for(listening, 5.0)
+        assert goodbye.code == "bye"
+        assert "the game has started" in str(goodbye)
+        for _ in range(200):
+            if table.node.peer.state.seq > started + 20:
+                break
+            await asyncio.sleep(0.05)
+        peer = table.node.peer
+        assert peer.stopped is None
+        assert peer.state.seq > started + 20, "the game went on"
+        assert me.peer.key not in table.node.links
+        assert all(e.author != me.peer for e in peer.ledger.chain.entries)
+        await table.noted("never joined", me.peer.fingerprint)
+    finally:
+        listening.cancel()
+        stranger.abort()
+        await table.close()
+
+
 async def honest_joiner_playing(table: Table) -> None:
+    """A joiner sits down, and the game (autostarted) is under way."""
     identity = Identity(secrets.token_bytes(32))
 
     def make_peer(link: Link) -> tuple[TablePeer, LogSaver | None]:
@@ -209,6 +253,10 @@ async def honest_joiner_playing(table: Table) -> None:
     node = JoinNode(identity, ("127.0.0.1", table.port), make_peer=make_peer,
                     on_event=lambda _: None, on_note=lambda _: None, timings=FAST)
     table.background = asyncio.create_task(node.run())
+    for _ in range(200):
+        if table.node.peer.state.phase.value == "playing":
+            break
+        await asyncio.sleep(0.05)
 
 
 async def test_guessing_join_codes_is_throttled() -> None:

@@ -11,8 +11,11 @@ import pytest
 
 from uno_p2p.crypto.identity import Identity
 from uno_p2p.errors import ConfigError, InvalidMessage
-from uno_p2p.net.seats import Seat, latest_seat, player_identity, seat_path
+from uno_p2p.net.seats import LogSaver, Seat, latest_seat, player_identity, seat_path
+from uno_p2p.store.unolog import GameLog, read_log
+from uno_p2p.wire.chain import ChainVerifier
 from uno_p2p.wire.codec import pack, unpack
+from uno_p2p.wire.samples import SampleTable, sample_play
 
 
 @pytest.fixture(autouse=True)
@@ -174,3 +177,62 @@ def test_a_version_1_file_with_members_is_refused() -> None:
 def test_a_seat_never_holds_more_members_than_a_table_seats() -> None:
     with pytest.raises(InvalidMessage, match="more than a table's 10"):
         _seat("Zed").with_members(_members(11))
+
+
+def _chain(plays: range | list[int]) -> ChainVerifier:
+    """The sample lobby of three, then ``plays`` (sample plays by turn): two chains
+    with the same lobby and other plays share a prefix and differ after it."""
+    table = SampleTable(3)
+    table.lobby()
+    for turn in plays:
+        table.append(turn % 3, sample_play(turn))
+    return table.verifier
+
+
+def _saved(path: Path) -> tuple[bytes, ...]:
+    return tuple(e.encode() for e in read_log(path).entries)
+
+
+def _encoded(chain: ChainVerifier) -> tuple[bytes, ...]:
+    return tuple(e.encode() for e in chain.entries)
+
+
+def test_the_log_file_grows_in_place_while_the_chain_grows(data_home: Path) -> None:
+    path = data_home / "game.unolog"
+    saver = LogSaver.create(path)
+    short, long = _chain(range(2)), _chain(range(5))
+    saver.save(short)
+    inode = path.stat().st_ino
+    saver.save(long)
+    saver.close()
+    assert _saved(path) == _encoded(long)
+    assert path.stat().st_ino == inode, "appended, not rewritten"
+
+
+def test_a_replaced_tail_is_replaced_on_disk_never_spliced(data_home: Path) -> None:
+    # A woken old host logged plays 0-4 alone; the table's chain went on from play 2
+    # with other plays (table.md §13.4): the file must hold the table's chain only.
+    path = data_home / "game.unolog"
+    saver = LogSaver.create(path)
+    alone, table = _chain(range(5)), _chain([*range(2), *range(50, 56)])
+    saver.save(alone)
+    saver.save(table)
+    assert _saved(path) == _encoded(table)
+    assert mode(path) == 0o600
+    saver.save(_chain(range(2)))  # the tail forgotten before its replacement came
+    saver.close()
+    assert _saved(path) == _encoded(_chain(range(2)))
+    assert list(data_home.glob("*.new")) == []
+
+
+def test_a_resumed_saver_knows_what_its_file_holds(data_home: Path) -> None:
+    path = data_home / "game.unolog"
+    first = LogSaver.create(path)
+    first.save(_chain(range(4)))
+    first.close()
+    log, contents = GameLog.resume(path)
+    saver = LogSaver(log, contents.entries)
+    table = _chain([*range(2), 60, 61, 62])  # same length and more: a replaced tail
+    saver.save(table)
+    saver.close()
+    assert _saved(path) == _encoded(table)

@@ -123,6 +123,41 @@ def test_a_record_that_is_not_an_entry_is_refused(tmp_path: Path) -> None:
         read_log(path)
 
 
+def test_a_replaced_log_holds_exactly_the_new_entries_and_goes_on_appending(
+        tmp_path: Path) -> None:
+    path = tmp_path / "game.unolog"
+    write(path)
+    path.chmod(0o600)
+    with GameLog.create(tmp_path / "expected.unolog") as expected:
+        for entry in LOG[:4]:
+            expected.append(entry)
+    log, _ = GameLog.resume(path)
+    log.replace(LOG[:3])
+    log.append(LOG[3])
+    log.close()
+    assert path.read_bytes() == (tmp_path / "expected.unolog").read_bytes()
+    assert path.stat().st_mode & 0o777 == 0o600
+    assert [p.name for p in tmp_path.iterdir() if p.name.endswith(".new")] == []
+
+
+def test_a_replace_the_disk_refuses_leaves_the_old_log_whole(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "game.unolog"
+    write(path)
+    before = path.read_bytes()
+    log, _ = GameLog.resume(path)
+
+    def full_disk(*_: object) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr("uno_p2p.store.unolog.os.replace", full_disk)
+    with pytest.raises(UnreadableLog, match="cannot rewrite"):
+        log.replace(LOG[:2])
+    log.close()
+    assert path.read_bytes() == before
+    assert not path.with_name(path.name + ".new").exists()
+
+
 def test_create_never_overwrites(tmp_path: Path) -> None:
     path = tmp_path / "deep" / "dir" / "game.unolog"
     write(path, 2)

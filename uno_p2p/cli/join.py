@@ -246,7 +246,7 @@ async def _resume(args: argparse.Namespace, saved: Seat) -> int:
     # address (after a hand-over the host is gone), the other members, then the host.
     held = [saved]
     node = JoinNode(saved.identity, address, make_peer=None, peer=peer,
-                    saver=LogSaver(log, len(contents.entries)), on_event=console.event,
+                    saver=LogSaver(log, contents.entries), on_event=console.event,
                     on_note=console.note, code=saved.code or None, expect_host=saved.host,
                     give_up_s=args.give_up, members=saved.member_addresses(),
                     on_members=keep_members(held, console.note))

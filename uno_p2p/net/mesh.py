@@ -67,7 +67,31 @@ ADDRESS_LIMITS = Limits(max_frame=8192, max_array=MAX_MEMBERS, max_str=64, max_b
                         max_depth=3)
 TICK_S = 0.25
 REDIAL_S = 0.5
+#: A link that lived this long was a working link: the next one is dialed at once.
+STEADY_S = 10.0
+#: The longest wait between links that keep failing soon after they are made.
+BACKOFF_MAX_S = 8.0
 LIVE = (TablePhase.KEYS, TablePhase.PLAYING, TablePhase.REVEALING)
+
+
+class Backoff:
+    """How long to wait before dialing a member again after its link ended (net.md §6):
+    at once after a link that worked for ``STEADY_S``; after one that failed sooner,
+    ``REDIAL_S``, doubling with each such failure up to ``BACKOFF_MAX_S``. A fault that
+    repeats on every link (a frame the other side refuses) so costs a handshake every
+    few seconds, never a loop that spins."""
+
+    def __init__(self) -> None:
+        self.failures = 0
+
+    def after(self, lived_s: float) -> float:
+        """The wait before the next dial, the ended link having lived ``lived_s``."""
+        if lived_s >= STEADY_S:
+            self.failures = 0
+            return 0.0
+        wait = min(BACKOFF_MAX_S, REDIAL_S * 2.0 ** min(self.failures, 16))
+        self.failures += 1
+        return wait
 
 
 class MeshNode(Protocol):
@@ -237,10 +261,14 @@ class Mesh:
         await self.serve(link)
 
     async def _dial(self, member: PeerId) -> None:
-        """Keep one link to an earlier member: dial its latest address, pinning its key."""
+        """Keep one link to an earlier member: dial its latest address, pinning its key;
+        a link that keeps ending soon after it is made is dialed again later and later
+        (``Backoff``)."""
+        backoff = Backoff()
         while not self.node.finished.is_set():
             peer = self.node.seated
             where = self.addresses.get(member.key)
+            wait = REDIAL_S
             if peer is not None and where is not None and member.key not in self.links:
                 with contextlib.suppress(LinkLost, HandshakeFailed):
                     link = await connect((where[0], where[1]), peer.identity,
@@ -248,8 +276,10 @@ class Mesh:
                     if link.table_id != peer.table_id:
                         link.abort()
                     else:
+                        linked = time.monotonic()
                         await self.serve(link)
-            await asyncio.sleep(REDIAL_S)
+                        wait = max(REDIAL_S, backoff.after(time.monotonic() - linked))
+            await asyncio.sleep(wait)
 
     def _ensure_dialers(self, peer: TablePeer) -> None:
         """Of every two members the later dials the earlier; the host's link (the first
@@ -470,4 +500,4 @@ def _signed(data: bytes) -> bool:
     return True
 
 
-__all__ = ["ADDRESSES", "FORWARD", "LINKED", "MESH_FRAMES", "Mesh", "MeshNode"]
+__all__ = ["ADDRESSES", "FORWARD", "LINKED", "MESH_FRAMES", "Backoff", "Mesh", "MeshNode"]

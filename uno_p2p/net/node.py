@@ -38,16 +38,10 @@ from uno_p2p.net.link import (
     accept,
     connect,
 )
-from uno_p2p.net.mesh import REDIAL_S, Mesh, members_in_order
+from uno_p2p.net.mesh import REDIAL_S, Backoff, Mesh, members_in_order
 from uno_p2p.net.seats import LogSaver
-from uno_p2p.table.events import PeerMisbehaved, PlayerLeft, TableEvent
-from uno_p2p.table.frames import (
-    FRAME_DROP,
-    FRAME_SYNC,
-    FRAMES,
-    frame,
-    sync_request,
-)
+from uno_p2p.table.events import GameStarted, PeerMisbehaved, PlayerLeft, TableEvent
+from uno_p2p.table.frames import FRAME_SYNC, FRAMES, frame, sync_request
 from uno_p2p.table.peer import TablePeer
 from uno_p2p.table.sequencer import RESPONSE_TIMEOUT_MS
 from uno_p2p.table.state import TablePhase
@@ -58,13 +52,16 @@ MAX_PENDING = 16
 #: Wrong join codes allowed per window before the host takes no handshake for a while.
 CODE_GUESSES = 5
 CODE_WINDOW_S = 60.0
-#: What a joiner may send the host (table.md §3.1: every table frame but the
-#: sequencer's ``D``); anything else cuts its link.
-JOINER_FRAMES = tuple(f for f in FRAMES if f != FRAME_DROP)
 LIVE = (TablePhase.KEYS, TablePhase.PLAYING, TablePhase.REVEALING)
 #: After the game ends a node keeps its links this long: the last entries still
 #: travel, through a member if need be (net.md §5.3), before anyone hangs up.
 LINGER_S = 2.0
+#: The host then keeps the links its members made until they hang up, for at most this
+#: long: a member that is behind (a slow laptop) still reads the last entries.
+HANG_UP_WAIT_S = 30.0
+#: How long a node whose sequencer is out of reach (past the hand-over time-out) waits
+#: for a hand-over before it stops (net.md §6).
+GIVE_UP_S = 30.0
 #: The code of the ``LinkLost`` a resumed joiner stops with when no member answered.
 NOBODY_ANSWERED = "nobody_answered"
 
@@ -81,7 +78,9 @@ class HostNode(Driver):
         self.timings = timings
         self.autostart = autostart
         self.discovery = discovery
-        self.mesh = Mesh(self, timings, dials=False)
+        # After a hand-over the old host is an ordinary peer: it too gives up on a
+        # sequencer that stays out of reach (net.md §6), never waits for ever.
+        self.mesh = Mesh(self, timings, dials=False, give_up_ms=int(GIVE_UP_S * 1000))
         self.links: dict[bytes, Link] = self.mesh.links
         self.missing: set[bytes] = set()
         self.port = 0
@@ -93,6 +92,8 @@ class HostNode(Driver):
         self._code_failures: deque[float] = deque()
         self._sender: bytes | None = None
         self._bad_frame = ""
+        #: Set whenever a member's link ends (the end of the game waits for them all).
+        self._link_ended = asyncio.Event()
 
     async def listen(self, host: str = "0.0.0.0", port: int = 0) -> int:  # noqa: S104
         """Open the table's port (0: any free one) and announce it; returns the port.
@@ -203,7 +204,7 @@ class HostNode(Driver):
             while True:
                 data = await link.receive()
                 if self.links.get(key) is not link:
-                    break  # a newer link of this peer took over (it asked for a sync)
+                    break  # a newer link of this peer took over, or a stranger's was closed
                 await self.take_frame(data, partial(self._deliver, key, data, self.clock()))
                 await self._announce()
         except LinkLost as error:
@@ -215,16 +216,22 @@ class HostNode(Driver):
             if self.links.get(key) is link:
                 self.mesh.detach(key, link)
                 self._gone(key)
+            self._link_ended.set()
 
     def _deliver(self, key: bytes, data: bytes, arrived_ms: int) -> None:
-        """One frame from a joiner to the sequencer (it came off the link at ``arrived_ms``).
+        """One frame from a member (it came off the link at ``arrived_ms``): to the
+        sequencer, or, after a hand-over, from it.
 
         Raises:
             LinkLost: a frame a joiner never sends, or one that does not decode.
         """
         if self.mesh.control(key, data) or self.closed:
             return
-        if data[:1] not in JOINER_FRAMES:
+        # Every table frame (table.md §3.1), the sequencer's ``D`` too: once a hand-over
+        # made another member the sequencer, the old host is an ordinary peer and takes
+        # its notices (§13.4); a ``D`` from anyone else the peer ignores. Only bytes that
+        # are no frame at all cut the link.
+        if data[:1] not in FRAMES:
             raise LinkLost(f"a frame of unknown kind {data[:1]!r}", code="unexpected_frame")
         self._sender, self._bad_frame = key, ""
         self.peer.receive(data, self.clock(), PeerId(key), arrived_ms)
@@ -236,19 +243,40 @@ class HostNode(Driver):
     def _saw(self, event: TableEvent) -> None:
         if isinstance(event, PlayerLeft) and event.kicked and event.peer.key in self.links:
             # The kick entry is already queued on that link: say goodbye after it.
-            goodbye = self.links[event.peer.key].close(
-                f"the host removed you from the table: {event.reason or 'no reason given'}")
-            task = asyncio.get_running_loop().create_task(goodbye)
-            self._closing.add(task)
-            task.add_done_callback(self._closing.discard)
+            self._say_goodbye(self.links[event.peer.key], "the host removed you from the "
+                              f"table: {event.reason or 'no reason given'}")
+        if isinstance(event, GameStarted):
+            self._close_strangers()
         if isinstance(event, PeerMisbehaved) and self._sender is not None and (
                 (event.code == "invalid_frame" and event.peer is None) or
                 (event.code == "forged_message" and event.peer == PeerId(self._sender))):
             self._bad_frame = event.reason
 
+    def _say_goodbye(self, link: Link, reason: str) -> None:
+        """Close ``link`` after what is queued on it, without waiting here."""
+        task = asyncio.get_running_loop().create_task(link.close(reason))
+        self._closing.add(task)
+        task.add_done_callback(self._closing.discard)
+
+    def _close_strangers(self) -> None:
+        """The game started: a link that completed the handshake in the lobby but never
+        joined is no seat, and is closed now (net.md §6). It gets no addresses and no
+        entries, and nothing more it sends reaches the peer (``_serve``)."""
+        for key, link in list(self.links.items()):
+            if not self._admitted(key):
+                self.mesh.detach(key, link)
+                self.on_note(f"{link.peer.fingerprint} at {link.address} never joined: "
+                             "its link is closed now that the game has started")
+                self._say_goodbye(link, "the game has started without you; this table "
+                                  "takes no new players")
+
     def _seated(self, key: bytes) -> bool:
+        """A seat of a live game, while this node's peer is its sequencer: who is missing
+        is the sequencer's news; after a hand-over (§13.4) the old host's view of its
+        links is nobody's."""
         state = self.peer.state
-        return state.phase in LIVE and state.seat_of(key) is not None
+        return state.phase in LIVE and state.seat_of(key) is not None and \
+            self.peer.sequencer is not None
 
     def _gone(self, key: bytes) -> None:
         if self._seated(key) and not self.finished.is_set():
@@ -264,8 +292,9 @@ class HostNode(Driver):
     def _back(self, key: bytes) -> None:
         if key in self.missing:
             self.missing.discard(key)
-            self.on_note(f"{self.name_of(key)} is back")
-            self._tell_presence()
+            if self._seated(key):
+                self.on_note(f"{self.name_of(key)} is back")
+                self._tell_presence()
 
     def _tell_presence(self) -> None:
         names: list[WireValue] = [*sorted(self.name_of(k) for k in self.missing)]
@@ -285,7 +314,29 @@ class HostNode(Driver):
         """Until the game ends (or stops), then say goodbye to every joiner."""
         await self.finished.wait()
         await asyncio.sleep(LINGER_S)
+        await self._until_hung_up(HANG_UP_WAIT_S)
         await self.shutdown("the game is over")
+
+    async def _until_hung_up(self, seconds: float) -> None:
+        """Keep the links the members made until they hang up (each does ``LINGER_S``
+        after its own end), for at most ``seconds``. A member that is behind still has
+        the last entries to read, queued or in its socket; closing its link first would
+        reset the connection under it and lose them (net.md §6), and it would never
+        see the end."""
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(seconds):
+                while self.links:
+                    self._link_ended.clear()
+                    await self._link_ended.wait()
+
+    def give_up(self) -> None:
+        """The sequencer (another member, after a hand-over) stayed out of reach and no
+        new hand-over came: stop, as a joiner does; the log holds what we accepted."""
+        if self.finished.is_set():
+            return
+        self.on_note(f"the sequencer is gone: the game stopped after entry "
+                     f"{self.peer.state.seq}")
+        self.finished.set()
 
     async def shutdown(self, reason: str) -> None:
         """Close every link (after sending what is queued), stop listening, unregister."""
@@ -308,7 +359,7 @@ class JoinNode(Driver):
                  peer: TablePeer | None = None, saver: LogSaver | None = None,
                  on_event: EventSink, on_note: NoteSink, code: str | None = None,
                  expect_host: PeerId | None = None, expect_fingerprint: str | None = None,
-                 timings: Timings = DEFAULT_TIMINGS, give_up_s: float = 30.0,
+                 timings: Timings = DEFAULT_TIMINGS, give_up_s: float = GIVE_UP_S,
                  clock: Callable[[], int] = wall_ms,
                  members: Mapping[bytes, tuple[str, int]] | None = None,
                  on_members: Callable[[dict[bytes, tuple[str, int]]], None] | None = None
@@ -439,6 +490,7 @@ class JoinNode(Driver):
 
     async def _run(self) -> None:
         first, since = True, time.monotonic()
+        backoff = Backoff()
         while not self.finished.is_set():
             try:
                 self.link = await self._connect()
@@ -452,7 +504,7 @@ class JoinNode(Driver):
             self._seat(self.link, self.mesh.attach(self.link))
             await self.mesh.start(self.link.local_host or None)
             self.pump()
-            link = self.link
+            link, linked = self.link, time.monotonic()
             error = await self._serve(link)
             self.mesh.detach(link.peer.key, link)
             if error is not None and error.code == "bye" and not self._member():
@@ -464,9 +516,16 @@ class JoinNode(Driver):
                     self.name_of(link.peer.key)
                 self.on_note(f"lost the link to {who} ({error.code}): {error}; "
                              "reconnecting, and playing on through the other members")
+                await self._pause(backoff.after(time.monotonic() - linked))
         await asyncio.sleep(LINGER_S)
         if self.link is not None:
             await self.link.close("the game is over")
+
+    async def _pause(self, seconds: float) -> None:
+        """Wait ``seconds`` before dialing again, or less if the game ends meanwhile."""
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(seconds):
+                await self.finished.wait()
 
     def _unanswered(self, error: LinkLost, waited_s: float) -> None:
         """No link yet in this run. A fresh join stops at once (most likely a wrong

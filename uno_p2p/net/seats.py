@@ -21,7 +21,7 @@ from __future__ import annotations
 import os
 import re
 import secrets
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
@@ -32,6 +32,7 @@ from uno_p2p.store.unolog import SUFFIX, GameLog, games_dir
 from uno_p2p.wire import fields
 from uno_p2p.wire.chain import ChainVerifier
 from uno_p2p.wire.codec import Limits, WireValue, pack, unpack
+from uno_p2p.wire.envelope import Entry
 from uno_p2p.wire.lobby import MAX_PLAYERS
 
 SEAT_SUFFIX = ".seat"
@@ -259,11 +260,17 @@ def latest_seat(name: str | None = None) -> Seat:
 
 
 class LogSaver:
-    """Appends every entry the peer accepted to its ``.unolog`` file, mode 0600."""
+    """Keeps the peer's ``.unolog`` file equal to its chain, mode 0600: each entry the
+    peer accepted is appended and flushed at once; a chain whose tail was replaced (a
+    hand-over superseded what a woken old host logged alone, table.md §13.4) is
+    rewritten whole and atomically (``GameLog.replace``), never spliced."""
 
-    def __init__(self, log: GameLog, written: int = 0) -> None:
+    def __init__(self, log: GameLog, written: Sequence[Entry] = ()) -> None:
         self.log = log
-        self.written = written
+        self.written = len(written)
+        #: The hash of the last entry on disk: it commits to every entry before it, so
+        #: the chain still extends the file exactly when its entry there hashes the same.
+        self._last = written[-1].hash if written else None
 
     @classmethod
     def create(cls, path: Path) -> LogSaver:
@@ -277,14 +284,20 @@ class LogSaver:
         return cls(log)
 
     def save(self, chain: ChainVerifier) -> None:
-        """Write the entries of ``chain`` not yet written.
+        """Make the file hold ``chain``: append the entries not yet written, or, if the
+        chain no longer extends what the file holds, rewrite the file with it.
 
         Raises:
             UnreadableLog: the disk refused.
         """
-        for seq in range(self.written, len(chain)):
-            self.log.append(chain.entry(seq))
-        self.written = max(self.written, len(chain))
+        if self.written and (len(chain) < self.written or
+                             chain.entry(self.written - 1).hash != self._last):
+            self.log.replace(chain.entries)
+        else:
+            for seq in range(self.written, len(chain)):
+                self.log.append(chain.entry(seq))
+        self.written = len(chain)
+        self._last = chain.entry(len(chain) - 1).hash if len(chain) else None
 
     def close(self) -> None:
         self.log.close()

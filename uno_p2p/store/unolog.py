@@ -9,17 +9,25 @@ Every record is written with one ``write`` and flushed to the OS at once;
 ``sync()`` forces it to the disk (the table calls it at least at each round
 end). A crash can only leave the *last* record short or garbled: reopening
 detects that, reports it, and (when opening to append) truncates exactly that
-tail; nothing before it is ever rewritten. A bad record anywhere else is not a
-crash but damage, and the file is refused as unreadable. The CRC only detects
-accidents; tampering is the chain's job (``uno_p2p.wire.chain``).
+tail; nothing before it is ever rewritten in place. A bad record anywhere else
+is not a crash but damage, and the file is refused as unreadable. The CRC only
+detects accidents; tampering is the chain's job (``uno_p2p.wire.chain``).
+
+The one exception to append-only is a log whose tail the table replaced (a
+woken old host's entries that a hand-over superseded, table.md §13.4): the
+file must hold exactly the peer's chain, so ``GameLog.replace`` writes the
+whole new chain to a temporary file, syncs it and renames it over the old
+one. A crash at any moment leaves either the old file or the new, never a
+torn mix of both.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import struct
 import zlib
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -253,6 +261,36 @@ class GameLog:
             self._file.flush()
         except OSError as error:
             raise UnreadableLog(f"cannot write to {self.path}: {error.strerror}") from error
+
+    def replace(self, entries: Sequence[Entry]) -> None:
+        """Make the file hold exactly ``entries`` (a chain whose tail was replaced),
+        atomically: written to ``<name>.new`` with the file's mode, synced, renamed over
+        the log, the directory synced; then appending goes on in the new file.
+
+        Raises:
+            UnreadableLog: an entry cannot be logged, or the disk refused (the old
+                file is then left whole).
+        """
+        records = [entry.encode() for entry in entries]
+        if any(not 0 < len(data) <= MAX_RECORD for data in records):
+            raise UnreadableLog(f"an entry of {self.path} cannot be logged")
+        temporary = self.path.with_name(self.path.name + ".new")
+        try:
+            mode = os.stat(self.path).st_mode & 0o777
+            fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, mode)
+            with os.fdopen(fd, "wb") as file:
+                file.write(HEADER + b"".join(_record(data) for data in records))
+                file.flush()
+                os.fsync(file.fileno())
+            os.replace(temporary, self.path)
+            fresh = self.path.open("ab")
+        except OSError as error:
+            with contextlib.suppress(OSError):
+                os.unlink(temporary)
+            raise UnreadableLog(f"cannot rewrite {self.path}: {error.strerror}") from error
+        _sync_directory(self.path.parent)
+        self._file.close()
+        self._file = fresh
 
     def sync(self) -> None:
         """Force everything written so far onto the disk (at least at round end).
