@@ -80,7 +80,7 @@ def start(tmp_path: Path) -> Iterator[Starter]:
     def run(width: int, height: int, args: str, env: str = "") -> tuple[Pane, Path]:
         pane = Pane(f"uno-test-{uuid.uuid4().hex[:8]}")
         status = tmp_path / f"{pane.name}.rc"
-        command = (f"env {env} {shlex.quote(sys.executable)} -m uno_p2p play {args}; "
+        command = (f"env {env} {shlex.quote(sys.executable)} -m uno_p2p play --player You {args}; "
                    f"echo $? > {shlex.quote(str(status))}; sleep 30")
         pane.tmux("new-session", "-d", "-s", pane.name, "-x", str(width), "-y", str(height),
                   "-c", str(Path(__file__).resolve().parents[2]), command)

@@ -30,7 +30,6 @@ from typing import TYPE_CHECKING
 from uno_p2p.cli import EXIT_FAILURE, EXIT_OK
 from uno_p2p.cli.lan import (
     Console,
-    check_name,
     discovery_for,
     find_table,
     finish,
@@ -38,6 +37,7 @@ from uno_p2p.cli.lan import (
     run_with_input,
     say,
 )
+from uno_p2p.cli.names import add_player_argument, check_name, login_name
 from uno_p2p.cli.netui import play_screens, use_screens
 from uno_p2p.crypto.identity import Identity
 from uno_p2p.errors import ConfigError
@@ -55,13 +55,15 @@ if TYPE_CHECKING:
 GIVE_UP_S = 30.0
 
 
-def add_join_arguments(parser: argparse.ArgumentParser) -> None:
+def add_join_arguments(parser: argparse.ArgumentParser,
+                       said: str = "your login name") -> None:
+    """What ``join`` and ``bot`` share; ``said`` names the default ``--player``."""
     parser.add_argument("table", nargs="?", default=None, help="the table's name (mDNS)")
     parser.add_argument("--address", default=None, metavar="HOST:PORT",
                         help="join the host at this address directly")
     parser.add_argument("--no-mdns", action="store_true",
                         help="neither announce nor browse by mDNS (use --address)")
-    parser.add_argument("--player", default=None, help="your name at the table")
+    add_player_argument(parser, said=said)
     parser.add_argument("--join-code", default=None, help="the code of a private table")
     parser.add_argument("--resume", action="store_true",
                         help="come back to the newest unfinished game on this machine")
@@ -84,7 +86,7 @@ def join(args: argparse.Namespace) -> int:
     Raises:
         ConfigError: no address and no discovery, a bad name, nothing to resume.
     """
-    return run_seat(args, None, os.environ.get("USER", "Player")[:32] or "Player")
+    return run_seat(args, None, login_name())
 
 
 def run_seat(args: argparse.Namespace, bot: str | None, default_player: str) -> int:
@@ -96,7 +98,7 @@ def run_seat(args: argparse.Namespace, bot: str | None, default_player: str) -> 
     os.umask(0o077)
     if args.resume:
         return asyncio.run(_resume(args, latest_seat(args.player)))
-    player = check_name(args.player or default_player)
+    player = check_name(default_player if args.player is None else args.player)
     identity = Identity(secrets.token_bytes(32)) if bot else player_identity(player)
     return asyncio.run(_join(args, player, identity, bot))
 

@@ -305,14 +305,3 @@ async def run_with_input(console: Console, main: Callable[[], Awaitable[None]]) 
             with contextlib.suppress(asyncio.CancelledError):
                 await reader
 
-
-def check_name(name: str) -> str:
-    """A player name as the lobby accepts it (1 to 32 characters).
-
-    Raises:
-        ConfigError: empty or too long.
-    """
-    name = name.strip()
-    if not 0 < len(name) <= 32:
-        raise ConfigError("a player name has 1 to 32 characters")
-    return name
