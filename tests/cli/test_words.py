@@ -7,7 +7,7 @@ sentences are pinned in one words test per words module).
 
 from __future__ import annotations
 
-from uno_p2p.cli import names, voice
+from uno_p2p.cli import lan, names, voice
 from uno_p2p.net import link
 
 
@@ -17,6 +17,10 @@ def test_the_command_line_words() -> None:
     assert voice.WRONG_ADDRESS_HINT == ("check the address: the host's screen shows the one "
                                         "to join, like --address 192.168.1.20:7777")
     assert names.NO_LOGIN == "Player"
+    assert lan.LEFT_LOBBY == ("You left the table before its game started: no game was "
+                              "played, no log was kept")
+    assert lan.LOBBY_CLOSED == ("The table closed before its game started: no game was "
+                                "played, no log was kept")
 
 
 def test_the_words_for_an_address_with_no_table() -> None:

@@ -26,6 +26,7 @@ from pathlib import Path
 import pytest
 
 from tests.ui.test_terminal import TMUX, Pane
+from uno_p2p.cli.lan import LEFT_LOBBY
 from uno_p2p.rules.options import NETWORK_TURN_TIMER
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -235,6 +236,9 @@ def test_text_flag_keeps_the_plain_console(tmp_path: Path) -> None:
                            "127.0.0.1", "--player", "Ann"], input="quit\n", text=True,
                           capture_output=True, env=env, timeout=60, check=False, cwd=ROOT)
     assert "is open on port" in done.stdout
+    assert f"{LEFT_LOBBY}." in done.stdout, "the same end as in the full screen"
+    assert done.returncode == 0
+    assert list((tmp_path / "uno-lan" / "games").iterdir()) == [], "no file for a lobby"
 
 
 #: A whole one-round game (``target=1``): the human plays or draws on every turn.
@@ -307,3 +311,29 @@ def test_a_joiner_who_quits_while_reconnecting_leaves_cleanly(sessions: Sessions
     end = guest.screen()
     assert "Traceback" not in end, end
     assert "Error" not in end, end
+
+
+def test_leaving_a_lobby_says_so_exits_0_and_keeps_no_file(sessions: Sessions) -> None:
+    """Issue 25: a lobby visit read as a finished game ("Audit: OK ... to the final
+    scores"), exited 1 in the full screen (0 in text), and left a log behind."""
+    host, host_rc = sessions.run(uno_lan("host --bind 127.0.0.1 --player Ann"), 80, 24)
+    port = lobby_port(host)
+    guest, guest_rc = sessions.run(uno_lan(f"join --address 127.0.0.1:{port} --player Bob"),
+                                   80, 24)
+    guest.wait_for(lambda s: "Bob" in s and "Ann" in s and "q leave" in s, "Bob in the lobby",
+                   TABLE_S)
+    games = sessions.data / "uno-lan" / "games"
+    assert any("-Bob-" in path.name for path in games.iterdir()), "Bob's seat while seated"
+    guest.keys("q")
+    guest.wait_for(lambda s: "y: leave" in s, "the leave question")
+    guest.keys("y")
+    assert wait_exit(guest_rc) == 0
+    assert f"{LEFT_LOBBY}." in guest.joined()
+    assert "Audit" not in guest.joined()
+    host.wait_for(lambda s: "Bob" not in s.split("Rules:")[0], "Bob gone from the seats")
+    host.keys("q")
+    host.wait_for(lambda s: "y: leave" in s, "the leave question")
+    host.keys("y")
+    assert wait_exit(host_rc) == 0
+    assert f"{LEFT_LOBBY}." in host.joined()
+    assert list(games.iterdir()) == [], "no seat and no log for a game that never started"

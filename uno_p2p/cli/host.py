@@ -37,7 +37,15 @@ from typing import BinaryIO
 
 from uno_p2p.cli import EXIT_FAILURE, EXIT_OK
 from uno_p2p.cli.bot import THINK_S, think_ms
-from uno_p2p.cli.lan import Console, discovery_for, finish, run_with_input, say
+from uno_p2p.cli.lan import (
+    Console,
+    discovery_for,
+    end_in_lobby,
+    finish,
+    never_started,
+    run_with_input,
+    say,
+)
 from uno_p2p.cli.names import add_player_argument, check_name, login_name
 from uno_p2p.cli.netui import play_screens, use_screens
 from uno_p2p.cli.voice import options_from
@@ -173,7 +181,7 @@ async def _host(args: argparse.Namespace, player: str, options: Options, players
     if screens:
         try:
             ok, _ = await play_screens(
-                session, node, node.run, lambda: seat.log_path,
+                session, node, node.run, lambda: seat,
                 f"Others join with: uno-lan join --address {where}:{port}")
         finally:
             if peer.state.phase.value != "ended":
@@ -191,11 +199,14 @@ async def _host(args: argparse.Namespace, player: str, options: Options, players
         await run_with_input(console, node.run)
     finally:
         await _stop_bots(bots)
+    if never_started(peer):
+        end_in_lobby(seat, left=True)  # only the host closes its lobby
+        return EXIT_OK
     stopped = "" if peer.stopped is None else str(peer.stopped)
     ok = finish(seat.log_path, console, stopped)
     if peer.state.phase.value == "ended":
         seat.ended()
-    return EXIT_OK if ok or not args.autoplay else EXIT_FAILURE
+    return EXIT_OK if ok else EXIT_FAILURE  # as in the full screen (play_screens)
 
 
 def lan_address() -> str:

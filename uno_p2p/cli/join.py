@@ -31,8 +31,10 @@ from uno_p2p.cli import EXIT_FAILURE, EXIT_OK
 from uno_p2p.cli.lan import (
     Console,
     discovery_for,
+    end_in_lobby,
     find_table,
     finish,
+    never_started,
     parse_address,
     run_with_input,
     say,
@@ -229,7 +231,7 @@ async def _join_screens(args: argparse.Namespace, player: str, identity: Identit
                     on_members=keep_members(made, session.note))
     session.driver = node
     ok, why = await play_screens(session, node, node.run,
-                                 lambda: made[0].log_path if made else None,
+                                 lambda: made[0] if made else None,
                                  "A joiner is ready at once (r: not ready); the host starts.")
     if made and node.seated is not None and node.seated.state.phase.value == "ended":
         made[0].ended()
@@ -278,6 +280,9 @@ async def _play(node: JoinNode, console: Console, seat: Callable[[], Seat | None
     console.driver = node
     await run_with_input(console, node.run)
     current = seat()
+    if never_started(node.seated):
+        end_in_lobby(current, console.left)
+        return EXIT_OK
     if current is None:
         return EXIT_FAILURE
     stopped = why_it_stopped(node)
