@@ -8,6 +8,7 @@ what the view knows is drawn: opponents' cards are backs and counts.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
@@ -388,6 +389,58 @@ def news(lines: Sequence[str], height: int, width: int, back: int = 0) -> Block:
         if len(rows) >= height:
             break
     return rows[-height:] if height > 0 else []
+
+
+def wrap_line(line: Line, width: int, indent: str = "  ") -> Block:
+    """A styled ``line`` broken at spaces into rows of at most ``width`` columns, each
+    fragment keeping its style; rows after the first start with ``indent``. A word longer
+    than a row (a log's path) is split, after a ``/`` where there is one."""
+    rows: Block = []
+    row: Line = []
+    used, words = 0, 0  # columns taken, and words placed, on the row being filled
+
+    def next_row() -> None:
+        nonlocal row, used, words
+        rows.append(_trimmed(row))
+        row, used, words = [("", indent)], get_cwidth(indent), 0
+
+    for style, text in line:
+        for word in re.findall(r"\S+|\s+", text):
+            if word.isspace():
+                if words and used + get_cwidth(word) <= width:
+                    row.append((style, word))
+                    used += get_cwidth(word)
+                continue
+            if words and used + get_cwidth(word) > width:
+                next_row()
+            while used + get_cwidth(word) > width:
+                head = _split_word(word, width - used)
+                row.append((style, head))
+                word = word[len(head):]
+                next_row()
+            row.append((style, word))
+            used, words = used + get_cwidth(word), words + 1
+    rows.append(_trimmed(row))
+    return rows
+
+
+def _trimmed(row: Line) -> Line:
+    """A wrapped row without the spaces it ended on."""
+    while row and row[-1][1].isspace():
+        row = row[:-1]
+    return row
+
+
+def _split_word(word: str, room: int) -> str:
+    """The most of ``word`` that fits ``room`` columns, ending after a ``/`` if one is
+    in the second half (a path breaks between its folders)."""
+    head = ""
+    for char in word:
+        if get_cwidth(head + char) > max(1, room):
+            break
+        head += char
+    slash = head.rfind("/") + 1
+    return head[:slash] if slash > len(head) // 2 else head
 
 
 def wrap(text: str, width: int, indent: str = "  ") -> list[str]:
