@@ -5,10 +5,9 @@ from __future__ import annotations
 from tests.ui.helpers import names_to_cards
 from uno_p2p.rules import preset
 from uno_p2p.ui.dialogs import boxed, game_over, round_table
-from uno_p2p.ui.netsession import Stopped
 from uno_p2p.ui.render import Seats, plain_text, width_of, wrap_line
 from uno_p2p.ui.session import RoundSummary
-from uno_p2p.ui.status import stopped_rows
+from uno_p2p.ui.status import Stopped, stopped_rows
 
 NAMES = tuple(["You"] + [f"Bot {i}" for i in range(1, 10)])
 SEATS = Seats(NAMES, 0)
