@@ -79,3 +79,8 @@ def test_wrap_line_keeps_styles_and_breaks_long_words_after_a_slash() -> None:
     assert rows[0][0] == ("class:uno", "Stopped:")
     assert "".join(plain_text(rows).split()) == "".join(f"Stopped: see {LONG_LOG} now".split())
     assert any(text.endswith("/") for row in rows for _, text in row), "split at a folder"
+
+
+def test_a_footer_that_fits_keeps_its_spacing() -> None:
+    box = plain_text(boxed("Quit?", [[("", "Leave?")]], "y: quit    n: go on playing"))
+    assert "│ y: quit    n: go on playing │" in box

@@ -53,7 +53,8 @@ def boxed(title: str, body: Block, footer: str = "") -> Block:
     box is ever cut at 80 columns or more (issue 25)."""
     room = BOX_WIDTH - 4
     body = [row for line in body for row in (wrap_line(line, room) if line else [line])]
-    footers = wrap(footer, room) if footer else []
+    footers = [] if not footer else [footer] if get_cwidth(footer) <= room else \
+        wrap(footer, room)
     inner = max([width_of(line) for line in body] + [get_cwidth(title) + 2]
                 + [get_cwidth(row) for row in footers])
     style = "class:dialog"
