@@ -136,8 +136,8 @@ def help_rows(options: Options) -> Block:
             line = [*pad(line, HELP_COLUMN), *_help_key(*right)]
         rows.append(line)
     rows += [[], [("class:marker", "Your hand "),
-                  ("", "cards you can play now stand raised, a bar of their colour")],
-             [("", "  above them (\"play\" without colours, • on a small screen). Every card")],
+                  ("", "cards you can play now stand raised under the word \"play\"")],
+             [("", "  (on a bar of their colour; • by the number on a small screen). Every card")],
              [("", "  shows its colour letter: R red, Y yellow, G green, B blue, W wild.")],
              [], [("class:marker", "Rules "), ("", rules_label(options))]]
     changes = "in force: " + ", ".join(options.describe())
@@ -162,7 +162,7 @@ def game_over(summary: RoundSummary, seats: Seats, options: Options, seed: str) 
         head = f"{seats.names[winner]} wins the game."
     order = sorted(range(len(seats.names)), key=lambda s: summary.scores[s],
                    reverse=options.scoring != "losses")
-    rows: Block = [[("class:uno", head)], [], [("class:muted", "Final scores:")]]
+    rows: Block = [[("class:good", head)], [], [("class:muted", "Final scores:")]]
     for place, seat in enumerate(order, 1):
         style = "class:me" if seat == seats.me else ""
         rows.append([(style, f" {place:>2}. {seats.names[seat]:<16} {summary.scores[seat]:>6}")])

@@ -26,6 +26,8 @@ TILE = 6          # a hand card's width
 TILE_GAP = 1
 BIG_W, BIG_H = 13, 5
 BACKS_SHOWN = 12  # card backs drawn per opponent before "+"
+#: The word on the raised edge of a card that can be played now, in colour or not.
+PLAYABLE = "play"
 
 
 @dataclass(frozen=True, slots=True)
@@ -261,7 +263,7 @@ def _turn_line(view: State, seats: Seats) -> Line:
     if phase == Phase.STARTER_COLOUR:
         return [("class:turn", f"{seats.who(seat)}: name the starter's colour")]
     if seat == seats.me:
-        return [("class:turn class:uno", "Your turn")]
+        return [("class:turn class:good", "Your turn")]
     return [("class:turn", f"{seats.names[seat]}'s turn")]
 
 
@@ -331,12 +333,16 @@ def hand(view: State, seats: Seats, cursor: int, marked: Collection[Slot],
 def _edge(face: int | None, playable: bool, plain: bool) -> Line:
     if not playable or face is None:
         return [("", " " * TILE)]
+    # The word, not only the colour, says the card is playable (issue 25: a coloured bar
+    # alone asked the player to see colours); plain mode shows the same word uncoloured.
+    word = PLAYABLE.center(TILE)
     if plain:
-        return [("", "play".center(TILE))]
+        return [("", word)]
     if face >= 100:  # a rainbow edge: black would vanish on a dark terminal
-        return [(f"class:card.{name}", " " * width)
-                for name, width in zip(COLOUR_CLASSES, (2, 1, 1, 2), strict=False)]
-    return [(card_style(face, plain), " " * TILE)]
+        cuts = (0, 2, 3, 4, TILE)
+        return [(f"class:card.{name}", word[start:end])
+                for name, start, end in zip(COLOUR_CLASSES, cuts, cuts[1:], strict=False)]
+    return [(card_style(face, plain), word)]
 
 
 def _mark(index: int, cursor: bool, marked: bool, dot: bool = False) -> tuple[str, str]:
