@@ -52,7 +52,8 @@ def boxed(title: str, body: Block, footer: str = "") -> Block:
     ``BOX_WIDTH`` columns wide: longer lines (a reason, a log's path) wrap, so that no
     box is ever cut at 80 columns or more (issue 25)."""
     room = BOX_WIDTH - 4
-    body = [row for line in body for row in (wrap_line(line, room) if line else [line])]
+    body = [row for line in body
+            for row in (wrap_line(line, room) if width_of(line) > room else [line])]
     footers = [] if not footer else [footer] if get_cwidth(footer) <= room else \
         wrap(footer, room)
     inner = max([width_of(line) for line in body] + [get_cwidth(title) + 2]
