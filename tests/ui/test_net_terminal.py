@@ -337,3 +337,25 @@ def test_leaving_a_lobby_says_so_exits_0_and_keeps_no_file(sessions: Sessions) -
     assert wait_exit(host_rc) == 0
     assert f"{LEFT_LOBBY}." in host.joined()
     assert list(games.iterdir()) == [], "no seat and no log for a game that never started"
+
+
+def test_a_resumed_joiner_comes_back_to_the_full_screen_table(sessions: Sessions) -> None:
+    """Issue 25: ``join --resume`` came back in plain text, not the screen it left."""
+    host, host_rc = sessions.run(uno_lan("host --bots 1 --bot-think 0.2 --bind 127.0.0.1 "
+                                         "--player Ann"), 80, 24)
+    port = lobby_port(host)
+    host.wait_for(lambda s: "Bot 1" in s, "the bot in the lobby", TABLE_S)
+    guest, _ = sessions.run(uno_lan(f"join --address 127.0.0.1:{port} --player Bob"), 80, 24)
+    host.wait_for(lambda s: "Bob" in s and "press s to start" in s, "Bob ready", TABLE_S)
+    host.keys("s")
+    guest.wait_for(lambda s: "deals round 1" in s, "the first deal", TABLE_S)
+    kill_program(guest, signal.SIGKILL)
+    back, back_rc = sessions.run(uno_lan("join --resume --player Bob"), 80, 24)
+    table = back.wait_for(lambda s: "Players: " in s and re.search(r"Bob · \d+ cards?", s)
+                          is not None, "Bob's table again, full screen", TABLE_S)
+    assert "Resuming Bob from" not in table, "not the plain-text console"
+    assert "q quit" in table, "the table's key bar"
+    quit_game(back, back_rc)
+    assert wait_exit(back_rc) in (0, 1)
+    quit_game(host, host_rc)
+    wait_exit(host_rc)

@@ -57,6 +57,7 @@ from uno_p2p.table.events import (
     YourTurn,
 )
 from uno_p2p.table.peer import TablePeer
+from uno_p2p.ui.networds import progress_words
 
 #: What a player reads when a table's game never started: nothing to audit, nothing kept
 #: (issue 25: a lobby visit read as a finished game, and left a log behind).
@@ -225,7 +226,7 @@ class Console:
             say("Your turn. " + "  ".join(f"[{i}] {describe_action(a, self.names)}"
                                           for i, a in enumerate(event.actions, 1)))
         elif isinstance(event, Progress):
-            say(f"({event.what})")
+            say(f"({progress_words(event.what)})")
 
     def command(self, line: str) -> None:
         """One typed line: a move number, ``hand``, ``say WORDS``, ``start`` or ``quit``."""

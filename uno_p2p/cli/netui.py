@@ -84,11 +84,12 @@ async def play_screens(session: NetSession, node: Driver,
 
     watcher = asyncio.create_task(watch())
     plain = plain_mode()
-    lobby = LobbyScreen(session.lobby_view(), session.lobby_updates(), session, plain)
-    if hint:
-        lobby.status = hint
-    outcome = await lobby.run()
-    left = outcome == LobbyOutcome.LEFT
+    left = False
+    if not session.in_game:  # a resumed seat goes straight back to the table it left
+        lobby = LobbyScreen(session.lobby_view(), session.lobby_updates(), session, plain)
+        if hint:
+            lobby.status = hint
+        left = await lobby.run() == LobbyOutcome.LEFT
     if not left and await session.wait_for_game(START_WAIT_S):
         screen = NetGameScreen(session, plain)
         await screen.run()
