@@ -98,6 +98,8 @@ def test_a_bug_is_one_sentence_and_a_crash_report(tmp_path: Path, monkeypatch: p
     (["host", "--bost", "2"], "--bost", "--bots"),
     (["play", "--sed", "4"], "--sed", "--seed"),
     (["--verison"], "--verison", "--version"),
+    (["join", "--name", "Ann"], "--name", "--player"),  # your name is --player everywhere
+    (["bot", "--name", "Bot 5"], "--name", "--player"),
 ])
 def test_a_misspelt_option_gets_a_did_you_mean(argv: list[str], typed: str, meant: str,
                                                capsys: pytest.CaptureFixture[str]) -> None:
@@ -118,14 +120,19 @@ def test_an_option_like_no_other_gets_no_guess(capsys: pytest.CaptureFixture[str
 
 
 @pytest.mark.parametrize(("argv", "said"), [
-    (["host", "--bots", "-1"], "--bots must be from 0 to 9, not -1"),
-    (["host", "--bots", "10"], "--bots must be from 0 to 9, not 10"),
-    (["host", "--players", "11"], "--players must be from 2 to 10, not 11"),
-    (["host", "--player", "x" * 33], "--player must be 1 to 32 characters, not 33"),
-    (["host", "--name", "x" * 64], "--name (the table's) must be 1 to 63 characters, not 64"),
+    (["host", "--bots", "-1"], voice.OUT_OF_RANGE.format(flag="--bots", low=0, high=9,
+                                                         value=-1)),
+    (["host", "--bots", "10"], voice.OUT_OF_RANGE.format(flag="--bots", low=0, high=9,
+                                                         value=10)),
+    (["host", "--players", "11"], voice.OUT_OF_RANGE.format(flag="--players", low=2, high=10,
+                                                            value=11)),
+    (["host", "--player", "x" * 33], voice.TOO_LONG.format(flag="--player", high=32,
+                                                           value=33)),
+    (["host", "--name", "x" * 64], voice.TOO_LONG.format(flag="--name (the table's)",
+                                                         high=63, value=64)),
     (["host", "--preset", "hous"], "there is no preset 'hous' (did you mean 'house'?)"),
     (["join", "--player", "", "--address", "127.0.0.1:9"],
-     "--player must be 1 to 32 characters, not 0"),
+     voice.TOO_LONG.format(flag="--player", high=32, value=0)),
 ])
 def test_host_and_join_say_the_real_limits(argv: list[str], said: str,
                                            capsys: pytest.CaptureFixture[str]) -> None:

@@ -17,6 +17,10 @@ def test_the_command_line_words() -> None:
     assert voice.WRONG_ADDRESS_HINT == ("check the address: the host's screen shows the one "
                                         "to join, like --address 192.168.1.20:7777")
     assert names.NO_LOGIN == "Player"
+    assert voice.OUT_OF_RANGE.format(flag="--bots", low=0, high=9, value=-1) == (
+        "--bots must be from 0 to 9, not -1")
+    assert voice.TOO_LONG.format(flag="--player", high=32, value=33) == (
+        "--player must be 1 to 32 characters, not 33")
     assert lan.LEFT_LOBBY == ("You left the table before its game started: no game was "
                               "played, no log was kept")
     assert lan.LOBBY_CLOSED == ("The table closed before its game started: no game was "

@@ -48,7 +48,7 @@ from uno_p2p.cli.lan import (
 )
 from uno_p2p.cli.names import add_player_argument, check_name, login_name
 from uno_p2p.cli.netui import play_screens, use_screens
-from uno_p2p.cli.voice import options_from
+from uno_p2p.cli.voice import OUT_OF_RANGE, TOO_LONG, options_from
 from uno_p2p.errors import ConfigError
 from uno_p2p.net.driver import wall_ms
 from uno_p2p.net.link import Timings
@@ -119,13 +119,14 @@ def host(args: argparse.Namespace) -> int:
     """
     player = check_name(login_name() if args.player is None else args.player)
     if not 0 <= args.bots <= MAX_BOTS:
-        raise ConfigError(f"--bots must be from 0 to {MAX_BOTS}, not {args.bots}")
+        raise ConfigError(OUT_OF_RANGE.format(flag="--bots", low=0, high=MAX_BOTS,
+                                              value=args.bots))
     if args.players and not MIN_PLAYERS <= args.players <= MAX_PLAYERS:
-        raise ConfigError(f"--players must be from {MIN_PLAYERS} to {MAX_PLAYERS}, "
-                          f"not {args.players}")
+        raise ConfigError(OUT_OF_RANGE.format(flag="--players", low=MIN_PLAYERS,
+                                              high=MAX_PLAYERS, value=args.players))
     if len(args.name) > MAX_TABLE_NAME:
-        raise ConfigError(f"--name (the table's) must be 1 to {MAX_TABLE_NAME} characters, "
-                          f"not {len(args.name)}")
+        raise ConfigError(TOO_LONG.format(flag="--name (the table's)", high=MAX_TABLE_NAME,
+                                          value=len(args.name)))
     options = network_options(args.preset, args.option)
     players = args.players or 1 + args.bots
     if args.autoplay and players < 2:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import getpass
 
+from uno_p2p.cli.voice import TOO_LONG
 from uno_p2p.errors import ConfigError
 from uno_p2p.wire.lobby import MAX_NAME_CHARS
 
@@ -47,6 +48,6 @@ def check_name(name: str) -> str:
     """
     name = name.strip()
     if not 0 < len(name) <= MAX_NAME_CHARS:
-        raise ConfigError(f"--player must be 1 to {MAX_NAME_CHARS} characters, "
-                          f"not {len(name)}")
+        raise ConfigError(TOO_LONG.format(flag="--player", high=MAX_NAME_CHARS,
+                                          value=len(name)))
     return name

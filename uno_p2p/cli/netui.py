@@ -20,6 +20,7 @@ from pathlib import Path
 
 from uno_p2p.audit import audit_file
 from uno_p2p.cli.lan import Console, end_in_lobby, finish, never_started, say
+from uno_p2p.cli.voice import say_error
 from uno_p2p.errors import UnoError
 from uno_p2p.net.driver import Driver
 from uno_p2p.net.node import HostNode
@@ -68,6 +69,8 @@ async def play_screens(session: NetSession, node: Driver,
     from uno_p2p.ui.theme import plain_mode
 
     failure: list[str] = []
+    #: Why the node could not reach the table, when it could not (said as an error).
+    unreached: list[UnoError | OSError] = []
     node_task: asyncio.Task[None] = asyncio.create_task(run_node())
 
     async def watch() -> None:
@@ -77,6 +80,7 @@ async def play_screens(session: NetSession, node: Driver,
         error = None if node_task.cancelled() else node_task.exception()
         if isinstance(error, UnoError | OSError):
             failure.append(str(error))
+            unreached.append(error)
             session.left = f"could not join: {error}"
         elif error is not None:
             raise error
@@ -103,7 +107,11 @@ async def play_screens(session: NetSession, node: Driver,
             forgotten = seat()
             if forgotten is not None:
                 forgotten.forget()
-            say(f"The game stopped: {failure[0]}.")
+            if unreached:  # no table was ever reached: an error, with what to do
+                say_error("join", unreached[0] if isinstance(unreached[0], UnoError)
+                          else str(unreached[0]))
+            else:
+                say(f"The game stopped: {failure[0]}.")
             return False, failure[0]
         end_in_lobby(seat(), left)
         return True, ""

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 
 from uno_p2p.cli import EXIT_USAGE
 from uno_p2p.cli.names import add_player_argument, check_name, login_name
-from uno_p2p.cli.voice import options_from, plain, say_error
+from uno_p2p.cli.voice import OUT_OF_RANGE, options_from, plain, say_error
 from uno_p2p.errors import ConfigError, UnoError
 from uno_p2p.rules import PRESETS, Options
 from uno_p2p.rules.options import MAX_PLAYERS, MIN_PLAYERS
@@ -87,8 +87,8 @@ def settings_from(args: argparse.Namespace) -> PlaySettings:
     """
     players = _int(args.players, "--players")
     if not MIN_PLAYERS <= players <= MAX_PLAYERS:
-        raise ConfigError(f"--players must be from {MIN_PLAYERS} to {MAX_PLAYERS}, "
-                          f"not {players}")
+        raise ConfigError(OUT_OF_RANGE.format(flag="--players", low=MIN_PLAYERS,
+                                              high=MAX_PLAYERS, value=players))
     options = options_from(args.preset, args.option)
     options.check_players(players)
     name = check_name(login_name() if args.player is None else args.player)

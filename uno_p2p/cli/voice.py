@@ -48,6 +48,14 @@ WRONG_ADDRESS = frozenset({"unknown_host", "not_a_table", "unreachable"})
 WRONG_ADDRESS_HINT = ("check the address: the host's screen shows the one to join, "
                       "like --address 192.168.1.20:7777")
 
+#: A number or a length outside what a flag takes (``--bots``, ``--players``, names).
+OUT_OF_RANGE = "{flag} must be from {low} to {high}, not {value}"
+TOO_LONG = "{flag} must be 1 to {high} characters, not {value}"
+
+#: Flags another command spells differently, and the one this command takes: your name
+#: is ``--player`` everywhere (``--name`` is the table's, in ``host``).
+OLD_SPELLINGS = {"--name": "--player"}
+
 #: A misspelt option, and the known one closest to it.
 NO_SUCH_OPTION = "there is no option {option}"
 DID_YOU_MEAN = " (did you mean {option}?)"
@@ -165,8 +173,11 @@ def options_from(name: str, overrides: Sequence[str]) -> Options:
 
 
 def unknown_option(word: str, known: Iterable[str]) -> str:
-    """``there is no option --adress (did you mean --address?)``."""
-    close = difflib.get_close_matches(word, list(known), n=1)
+    """``there is no option --adress (did you mean --address?)``; an old spelling
+    (``OLD_SPELLINGS``) is pointed at the flag that took its place."""
+    known = list(known)
+    old = OLD_SPELLINGS.get(word)
+    close = [old] if old in known else difflib.get_close_matches(word, known, n=1)
     return NO_SUCH_OPTION.format(option=word) + (
         DID_YOU_MEAN.format(option=close[0]) if close else "")
 
