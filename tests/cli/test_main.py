@@ -175,3 +175,12 @@ def test_the_default_name_is_the_login(monkeypatch: pytest.MonkeyPatch) -> None:
     for variable in ("LOGNAME", "USER", "LNAME", "USERNAME"):
         monkeypatch.delenv(variable, raising=False)
     assert names.login_name() not in ("", "Host")  # the account's name, else NO_LOGIN
+
+
+def test_an_ambiguous_abbreviation_names_only_the_options_help_shows(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        cli.main(["host", "--bot", "2"])
+    (line,) = capsys.readouterr().err.splitlines()
+    assert line.startswith("uno-lan: --bot could be --bots or --bot-think; run uno-lan host")
+    assert "--bot-output" not in line, "a hidden option stays hidden"

@@ -56,6 +56,9 @@ TOO_LONG = "{flag} must be 1 to {high} characters, not {value}"
 #: is ``--player`` everywhere (``--name`` is the table's, in ``host``).
 OLD_SPELLINGS = {"--name": "--player"}
 
+#: argparse's words for an abbreviation that fits several options (said again in ours).
+AMBIGUOUS = re.compile(r"ambiguous option: (?P<option>\S+) could match (?P<matches>.+)")
+
 #: A misspelt option, and the known one closest to it.
 NO_SUCH_OPTION = "there is no option {option}"
 DID_YOU_MEAN = " (did you mean {option}?)"
@@ -103,6 +106,11 @@ class Parser(argparse.ArgumentParser):
         Raises:
             SystemExit: always, with code 2.
         """
+        ambiguous = AMBIGUOUS.fullmatch(message)
+        if ambiguous is not None:  # argparse lists the hidden options too: leave them out
+            shown = self.option_names()
+            matches = [m for m in ambiguous["matches"].split(", ") if m in shown]
+            message = f"{ambiguous['option']} could be {' or '.join(matches)}"
         print(error_line(self.prog.removeprefix("uno-lan").strip() or "",
                          message, f"run {self.prog} --help for the usage"), file=sys.stderr)
         raise SystemExit(2)
