@@ -130,6 +130,8 @@ def test_an_option_like_no_other_gets_no_guess(capsys: pytest.CaptureFixture[str
                                                            value=33)),
     (["host", "--name", "x" * 64], voice.TOO_LONG.format(flag="--name (the table's)",
                                                          high=63, value=64)),
+    (["host", "--port", "70000"], voice.OUT_OF_RANGE.format(flag="--port", low=0,
+                                                            high=65535, value=70000)),
     (["host", "--preset", "hous"], "there is no preset 'hous' (did you mean 'house'?)"),
     (["join", "--player", "", "--address", "127.0.0.1:9"],
      voice.TOO_LONG.format(flag="--player", high=32, value=0)),

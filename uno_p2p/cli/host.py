@@ -60,6 +60,7 @@ from uno_p2p.table import bodies  # noqa: F401 (registers the table's body kinds
 from uno_p2p.table.peer import TablePeer
 
 MAX_BOTS = MAX_PLAYERS - 1
+MAX_PORT = 65535
 #: The longest table name an advert carries.
 MAX_TABLE_NAME = 63
 
@@ -84,7 +85,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                         help=f"bot peers to seat, each its own process (0 to {MAX_BOTS}, "
                              "default 0)")
     parser.add_argument("--join-code", default=None, help="make the table private")
-    parser.add_argument("--port", type=int, default=0, help="the port (default: any free)")
+    parser.add_argument("--port", type=int, default=0,
+                        help=f"the port to listen on, 1 to {MAX_PORT} (default 0: any free one)")
     parser.add_argument("--bind", default="0.0.0.0",  # noqa: S104 (a LAN table listens)
                         help="the address to listen on (default all)")
     parser.add_argument("--autoplay", action="store_true",
@@ -124,6 +126,9 @@ def host(args: argparse.Namespace) -> int:
     if args.players and not MIN_PLAYERS <= args.players <= MAX_PLAYERS:
         raise ConfigError(OUT_OF_RANGE.format(flag="--players", low=MIN_PLAYERS,
                                               high=MAX_PLAYERS, value=args.players))
+    if not 0 <= args.port <= MAX_PORT:
+        raise ConfigError(OUT_OF_RANGE.format(flag="--port", low=0, high=MAX_PORT,
+                                              value=args.port))
     if len(args.name) > MAX_TABLE_NAME:
         raise ConfigError(TOO_LONG.format(flag="--name (the table's)", high=MAX_TABLE_NAME,
                                           value=len(args.name)))
