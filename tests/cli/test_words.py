@@ -7,7 +7,7 @@ sentences are pinned in one words test per words module).
 
 from __future__ import annotations
 
-from uno_p2p.cli import lan, names, voice
+from uno_p2p.cli import host, lan, names, voice
 from uno_p2p.net import link
 
 
@@ -17,6 +17,11 @@ def test_the_command_line_words() -> None:
     assert voice.WRONG_ADDRESS_HINT == ("check the address: the host's screen shows the one "
                                         "to join, like --address 192.168.1.20:7777")
     assert names.NO_LOGIN == "Player"
+    assert host.CANNOT_LISTEN.format(address="10.9.9.9:0", why="Cannot assign") == (
+        "the table cannot listen on 10.9.9.9:0: Cannot assign")
+    assert host.CANNOT_LISTEN_HINT == (
+        "give --bind an address of this machine (or leave it out: every one) and --port a "
+        "free port (or leave it out: any free one)")
     assert voice.OUT_OF_RANGE.format(flag="--bots", low=0, high=9, value=-1) == (
         "--bots must be from 0 to 9, not -1")
     assert voice.TOO_LONG.format(flag="--player", high=32, value=33) == (

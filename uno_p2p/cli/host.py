@@ -48,10 +48,10 @@ from uno_p2p.cli.lan import (
 )
 from uno_p2p.cli.names import add_player_argument, check_name, login_name
 from uno_p2p.cli.netui import play_screens, use_screens
-from uno_p2p.cli.voice import OUT_OF_RANGE, TOO_LONG, options_from
+from uno_p2p.cli.voice import OUT_OF_RANGE, TOO_LONG, CommandError, options_from
 from uno_p2p.errors import ConfigError
 from uno_p2p.net.driver import wall_ms
-from uno_p2p.net.link import Timings
+from uno_p2p.net.link import LinkLost, Timings
 from uno_p2p.net.node import HostNode
 from uno_p2p.net.seats import LogSaver, Seat, player_identity, seat_path
 from uno_p2p.rules.options import MAX_PLAYERS, MIN_PLAYERS, PRESETS, Options
@@ -61,6 +61,10 @@ from uno_p2p.table.peer import TablePeer
 
 MAX_BOTS = MAX_PLAYERS - 1
 MAX_PORT = 65535
+#: A table that cannot open its port, and what to do.
+CANNOT_LISTEN = "the table cannot listen on {address}: {why}"
+CANNOT_LISTEN_HINT = ("give --bind an address of this machine (or leave it out: every one) "
+                      "and --port a free port (or leave it out: any free one)")
 #: The longest table name an advert carries.
 MAX_TABLE_NAME = 63
 
@@ -153,6 +157,18 @@ async def _host(args: argparse.Namespace, player: str, options: Options, players
     seat = Seat(identity, entropy, table_id, identity.peer, player, bot or "", "",
                 args.join_code or "", seat_path(table_id, identity, player))
     seat.save()
+    try:
+        return await _open_table(args, player, players, peer, seat)
+    except BaseException:
+        if never_started(peer):  # nothing was played: no seat, no log (issue 25)
+            seat.forget()
+        raise
+
+
+async def _open_table(args: argparse.Namespace, player: str, players: int, peer: TablePeer,
+                      seat: Seat) -> int:
+    """Listen, seat the bots, and run the lobby and the game (full screen or text)."""
+    identity = seat.identity
     console = Console(not args.autoplay)
     table_name = (args.name or f"{player}'s table")[:MAX_TABLE_NAME]
     screens = use_screens(args)
@@ -174,7 +190,7 @@ async def _host(args: argparse.Namespace, player: str, options: Options, players
         node.pump()
 
     console.on_start = start
-    port = await node.listen(args.bind, args.port)
+    port = await _listen(node, args.bind, args.port)
     wildcard = args.bind in ("0.0.0.0", "")  # noqa: S104
     where = "127.0.0.1" if wildcard else args.bind
     say(f"Table '{table_name}' is open on port {port}. "
@@ -213,6 +229,23 @@ async def _host(args: argparse.Namespace, player: str, options: Options, players
     if peer.state.phase.value == "ended":
         seat.ended()
     return EXIT_OK if ok else EXIT_FAILURE  # as in the full screen (play_screens)
+
+
+async def _listen(node: HostNode, bind: str, port: int) -> int:
+    """The table's port, opened.
+
+    Raises:
+        CommandError: it cannot be opened there (not this machine's address, a port in
+            use), with what to do.
+    """
+    try:
+        return await node.listen(bind, port)
+    except LinkLost as error:
+        cause = error.__cause__
+        why = os.strerror(cause.errno) if isinstance(cause, OSError) and cause.errno \
+            else str(error)
+        raise CommandError(CANNOT_LISTEN.format(address=f"{bind}:{port}", why=why),
+                           CANNOT_LISTEN_HINT) from error
 
 
 def lan_address() -> str:
