@@ -15,9 +15,10 @@ from uno_p2p.audit.report import AuditReport, Status
 from uno_p2p.cli.lan import Console, finish
 from uno_p2p.crypto.identity import Identity
 from uno_p2p.rules.options import preset
-from uno_p2p.table.events import ChatSaid, TableEvent
+from uno_p2p.table.events import ChatSaid, Progress, TableEvent
 from uno_p2p.table.memnet import Network, game_over, seeded
 from uno_p2p.table.peer import TablePeer
+from uno_p2p.ui.networds import OUT_OF_REACH
 
 
 class Pumped:
@@ -119,3 +120,10 @@ def test_after_a_removal_the_console_names_the_players_left(
     assert lines[removal] == "Bob vanished and was removed (did not answer in time); " \
         "the game goes on among Ann, Cy."
     assert not any("Bob" in line for line in lines[removal + 1:]), "Bob is gone for good"
+
+
+def test_the_console_says_a_hand_over_in_a_player_s_words(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    # Issue 25: "(Ann (the sequencer) is gone: Bo takes over)" reached the player.
+    Console(human=True).event(Progress("Ann (the sequencer) is gone: Bo takes over"))
+    assert capsys.readouterr().out == f"({OUT_OF_REACH.format(old='Ann', new='Bo')})\n"

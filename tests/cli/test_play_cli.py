@@ -22,8 +22,10 @@ from uno_p2p.cli.play import settings_from
     (["--bot-delay", "-1"], "--bot-delay must be from 0 to 10 seconds, not -1"),
     (["--bot-delay", "soon"], "--bot-delay must be a number of seconds, not 'soon'"),
     (["--bot-delay", "nan"], "--bot-delay must be a number of seconds"),
-    (["--name", "Bot 2"], "not a bot's name"),
-    (["--name", ""], "the name must be 1 to 64 characters"),
+    (["--player", "Bot 2"], "not a bot's name"),
+    (["--player", ""], "--player must be 1 to 32 characters, not 0"),
+    (["--player", "x" * 33], "--player must be 1 to 32 characters, not 33"),
+    (["--name", "Bot 2"], "not a bot's name"),  # the old spelling, unambiguous in play
     (["--seed", "x" * 65], "--seed must be 1 to 64 characters"),
 ])
 def test_bad_values_are_one_sentence_and_exit_2(args: list[str], said: str,
@@ -49,7 +51,7 @@ def test_no_terminal_is_a_plain_sentence(capsys: pytest.CaptureFixture[str]) -> 
 def test_good_values_make_the_settings() -> None:
     args = build_parser().parse_args(
         ["play", "--players", "6", "--preset", "party", "--option", "target=200",
-         "--name", "Ann", "--seed", "abc", "--bot-delay", "0.5"])
+         "--player", "Ann", "--seed", "abc", "--bot-delay", "0.5"])
     settings = settings_from(args)
     assert settings.players == 6
     assert settings.options.seven_zero

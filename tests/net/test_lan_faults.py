@@ -297,7 +297,8 @@ def test_a_joiner_killed_after_a_hand_over_resumes_at_the_new_sequencer(tmp_path
             if process is not None:
                 process.stop()
     assert "Audit: OK" in back.text(), back.text()[-3000:]
-    assert f"linked to {sequencer} (the sequencer)" in back.text(), back.text()[-3000:]
+    assert f"linked to {sequencer}, who keeps the table going," in back.text(), \
+        back.text()[-3000:]
     survivors = [logs(xdg, name)[0] for name in names]
     first_log = entry_bytes(survivors[0])
     for path in survivors:

@@ -12,13 +12,14 @@ import asyncio
 import hashlib
 import random
 import secrets
+import socket
 from collections.abc import AsyncIterator
 
 import pytest
 
 from uno_p2p.crypto.identity import Identity
 from uno_p2p.net.handshake import MAX_RECORD, HandshakeFailed
-from uno_p2p.net.link import Link, LinkLost, Timings, connect
+from uno_p2p.net.link import NOT_A_TABLE, SILENT, UNKNOWN_HOST, Link, LinkLost, Timings, connect
 from uno_p2p.net.node import HostNode, JoinNode
 from uno_p2p.net.seats import LogSaver
 from uno_p2p.rules.options import preset
@@ -175,6 +176,42 @@ async def test_nothing_listening_is_a_plain_fault() -> None:
     with pytest.raises(LinkLost) as caught:
         await connect(("127.0.0.1", 1), Identity(secrets.token_bytes(32)), timings=FAST)
     assert caught.value.code == "unreachable"
+
+
+async def test_a_name_no_machine_has_is_said_so(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The resolver is stubbed: a test resolves no name (it would ask the LAN's DNS).
+    async def unknown(*_args: object, **_kwargs: object) -> None:
+        raise socket.gaierror(socket.EAI_NONAME, "Name or service not known")
+
+    monkeypatch.setattr(asyncio, "open_connection", unknown)
+    with pytest.raises(LinkLost) as caught:
+        await connect(("annslaptop", 7777), Identity(secrets.token_bytes(32)), timings=FAST)
+    assert caught.value.code == "unknown_host"
+    assert str(caught.value) == UNKNOWN_HOST.format(host="annslaptop")
+
+
+@pytest.mark.parametrize(("answer", "code", "said"), [
+    (b"HTTP/1.0 400 Bad Request\r\n\r\n", "not_a_table", NOT_A_TABLE),  # a web server
+    (b"", "idle", SILENT),  # a server that waits for a request line
+])
+async def test_something_else_at_the_address_is_not_a_table(answer: bytes, code: str,
+                                                            said: str) -> None:
+    async def other(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        await reader.read(100)
+        writer.write(answer)
+        await asyncio.sleep(FAST.handshake_s * 2)  # silent, or its answer stands alone
+        writer.close()
+
+    server = await asyncio.start_server(other, "127.0.0.1", 0)
+    port = server.sockets[0].getsockname()[1]
+    try:
+        with pytest.raises(LinkLost) as caught:
+            await connect(("127.0.0.1", port), Identity(secrets.token_bytes(32)), timings=FAST)
+    finally:
+        server.close()
+    assert caught.value.code == code
+    assert str(caught.value) == said.format(address=f"127.0.0.1:{port}",
+                                            seconds=FAST.handshake_s)
 
 
 async def test_a_stranger_is_turned_away_once_the_game_has_started() -> None:

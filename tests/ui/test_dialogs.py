@@ -5,8 +5,9 @@ from __future__ import annotations
 from tests.ui.helpers import names_to_cards
 from uno_p2p.rules import preset
 from uno_p2p.ui.dialogs import boxed, game_over, round_table
-from uno_p2p.ui.render import Seats, plain_text, width_of
+from uno_p2p.ui.render import Seats, plain_text, width_of, wrap_line
 from uno_p2p.ui.session import RoundSummary
+from uno_p2p.ui.status import Stopped, stopped_rows
 
 NAMES = tuple(["You"] + [f"Bot {i}" for i in range(1, 10)])
 SEATS = Seats(NAMES, 0)
@@ -52,3 +53,34 @@ def test_game_over_orders_the_scores_and_gives_the_seed() -> None:
     assert losses.splitlines()[0] == "You win the game!"
     first = next(line for line in losses.splitlines() if line.strip().startswith("1."))
     assert "You" in first  # fewest points first under losses
+
+
+LONG_LOG = ("/home/someone/.local/share/uno-lan/games/"
+            "20261204-093857-c5cc7f2f-Annabelle-Longname-e40e.unolog")
+
+
+def test_a_stopped_game_box_wraps_its_reason_and_path_inside_80_columns() -> None:
+    # Issue 25: the box lost its right border and its reason at 80 and 120 columns.
+    why = "Bo's link broke and nobody could reach Bo again within the table's time-out"
+    box = boxed("Game stopped", stopped_rows(Stopped("Bo", why, "every move so far",
+                                                     LONG_LOG)), "q: quit")
+    assert max(width_of(line) for line in box) <= 80  # the narrowest terminal it must fit
+    lines = plain_text(box).splitlines()
+    assert all(line.endswith(("│", "╮", "╯")) for line in lines), "every row has its border"
+    inside = " ".join(line.strip("│ ") for line in lines[1:-1])
+    assert "time-out." in inside, "the whole reason is shown"
+    assert LONG_LOG in inside.replace("/ ", "/"), "the path is whole, broken after a /"
+    assert lines[-2].strip("│ ") == "q: quit"
+
+
+def test_wrap_line_keeps_styles_and_breaks_long_words_after_a_slash() -> None:
+    rows = wrap_line([("class:uno", "Stopped: "), ("class:muted", f"see {LONG_LOG} now")], 40)
+    assert all(width_of(row) <= 40 for row in rows)
+    assert rows[0][0] == ("class:uno", "Stopped:")
+    assert "".join(plain_text(rows).split()) == "".join(f"Stopped: see {LONG_LOG} now".split())
+    assert any(text.endswith("/") for row in rows for _, text in row), "split at a folder"
+
+
+def test_a_footer_that_fits_keeps_its_spacing() -> None:
+    box = plain_text(boxed("Quit?", [[("", "Leave?")]], "y: quit    n: go on playing"))
+    assert "│ y: quit    n: go on playing │" in box

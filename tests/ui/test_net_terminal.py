@@ -16,8 +16,10 @@ import os
 import re
 import shlex
 import signal
+import socketserver
 import subprocess
 import sys
+import threading
 import time
 import uuid
 from collections.abc import Iterator
@@ -26,6 +28,9 @@ from pathlib import Path
 import pytest
 
 from tests.ui.test_terminal import TMUX, Pane
+from uno_p2p.cli.lan import LEFT_LOBBY
+from uno_p2p.cli.voice import DID_YOU_MEAN, NO_SUCH_OPTION, OUT_OF_RANGE, WRONG_ADDRESS_HINT
+from uno_p2p.net.link import NOT_A_TABLE
 from uno_p2p.rules.options import NETWORK_TURN_TIMER
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -235,6 +240,9 @@ def test_text_flag_keeps_the_plain_console(tmp_path: Path) -> None:
                            "127.0.0.1", "--player", "Ann"], input="quit\n", text=True,
                           capture_output=True, env=env, timeout=60, check=False, cwd=ROOT)
     assert "is open on port" in done.stdout
+    assert f"{LEFT_LOBBY}." in done.stdout, "the same end as in the full screen"
+    assert done.returncode == 0
+    assert list((tmp_path / "uno-lan" / "games").iterdir()) == [], "no file for a lobby"
 
 
 #: A whole one-round game (``target=1``): the human plays or draws on every turn.
@@ -307,3 +315,140 @@ def test_a_joiner_who_quits_while_reconnecting_leaves_cleanly(sessions: Sessions
     end = guest.screen()
     assert "Traceback" not in end, end
     assert "Error" not in end, end
+
+
+def test_leaving_a_lobby_says_so_exits_0_and_keeps_no_file(sessions: Sessions) -> None:
+    """Issue 25: a lobby visit read as a finished game ("Audit: OK ... to the final
+    scores"), exited 1 in the full screen (0 in text), and left a log behind."""
+    host, host_rc = sessions.run(uno_lan("host --bind 127.0.0.1 --player Ann"), 80, 24)
+    port = lobby_port(host)
+    guest, guest_rc = sessions.run(uno_lan(f"join --address 127.0.0.1:{port} --player Bob"),
+                                   80, 24)
+    guest.wait_for(lambda s: "Bob" in s and "Ann" in s and "q leave" in s, "Bob in the lobby",
+                   TABLE_S)
+    games = sessions.data / "uno-lan" / "games"
+    assert any("-Bob-" in path.name for path in games.iterdir()), "Bob's seat while seated"
+    guest.keys("q")
+    guest.wait_for(lambda s: "y: leave" in s, "the leave question")
+    guest.keys("y")
+    assert wait_exit(guest_rc) == 0
+    assert f"{LEFT_LOBBY}." in guest.joined()
+    assert "Audit" not in guest.joined()
+    host.wait_for(lambda s: "Bob" not in s.split("Rules:")[0], "Bob gone from the seats")
+    host.keys("q")
+    host.wait_for(lambda s: "y: leave" in s, "the leave question")
+    host.keys("y")
+    assert wait_exit(host_rc) == 0
+    assert f"{LEFT_LOBBY}." in host.joined()
+    assert list(games.iterdir()) == [], "no seat and no log for a game that never started"
+
+
+def test_a_resumed_joiner_comes_back_to_the_full_screen_table(sessions: Sessions) -> None:
+    """Issue 25: ``join --resume`` came back in plain text, not the screen it left."""
+    host, host_rc = sessions.run(uno_lan("host --bots 1 --bot-think 0.2 --bind 127.0.0.1 "
+                                         "--player Ann"), 80, 24)
+    port = lobby_port(host)
+    host.wait_for(lambda s: "Bot 1" in s, "the bot in the lobby", TABLE_S)
+    guest, _ = sessions.run(uno_lan(f"join --address 127.0.0.1:{port} --player Bob"), 80, 24)
+    host.wait_for(lambda s: "Bob" in s and "press s to start" in s, "Bob ready", TABLE_S)
+    host.keys("s")
+    guest.wait_for(lambda s: "deals round 1" in s, "the first deal", TABLE_S)
+    kill_program(guest, signal.SIGKILL)
+    back, back_rc = sessions.run(uno_lan("join --resume --player Bob"), 80, 24)
+    table = back.wait_for(lambda s: "Players: " in s and re.search(r"Bob · \d+ cards?", s)
+                          is not None, "Bob's table again, full screen", TABLE_S)
+    assert "Resuming Bob from" not in table, "not the plain-text console"
+    assert "q quit" in table, "the table's key bar"
+    quit_game(back, back_rc)
+    assert wait_exit(back_rc) in (0, 1)
+    quit_game(host, host_rc)
+    wait_exit(host_rc)
+
+
+def box_rows(screen: str, title: str) -> list[str]:
+    """The rows of the box called ``title`` on ``screen``, top to bottom edge."""
+    lines = screen.splitlines()
+    top = next(i for i, line in enumerate(lines) if f"╭─ {title} " in line)
+    bottom = next(i for i in range(top, len(lines)) if "╰" in lines[i])
+    return lines[top:bottom + 1]
+
+
+def assert_whole_box(screen: str, title: str) -> None:
+    """Every row of the box has both borders, in the same two columns (a cut box has no
+    right border, an overdrawn one loses some of either)."""
+    rows = box_rows(screen, title)
+    box = "\n".join(rows)
+    assert "╮" in rows[0], f"the top edge is cut:\n{box}"
+    left, right = rows[0].index("╭"), rows[0].index("╮")
+    for row in rows[1:-1]:
+        assert row[left] == "│", box
+        assert row[right:right + 1] == "│", box
+    assert rows[-1][left] == "╰", box
+    assert rows[-1][right] == "╯", box
+
+
+def test_the_end_box_is_whole_at_120_by_36_and_80_by_24(sessions: Sessions) -> None:
+    """Issue 25: "Game stopped" lost its right border and its reason at 80 and 120
+    columns (the log's path is long: the test's temporary data directory)."""
+    host, host_rc = sessions.run(uno_lan("host --bind 127.0.0.1 --player Ann"), 120, 36)
+    port = lobby_port(host)
+    guest, guest_rc = sessions.run(uno_lan(f"join --address 127.0.0.1:{port} --player Bob"),
+                                   80, 24)
+    host.wait_for(lambda s: "Bob" in s and "press s to start" in s, "Bob ready", TABLE_S)
+    host.keys("s")
+    for pane in (host, guest):
+        pane.wait_for(lambda s: "deals round 1" in s, "the first deal", TABLE_S)
+    quit_game(guest, guest_rc)
+    wait_exit(guest_rc)
+    screen = host.wait_for(lambda s: re.search(r"╭─ Game (stopped|over) .*\n(.*\n)*.*╰", s)
+                           is not None, "the end box", TABLE_S)
+    title = "Game stopped" if "╭─ Game stopped" in screen else "Game over"
+    assert len(str(sessions.data)) + 60 > 80, "a log path too long for one row"
+    assert_whole_box(screen, title)
+    host.tmux("resize-window", "-t", host.name, "-x", "80", "-y", "24")
+    small = host.wait_for(lambda s: max(map(len, s.splitlines())) <= 80 and "╰" in s,
+                          "the screen redrawn at 80 by 24")
+    assert_whole_box(small, title)
+    host.keys("q")
+    wait_exit(host_rc)
+
+
+class NotATable:
+    """Something else listening on 127.0.0.1 (a web server): it answers a request line
+    with ``HTTP/1.0 400``, as the server the issue met on port 80 did."""
+
+    def __init__(self) -> None:
+        self.server = socketserver.TCPServer(("127.0.0.1", 0), self.Handler)
+        self.port = int(self.server.server_address[1])
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        self.thread.start()
+
+    class Handler(socketserver.BaseRequestHandler):
+        def handle(self) -> None:
+            self.request.recv(1024)
+            self.request.sendall(b"HTTP/1.0 400 Bad Request\r\n\r\n")
+
+    def close(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+
+def test_each_error_is_one_sentence_in_a_player_s_words(sessions: Sessions) -> None:
+    """Issue 25: "a frame of 1213486160 bytes is over the 1024-byte limit", no "did you
+    mean" for --adress, "at most 9 bots" for --bots -1. One pane runs the three in turn."""
+    other = NotATable()
+    try:
+        commands = [f"join --address 127.0.0.1:{other.port} --player Ann",
+                    "join --adress 127.0.0.1:7777", "host --bots -1 --bind 127.0.0.1"]
+        pane, status = sessions.run("; ".join(uno_lan(c) for c in commands), 120, 36)
+        wait_exit(status)
+        screen = " ".join(pane.joined().split())
+    finally:
+        other.close()
+    said = [NOT_A_TABLE.format(address=f"127.0.0.1:{other.port}") + f"; {WRONG_ADDRESS_HINT}.",
+            NO_SUCH_OPTION.format(option="--adress") + DID_YOU_MEAN.format(option="--address"),
+            OUT_OF_RANGE.format(flag="--bots", low=0, high=9, value=-1)]
+    for sentence in said:
+        assert f"uno-lan: {sentence}" in screen, screen
+    assert "Traceback" not in screen
+    assert "bytes is over" not in screen

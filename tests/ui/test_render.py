@@ -10,6 +10,7 @@ from tests.ui.helpers import table
 from uno_p2p.rules import Draw, Phase, Play, Rank, Slot, State, preset
 from uno_p2p.rules.cards import card_ids, parse_card_name
 from uno_p2p.ui import render
+from uno_p2p.ui.lobby import LobbySeat, seat_line
 from uno_p2p.ui.render import Seats, plain_text
 from uno_p2p.ui.session import LocalTable
 from uno_p2p.ui.theme import card_label, plain_mode
@@ -240,3 +241,31 @@ def test_the_own_line_explains_the_raised_cards(game: LocalTable) -> None:
     text = plain_text([render.me_line(view, seats_of(game), plain=True, playable=True)])
     assert text.endswith("raised cards are playable now")
     assert "raised" not in plain_text([render.me_line(view, seats_of(game), plain=True)])
+
+
+def test_playable_cards_say_play_in_colour_too(game: LocalTable) -> None:
+    # Issue 25: in colour a playable card was marked only by a bar of its colour.
+    view = game.view()
+    hand = view.hands[game.seat]
+    playable = set(hand)
+    coloured = render.hand(view, seats_of(game), 0, set(), playable, 200, plain=False)
+    edge = "".join(text for _, text in coloured[0])
+    cells = [edge[1 + i * 7: 1 + i * 7 + 6] for i in range(len(hand))]
+    assert cells == ["play".center(6)] * len(hand)
+
+
+def test_a_wild_s_rainbow_edge_says_play_too() -> None:
+    edge = render._edge(card("W+4"), playable=True, plain=False)
+    assert "".join(text for _, text in edge) == "play".center(6)
+    assert len({style for style, _ in edge}) == 4, "still the four colours"
+
+
+def test_good_news_is_never_drawn_in_the_warning_red(game: LocalTable) -> None:
+    # Issue 25: "Your turn" and "✓ ready" were drawn in the red of UNO! and of errors.
+    seats = seats_of(game)
+    turn = [style for line in render.situation(game.view(), seats, None)
+            for style, text in line if text == "Your turn"]
+    ready = seat_line(0, LobbySeat("Ann", ready=True), 3, selected=False)
+    styles = [*turn, *(style for style, text in ready if "ready" in text)]
+    assert len(styles) == 2
+    assert all("class:uno" not in style and "class:good" in style for style in styles)

@@ -80,7 +80,10 @@ def start(tmp_path: Path) -> Iterator[Starter]:
     def run(width: int, height: int, args: str, env: str = "") -> tuple[Pane, Path]:
         pane = Pane(f"uno-test-{uuid.uuid4().hex[:8]}")
         status = tmp_path / f"{pane.name}.rc"
-        command = (f"env {env} {shlex.quote(sys.executable)} -m uno_p2p play {args}; "
+        # --player You: the tests read the human's line as "You" (the default is the
+        # login name); a test's own --player comes later and wins.
+        command = (f"env {env} {shlex.quote(sys.executable)} -m uno_p2p play --player You "
+                   f"{args}; "
                    f"echo $? > {shlex.quote(str(status))}; sleep 30")
         pane.tmux("new-session", "-d", "-s", pane.name, "-x", str(width), "-y", str(height),
                   "-c", str(Path(__file__).resolve().parents[2]), command)
@@ -211,4 +214,13 @@ def test_question_mark_shows_the_help_and_s_sorts_the_hand(start: Starter) -> No
     pane.keys("C-c")
     pane.wait_for(lambda s: "Leave this game?" in s, "the quit question")
     pane.keys("C-c")  # a second Ctrl-C quits
+    assert wait_exit(status) == 0
+
+
+def test_your_name_is_player_in_play_as_at_a_network_table(start: Starter) -> None:
+    # Issue 25: play took --player for --players ("--players must be a whole number").
+    pane, status = start(80, 24, "--seed 1 --bot-delay 0 --player Ann")
+    screen = pane.wait_for(your_turn, "the table on Ann's turn", START_S)
+    assert any(line.startswith("▶ Ann · ") for line in screen.splitlines()), screen
+    pane.keys("q", "y")
     assert wait_exit(status) == 0

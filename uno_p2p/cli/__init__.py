@@ -22,7 +22,7 @@ from importlib import import_module
 from pathlib import Path
 
 from uno_p2p import __version__
-from uno_p2p.cli.voice import EPILOG, Parser, plain, say_error, usage_error
+from uno_p2p.cli.voice import EPILOG, EXIT_CODES, Parser, plain, say_error, usage_error
 from uno_p2p.errors import UnoError
 
 #: Sub-command modules, in the order ``--help`` lists them.
@@ -53,12 +53,13 @@ def build_parser() -> argparse.ArgumentParser:
 
 def plain_help(parser: argparse.ArgumentParser) -> None:
     """Every command's help in plain text: docstrings used as descriptions lose their
-    ``markup``, and keep their paragraphs."""
+    ``markup``, and keep their paragraphs; each ends with the exit codes."""
     # argparse lists its sub-commands nowhere but in the private _actions.
     for action in parser._actions:
         if isinstance(action, argparse._SubParsersAction):
             for sub in action.choices.values():
                 sub.description = plain(sub.description)
+                sub.epilog = EXIT_CODES
                 sub.formatter_class = argparse.RawDescriptionHelpFormatter
                 plain_help(sub)
 

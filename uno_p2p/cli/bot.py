@@ -28,7 +28,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser = subparsers.add_parser("bot", help="a headless bot peer joins a table",
                                    description=__doc__,
                                    formatter_class=argparse.RawDescriptionHelpFormatter)
-    add_join_arguments(parser)
+    add_join_arguments(parser, said="Bot and four hex digits")
     parser.add_argument("--think", default=str(THINK_S), metavar="SECONDS",
                         help=f"seconds to think before each move (default {THINK_S:g})")
     parser.set_defaults(func=bot)

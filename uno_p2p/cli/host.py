@@ -4,21 +4,24 @@
 [--join-code CODE] [--port PORT] [--bind ADDR] [--autoplay] [--players N]
 [--bot-think SECONDS]``.
 
-The host's peer is the table's sequencer (docs/protocol/table.md §1). Other
-players join with ``uno-lan join --address HOST:PORT`` (or by the table's
-name, once mDNS discovery is on). ``--bots N`` starts N bot peers as
+The host's peer keeps the table's log in order (docs/protocol/table.md §1).
+Other players join with ``uno-lan join --address HOST:PORT`` (or by the
+table's name, once mDNS discovery is on). ``--bots N`` starts N bot peers as
 separate processes, each with its own keys and its own encrypted link; each
 thinks ``--bot-think`` seconds before a move, so you can follow the game.
 ``--autoplay`` puts a bot in the host's seat too and starts as soon as every
 seat is taken (``--players``, default the host and its bots): one whole game
 with no human, then the log's path and the audit's verdict, exit 0 if both
 are good. Network play always has a turn timer and a short UNO grace period
-(RULES.md ``turn_timer``, ``catch_grace_ms``; see docs/rules.md) unless an
+(the options ``turn_timer`` and ``catch_grace_ms``, docs/rules.md) unless an
 option sets them. Without ``--autoplay``, in a terminal, you play in the
 full-screen UI: the lobby (r: ready, s: start, b: add a bot), then the table,
 and at the end the audit's verdict of the log; ``--text`` (or no terminal)
 plays as plain text instead: type ``start`` when everyone is in.
-"""
+
+Limits: a table seats 2 to 10 players, the host included, of whom at most 9
+are bots; a player's name has 1 to 32 characters, the table's 1 to 63; a bot
+thinks 0 to 10 seconds. docs/rules.md lists every preset and option."""
 
 from __future__ import annotations
 
@@ -34,44 +37,69 @@ from typing import BinaryIO
 
 from uno_p2p.cli import EXIT_FAILURE, EXIT_OK
 from uno_p2p.cli.bot import THINK_S, think_ms
-from uno_p2p.cli.lan import Console, check_name, discovery_for, finish, run_with_input, say
+from uno_p2p.cli.lan import (
+    Console,
+    discovery_for,
+    end_in_lobby,
+    finish,
+    never_started,
+    run_with_input,
+    say,
+)
+from uno_p2p.cli.names import add_player_argument, check_name, login_name
 from uno_p2p.cli.netui import play_screens, use_screens
+from uno_p2p.cli.voice import OUT_OF_RANGE, TOO_LONG, CommandError, options_from
 from uno_p2p.errors import ConfigError
 from uno_p2p.net.driver import wall_ms
-from uno_p2p.net.link import Timings
+from uno_p2p.net.link import LinkLost, Timings
 from uno_p2p.net.node import HostNode
 from uno_p2p.net.seats import LogSaver, Seat, player_identity, seat_path
-from uno_p2p.rules.options import PRESETS, Options, preset
+from uno_p2p.rules.options import MAX_PLAYERS, MIN_PLAYERS, PRESETS, Options
 from uno_p2p.rules.options import network_options as with_network_defaults
 from uno_p2p.table import bodies  # noqa: F401 (registers the table's body kinds)
 from uno_p2p.table.peer import TablePeer
 
-MAX_BOTS = 9
+MAX_BOTS = MAX_PLAYERS - 1
+MAX_PORT = 65535
+#: A table that cannot open its port, and what to do.
+CANNOT_LISTEN = "the table cannot listen on {address}: {why}"
+CANNOT_LISTEN_HINT = ("give --bind an address of this machine (or leave it out: every one) "
+                      "and --port a free port (or leave it out: any free one)")
+#: The longest table name an advert carries.
+MAX_TABLE_NAME = 63
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser("host", help="open a table on the network",
                                    description=__doc__,
                                    formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--name", default="", help="the table's name (default: yours)")
+    parser.add_argument("--name", default="", metavar="TABLE",
+                        help=f"the table's name, 1 to {MAX_TABLE_NAME} characters "
+                             "(default: yours, as in Ann's table)")
     parser.add_argument("--no-mdns", action="store_true",
                         help="neither announce nor browse by mDNS (use --address)")
-    parser.add_argument("--player", default=os.environ.get("USER", "Host")[:32] or "Host",
-                        help="your name at the table")
-    parser.add_argument("--preset", default="official", choices=sorted(PRESETS))
+    add_player_argument(parser)
+    parser.add_argument("--preset", default="official", metavar="P",
+                        help=f"a set of rules: {', '.join(PRESETS)} (default official; "
+                             "docs/rules.md)")
     parser.add_argument("--option", action="append", default=[], metavar="K=V",
-                        help="override one rule option (repeatable)")
-    parser.add_argument("--bots", type=int, default=0, help="bot peers to seat (processes)")
+                        help="one rule on top of the preset, e.g. stack_draw_two=true "
+                             "(docs/rules.md lists them); may be repeated")
+    parser.add_argument("--bots", type=int, default=0, metavar="N",
+                        help=f"bot peers to seat, each its own process (0 to {MAX_BOTS}, "
+                             "default 0)")
     parser.add_argument("--join-code", default=None, help="make the table private")
-    parser.add_argument("--port", type=int, default=0, help="the port (default: any free)")
+    parser.add_argument("--port", type=int, default=0,
+                        help=f"the port to listen on, 1 to {MAX_PORT} (default 0: any free one)")
     parser.add_argument("--bind", default="0.0.0.0",  # noqa: S104 (a LAN table listens)
                         help="the address to listen on (default all)")
     parser.add_argument("--autoplay", action="store_true",
                         help="a bot plays the host's seat; one game, then exit")
     parser.add_argument("--text", action="store_true",
                         help="plain text instead of the full-screen UI")
-    parser.add_argument("--players", type=int, default=0,
-                        help="start when this many have joined (with --autoplay)")
+    parser.add_argument("--players", type=int, default=0, metavar="N",
+                        help=f"start when this many have joined ({MIN_PLAYERS} to "
+                             f"{MAX_PLAYERS}, the host included)")
     parser.add_argument("--bot-think", default=None, metavar="SECONDS",
                         help=f"seconds each bot thinks before a move (default {THINK_S:g}; "
                              "0 with --autoplay)")
@@ -84,9 +112,9 @@ def network_options(name: str, overrides: list[str]) -> Options:
     period) where the host set none.
 
     Raises:
-        ConfigError: unknown preset or option.
+        CommandError: unknown preset or option (with the closest name), or a bad value.
     """
-    return with_network_defaults(preset(name, overrides))
+    return with_network_defaults(options_from(name, overrides))
 
 
 def host(args: argparse.Namespace) -> int:
@@ -95,9 +123,19 @@ def host(args: argparse.Namespace) -> int:
     Raises:
         ConfigError: a bad option, name or bot count.
     """
-    player = check_name(args.player)
+    player = check_name(login_name() if args.player is None else args.player)
     if not 0 <= args.bots <= MAX_BOTS:
-        raise ConfigError(f"a table seats at most {MAX_BOTS} bots besides the host")
+        raise ConfigError(OUT_OF_RANGE.format(flag="--bots", low=0, high=MAX_BOTS,
+                                              value=args.bots))
+    if args.players and not MIN_PLAYERS <= args.players <= MAX_PLAYERS:
+        raise ConfigError(OUT_OF_RANGE.format(flag="--players", low=MIN_PLAYERS,
+                                              high=MAX_PLAYERS, value=args.players))
+    if not 0 <= args.port <= MAX_PORT:
+        raise ConfigError(OUT_OF_RANGE.format(flag="--port", low=0, high=MAX_PORT,
+                                              value=args.port))
+    if len(args.name) > MAX_TABLE_NAME:
+        raise ConfigError(TOO_LONG.format(flag="--name (the table's)", high=MAX_TABLE_NAME,
+                                          value=len(args.name)))
     options = network_options(args.preset, args.option)
     players = args.players or 1 + args.bots
     if args.autoplay and players < 2:
@@ -119,8 +157,20 @@ async def _host(args: argparse.Namespace, player: str, options: Options, players
     seat = Seat(identity, entropy, table_id, identity.peer, player, bot or "", "",
                 args.join_code or "", seat_path(table_id, identity, player))
     seat.save()
+    try:
+        return await _open_table(args, player, players, peer, seat)
+    except BaseException:
+        if never_started(peer):  # nothing was played: no seat, no log (issue 25)
+            seat.forget()
+        raise
+
+
+async def _open_table(args: argparse.Namespace, player: str, players: int, peer: TablePeer,
+                      seat: Seat) -> int:
+    """Listen, seat the bots, and run the lobby and the game (full screen or text)."""
+    identity = seat.identity
     console = Console(not args.autoplay)
-    table_name = (args.name or f"{player}'s table")[:63]
+    table_name = (args.name or f"{player}'s table")[:MAX_TABLE_NAME]
     screens = use_screens(args)
     from uno_p2p.ui.netsession import NetSession  # prompt-toolkit only where a screen is
     bots: list[asyncio.subprocess.Process] = []
@@ -140,7 +190,7 @@ async def _host(args: argparse.Namespace, player: str, options: Options, players
         node.pump()
 
     console.on_start = start
-    port = await node.listen(args.bind, args.port)
+    port = await _listen(node, args.bind, args.port)
     wildcard = args.bind in ("0.0.0.0", "")  # noqa: S104
     where = "127.0.0.1" if wildcard else args.bind
     say(f"Table '{table_name}' is open on port {port}. "
@@ -153,7 +203,7 @@ async def _host(args: argparse.Namespace, player: str, options: Options, players
     if screens:
         try:
             ok, _ = await play_screens(
-                session, node, node.run, lambda: seat.log_path,
+                session, node, node.run, lambda: seat,
                 f"Others join with: uno-lan join --address {where}:{port}")
         finally:
             if peer.state.phase.value != "ended":
@@ -171,11 +221,31 @@ async def _host(args: argparse.Namespace, player: str, options: Options, players
         await run_with_input(console, node.run)
     finally:
         await _stop_bots(bots)
+    if never_started(peer):
+        end_in_lobby(seat, left=True)  # only the host closes its lobby
+        return EXIT_OK
     stopped = "" if peer.stopped is None else str(peer.stopped)
     ok = finish(seat.log_path, console, stopped)
     if peer.state.phase.value == "ended":
         seat.ended()
-    return EXIT_OK if ok or not args.autoplay else EXIT_FAILURE
+    return EXIT_OK if ok else EXIT_FAILURE  # as in the full screen (play_screens)
+
+
+async def _listen(node: HostNode, bind: str, port: int) -> int:
+    """The table's port, opened.
+
+    Raises:
+        CommandError: it cannot be opened there (not this machine's address, a port in
+            use), with what to do.
+    """
+    try:
+        return await node.listen(bind, port)
+    except LinkLost as error:
+        cause = error.__cause__
+        why = os.strerror(cause.errno) if isinstance(cause, OSError) and cause.errno \
+            else str(error)
+        raise CommandError(CANNOT_LISTEN.format(address=f"{bind}:{port}", why=why),
+                           CANNOT_LISTEN_HINT) from error
 
 
 def lan_address() -> str:

@@ -5,10 +5,11 @@
 ``TABLE`` finds the table by name with mDNS discovery. ``--resume`` comes
 back to the newest unfinished game on this machine (of ``--player``, if
 given) after a crash or a kill: the same keys and the log from disk, then
-whatever the table logged meanwhile (docs/protocol/table.md §9), from the
-sequencer the log names (after a hand-over, not the host: the seat file keeps
-where every member listens, net.md §8). A seat that was a bot resumes as a
-bot. If the link breaks, the peer reconnects by itself; if the host stays
+whatever the table logged meanwhile (docs/protocol/table.md §9), from
+whichever player keeps the table going now (if the host left, another
+player: the seat file keeps where every player listens, net.md §8). In a
+terminal a human comes back to the full-screen table; a seat that was a bot
+resumes as a bot. If the link breaks, the peer reconnects by itself; if the host stays
 gone, the game stops with a plain message, and the log stays on disk,
 auditable. A resumed seat that reaches nobody at all stops after ``--give-up``
 seconds (30) with exit code 1, its seat file kept for another ``--resume``.
@@ -30,14 +31,16 @@ from typing import TYPE_CHECKING
 from uno_p2p.cli import EXIT_FAILURE, EXIT_OK
 from uno_p2p.cli.lan import (
     Console,
-    check_name,
     discovery_for,
+    end_in_lobby,
     find_table,
     finish,
+    never_started,
     parse_address,
     run_with_input,
     say,
 )
+from uno_p2p.cli.names import add_player_argument, check_name, login_name
 from uno_p2p.cli.netui import play_screens, use_screens
 from uno_p2p.crypto.identity import Identity
 from uno_p2p.errors import ConfigError
@@ -51,17 +54,22 @@ from uno_p2p.table.peer import TablePeer
 if TYPE_CHECKING:
     from uno_p2p.ui.netsession import NetSession
 
+#: The first line of the news of a seat that came back (``--resume``).
+RESUMED = "you are back at the table as {name}: the moves made meanwhile follow"
+
 #: How long a joiner keeps trying to reach a host that went away.
 GIVE_UP_S = 30.0
 
 
-def add_join_arguments(parser: argparse.ArgumentParser) -> None:
+def add_join_arguments(parser: argparse.ArgumentParser,
+                       said: str = "your login name") -> None:
+    """What ``join`` and ``bot`` share; ``said`` names the default ``--player``."""
     parser.add_argument("table", nargs="?", default=None, help="the table's name (mDNS)")
     parser.add_argument("--address", default=None, metavar="HOST:PORT",
                         help="join the host at this address directly")
     parser.add_argument("--no-mdns", action="store_true",
                         help="neither announce nor browse by mDNS (use --address)")
-    parser.add_argument("--player", default=None, help="your name at the table")
+    add_player_argument(parser, said=said)
     parser.add_argument("--join-code", default=None, help="the code of a private table")
     parser.add_argument("--resume", action="store_true",
                         help="come back to the newest unfinished game on this machine")
@@ -84,7 +92,7 @@ def join(args: argparse.Namespace) -> int:
     Raises:
         ConfigError: no address and no discovery, a bad name, nothing to resume.
     """
-    return run_seat(args, None, os.environ.get("USER", "Player")[:32] or "Player")
+    return run_seat(args, None, login_name())
 
 
 def run_seat(args: argparse.Namespace, bot: str | None, default_player: str) -> int:
@@ -96,7 +104,7 @@ def run_seat(args: argparse.Namespace, bot: str | None, default_player: str) -> 
     os.umask(0o077)
     if args.resume:
         return asyncio.run(_resume(args, latest_seat(args.player)))
-    player = check_name(args.player or default_player)
+    player = check_name(default_player if args.player is None else args.player)
     identity = Identity(secrets.token_bytes(32)) if bot else player_identity(player)
     return asyncio.run(_join(args, player, identity, bot))
 
@@ -225,32 +233,34 @@ async def _join_screens(args: argparse.Namespace, player: str, identity: Identit
                     on_note=session.note, code=args.join_code, give_up_s=args.give_up,
                     expect_fingerprint=fingerprint,
                     on_members=keep_members(made, session.note))
-    session.driver = node
-    ok, why = await play_screens(session, node, node.run,
-                                 lambda: made[0].log_path if made else None,
-                                 "A joiner is ready at once (r: not ready); the host starts.")
-    if made and node.seated is not None and node.seated.state.phase.value == "ended":
-        made[0].ended()
-    return EXIT_OK if ok or (session.result is not None and not why) else EXIT_FAILURE
+    return await _play_screens(node, session, lambda: made[0] if made else None,
+                               "A joiner is ready at once (r: not ready); the host starts.")
 
 
 async def _resume(args: argparse.Namespace, saved: Seat) -> int:
     address = parse_address(args.address or saved.address)
     log, contents = GameLog.resume(saved.log_path)
+    screens = not saved.bot and use_screens(args)
     console = Console(not saved.bot)
-    say(f"Resuming {saved.name} from {saved.log_path} ({len(contents.entries)} entries).")
+    if not screens:
+        say(f"Resuming {saved.name} from {saved.log_path} ({len(contents.entries)} entries).")
     peer = TablePeer.resume(saved.identity, saved.entropy, contents.entries, name=saved.name,
                             bot=saved.bot or None)
     peer.think_ms = getattr(args, "think_ms", 0)  # uno-lan bot --resume --think S
+    session = _resumed_session(saved) if screens else None
+    event = console.event if session is None else session.event
+    note = console.note if session is None else session.note
     # Dialled in turn (net.md §5.3): the sequencer the log names now, at its saved
     # address (after a hand-over the host is gone), the other members, then the host.
     held = [saved]
     node = JoinNode(saved.identity, address, make_peer=None, peer=peer,
-                    saver=LogSaver(log, contents.entries), on_event=console.event,
-                    on_note=console.note, code=saved.code or None, expect_host=saved.host,
+                    saver=LogSaver(log, contents.entries), on_event=event,
+                    on_note=note, code=saved.code or None, expect_host=saved.host,
                     give_up_s=args.give_up, members=saved.member_addresses(),
-                    on_members=keep_members(held, console.note))
+                    on_members=keep_members(held, note))
     try:
+        if session is not None:
+            return await _play_screens(node, session, lambda: held[0])
         return await _play(node, console, lambda: held[0])
     except LinkLost as error:
         if error.code != NOBODY_ANSWERED:
@@ -261,6 +271,29 @@ async def _resume(args: argparse.Namespace, saved: Seat) -> int:
                        f"{saved.name} came back: the game may have ended or moved on; "
                        f"the seat is kept for another --resume, and its log is at {path} "
                        f"(uno-lan audit {path} checks it)", code=error.code) from error
+
+
+def _resumed_session(saved: Seat) -> NetSession:
+    """The full-screen session of a seat coming back: the table it left, its log."""
+    from uno_p2p.ui.netsession import NetSession  # prompt-toolkit only for a screen
+
+    session = NetSession("", saved.code)
+    session.log_path = saved.log_path
+    session.note(RESUMED.format(name=saved.name))
+    return session
+
+
+async def _play_screens(node: JoinNode, session: NetSession,
+                        seat: Callable[[], Seat | None], hint: str = "") -> int:
+    """A human seat in the full screen, joining or resumed (back at the table it left,
+    issue 25): the end and the exit code are the same for both."""
+    session.driver = node
+    ok, why = await play_screens(session, node, node.run, seat, hint)
+    current = seat()
+    if current is not None and node.seated is not None and \
+            node.seated.state.phase.value == "ended":
+        current.ended()
+    return EXIT_OK if ok or (session.result is not None and not why) else EXIT_FAILURE
 
 
 def why_it_stopped(node: JoinNode) -> str:
@@ -276,6 +309,9 @@ async def _play(node: JoinNode, console: Console, seat: Callable[[], Seat | None
     console.driver = node
     await run_with_input(console, node.run)
     current = seat()
+    if never_started(node.seated):
+        end_in_lobby(current, console.left)
+        return EXIT_OK
     if current is None:
         return EXIT_FAILURE
     stopped = why_it_stopped(node)

@@ -27,6 +27,7 @@ from uno_p2p.errors import ConfigError, IllegalAction, LocalProtocolError, UnoEr
 from uno_p2p.net.adverts import Discovery, TableAdvert
 from uno_p2p.net.discovery import ZeroconfDiscovery
 from uno_p2p.net.driver import Driver
+from uno_p2p.net.seats import Seat
 from uno_p2p.rules.actions import (
     Action,
     CatchUno,
@@ -55,6 +56,14 @@ from uno_p2p.table.events import (
     TableEvent,
     YourTurn,
 )
+from uno_p2p.table.peer import TablePeer
+from uno_p2p.ui.networds import progress_words
+
+#: What a player reads when a table's game never started: nothing to audit, nothing kept
+#: (issue 25: a lobby visit read as a finished game, and left a log behind).
+LEFT_LOBBY = "You left the table before its game started: no game was played, no log was kept"
+LOBBY_CLOSED = ("The table closed before its game started: no game was played, "
+                "no log was kept")
 
 #: How long ``join TABLE`` browses before giving up.
 FIND_SECONDS = 5.0
@@ -168,6 +177,8 @@ class Console:
         self.hand: tuple[int, ...] = ()
         self.result: GameEnded | None = None
         self.names: tuple[str, ...] = ()
+        #: The player typed ``quit``: an end in the lobby is theirs, not the table's.
+        self.left = False
 
     def note(self, text: str) -> None:
         say(f"* {text}")
@@ -215,7 +226,7 @@ class Console:
             say("Your turn. " + "  ".join(f"[{i}] {describe_action(a, self.names)}"
                                           for i, a in enumerate(event.actions, 1)))
         elif isinstance(event, Progress):
-            say(f"({event.what})")
+            say(f"({progress_words(event.what)})")
 
     def command(self, line: str) -> None:
         """One typed line: a move number, ``hand``, ``say WORDS``, ``start`` or ``quit``."""
@@ -235,6 +246,7 @@ class Console:
             elif text == "start" and self.on_start is not None:
                 self.on_start()
             elif text in ("quit", "leave"):
+                self.left = True
                 driver.peer.leave("left the table")
                 driver.pump()
             else:
@@ -294,6 +306,21 @@ def finish(log: Path | None, console: Console, stopped: str = "") -> bool:
     return report.status.value == "ok" and result is not None and result.winner >= 0
 
 
+def never_started(peer: TablePeer | None) -> bool:
+    """Whether the table's game never started for this seat: not seated at all, or no
+    start entry (the one that fixes the seats, table.md §2) when the node stopped; a
+    lobby the host left ends with the table, in phase ``ended``."""
+    return peer is None or not peer.state.seats
+
+
+def end_in_lobby(seat: Seat | None, left: bool) -> None:
+    """A table whose game never started: its files go (``Seat.forget``), and the player
+    reads why in one line (``left``: they chose to leave)."""
+    if seat is not None:
+        seat.forget()
+    say(f"{LEFT_LOBBY if left else LOBBY_CLOSED}.")
+
+
 async def run_with_input(console: Console, main: Callable[[], Awaitable[None]]) -> None:
     """Run ``main()`` (a coroutine) with the console reading stdin beside it."""
     reader = asyncio.create_task(console.read_stdin()) if console.human else None
@@ -305,14 +332,3 @@ async def run_with_input(console: Console, main: Callable[[], Awaitable[None]]) 
             with contextlib.suppress(asyncio.CancelledError):
                 await reader
 
-
-def check_name(name: str) -> str:
-    """A player name as the lobby accepts it (1 to 32 characters).
-
-    Raises:
-        ConfigError: empty or too long.
-    """
-    name = name.strip()
-    if not 0 < len(name) <= 32:
-        raise ConfigError("a player name has 1 to 32 characters")
-    return name

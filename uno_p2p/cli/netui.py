@@ -19,10 +19,12 @@ from collections.abc import Callable, Coroutine
 from pathlib import Path
 
 from uno_p2p.audit import audit_file
-from uno_p2p.cli.lan import Console, finish
+from uno_p2p.cli.lan import Console, end_in_lobby, finish, never_started, say
+from uno_p2p.cli.voice import say_error
 from uno_p2p.errors import UnoError
 from uno_p2p.net.driver import Driver
 from uno_p2p.net.node import HostNode
+from uno_p2p.net.seats import Seat
 from uno_p2p.store.unolog import UnreadableLog
 from uno_p2p.ui.netsession import NetSession
 
@@ -50,17 +52,25 @@ def verdict_of(log: Path | None) -> str:
 
 async def play_screens(session: NetSession, node: Driver,
                        run_node: Callable[[], Coroutine[None, None, None]],
-                       log: Callable[[], Path | None], hint: str = "") -> tuple[bool, str]:
+                       seat: Callable[[], Seat | None], hint: str = "") -> tuple[bool, str]:
     """Run the node beside the lobby and table screens until the player quits.
 
-    Returns (whether the game ended with a winner and a clean audit, why the
-    table stopped or could not be reached: empty if it did not).
+    Returns (whether the game ended with a winner and a clean audit, or never
+    started; why the table stopped or could not be reached: empty if it did
+    not). A game that never started keeps no file (``end_in_lobby``).
     """
+
+    def log() -> Path | None:
+        held = seat()
+        return None if held is None else held.log_path
+
     from uno_p2p.ui.lobby_app import LobbyOutcome, LobbyScreen
     from uno_p2p.ui.netscreen import NetGameScreen
     from uno_p2p.ui.theme import plain_mode
 
     failure: list[str] = []
+    #: Why the node could not reach the table, when it could not (said as an error).
+    unreached: list[UnoError | OSError] = []
     node_task: asyncio.Task[None] = asyncio.create_task(run_node())
 
     async def watch() -> None:
@@ -70,6 +80,7 @@ async def play_screens(session: NetSession, node: Driver,
         error = None if node_task.cancelled() else node_task.exception()
         if isinstance(error, UnoError | OSError):
             failure.append(str(error))
+            unreached.append(error)
             session.left = f"could not join: {error}"
         elif error is not None:
             raise error
@@ -77,11 +88,13 @@ async def play_screens(session: NetSession, node: Driver,
 
     watcher = asyncio.create_task(watch())
     plain = plain_mode()
-    lobby = LobbyScreen(session.lobby_view(), session.lobby_updates(), session, plain)
-    if hint:
-        lobby.status = hint
-    outcome = await lobby.run()
-    if outcome != LobbyOutcome.LEFT and await session.wait_for_game(START_WAIT_S):
+    left = False
+    if not session.in_game:  # a resumed seat goes straight back to the table it left
+        lobby = LobbyScreen(session.lobby_view(), session.lobby_updates(), session, plain)
+        if hint:
+            lobby.status = hint
+        left = await lobby.run() == LobbyOutcome.LEFT
+    if not left and await session.wait_for_game(START_WAIT_S):
         screen = NetGameScreen(session, plain)
         await screen.run()
         if screen.error is not None:
@@ -89,6 +102,19 @@ async def play_screens(session: NetSession, node: Driver,
     await _leave(session, node, node_task)
     with contextlib.suppress(TimeoutError):
         await asyncio.wait_for(watcher, LEAVE_WAIT_S * 10)
+    if never_started(node.seated):
+        if failure:
+            forgotten = seat()
+            if forgotten is not None:
+                forgotten.forget()
+            if unreached:  # no table was ever reached: an error, with what to do
+                say_error("join", unreached[0] if isinstance(unreached[0], UnoError)
+                          else str(unreached[0]))
+            else:
+                say(f"The game stopped: {failure[0]}.")
+            return False, failure[0]
+        end_in_lobby(seat(), left)
+        return True, ""
     result = session.result
     stopped = failure[0] if failure else session.table_status().stopped
     why = stopped if isinstance(stopped, str) else (

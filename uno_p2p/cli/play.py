@@ -4,7 +4,7 @@ This is the practice mode: the bots play inside this process, with no
 network, no keys and no game log (``uno-lan host`` and ``uno-lan join`` play
 over the network, with the full protocol).
 
-``uno-lan play [--players N] [--preset P] [--option K=V ...] [--name NAME]
+``uno-lan play [--players N] [--preset P] [--option K=V ...] [--player NAME]
 [--seed S] [--bot-delay SECONDS]``. Every value is checked before the screen
 opens: a bad one is one plain sentence and exit code 2, as is running without
 a terminal. The deck orders and seats come from a seed drawn here with
@@ -29,7 +29,8 @@ import sys
 from dataclasses import dataclass
 
 from uno_p2p.cli import EXIT_USAGE
-from uno_p2p.cli.voice import options_from, plain, say_error
+from uno_p2p.cli.names import add_player_argument, check_name, login_name
+from uno_p2p.cli.voice import OUT_OF_RANGE, options_from, plain, say_error
 from uno_p2p.errors import ConfigError, UnoError
 from uno_p2p.rules import PRESETS, Options
 from uno_p2p.rules.options import MAX_PLAYERS, MIN_PLAYERS
@@ -68,7 +69,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument("--option", action="append", default=[], metavar="K=V",
                         help="one rule on top of the preset, e.g. stack_draw_two=true "
                              "(docs/rules.md lists them); may be repeated")
-    parser.add_argument("--name", default="You", help="your name at the table (default You)")
+    add_player_argument(parser)
+    # The old spelling of --player: play has no table to name, so it is unambiguous here.
+    parser.add_argument("--name", dest="player", help=argparse.SUPPRESS)
     parser.add_argument("--seed", default=None, metavar="S",
                         help="replay the same deals and bot moves (default: a random seed)")
     parser.add_argument("--bot-delay", default=str(DEFAULT_DELAY), metavar="SECONDS",
@@ -84,18 +87,19 @@ def settings_from(args: argparse.Namespace) -> PlaySettings:
     """
     players = _int(args.players, "--players")
     if not MIN_PLAYERS <= players <= MAX_PLAYERS:
-        raise ConfigError(f"--players must be from {MIN_PLAYERS} to {MAX_PLAYERS}, "
-                          f"not {players}")
+        raise ConfigError(OUT_OF_RANGE.format(flag="--players", low=MIN_PLAYERS,
+                                              high=MAX_PLAYERS, value=players))
     options = options_from(args.preset, args.option)
     options.check_players(players)
-    player_names(players, 0, args.name)
+    name = check_name(login_name() if args.player is None else args.player)
+    player_names(players, 0, name)
     delay = _seconds(args.bot_delay, "--bot-delay")
     if not 0 <= delay <= MAX_DELAY:
         raise ConfigError(f"--bot-delay must be from 0 to {MAX_DELAY:g} seconds, not {delay:g}")
     seed = secrets.token_hex(4) if args.seed is None else args.seed
     if not seed or len(seed) > 64:
         raise ConfigError("--seed must be 1 to 64 characters")
-    return PlaySettings(options, players, args.name.strip(), seed, delay)
+    return PlaySettings(options, players, name, seed, delay)
 
 
 def _int(text: str, flag: str) -> int:

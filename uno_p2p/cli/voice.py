@@ -21,18 +21,47 @@ from uno_p2p.errors import ConfigError, UnoError
 from uno_p2p.rules import PRESETS, Options, preset
 from uno_p2p.store.unolog import UnreadableLog
 
-#: ``uno-lan --help`` ends with this: the error format and the exit codes.
-EPILOG = """\
-Errors are one line on stderr: "uno-lan: what went wrong; what to do next."
-
-Exit codes (every command):
-  0    done: the game was played, the log holds, the audit found no fault
-  1    a check failed: a rule or proof violated, a broken log chain, a game stopped
+#: Every command's ``--help`` ends with the exit codes, the same in the full screen and in
+#: plain text (``--text``).
+EXIT_CODES = """\
+Exit codes (the same in the full screen and in plain text):
+  0    done: the game was played, the log holds, the audit found no fault;
+       or you left a table's lobby before its game started
+  1    a check failed or a game stopped before its end: a rule or proof
+       violated, a broken log chain, a player gone, no table at the address
   2    the command could not run: a bad option or value, an unreadable or
        misplaced file, no terminal for the game
-  130  interrupted by Ctrl-C (143: stopped by SIGTERM)
+  130  interrupted by Ctrl-C (143: stopped by SIGTERM)"""
+
+#: ``uno-lan --help`` ends with this: the error format and the exit codes.
+EPILOG = f"""\
+Errors are one line on stderr: "uno-lan: what went wrong; what to do next."
+
+{EXIT_CODES}
 
 Every command has its own help: uno-lan COMMAND --help."""
+
+
+#: A joiner's link that found no table at the address (``LinkLost`` codes of
+#: ``uno_p2p.net.link.connect``), and what to do then.
+WRONG_ADDRESS = frozenset({"unknown_host", "not_a_table", "unreachable"})
+WRONG_ADDRESS_HINT = ("check the address: the host's screen shows the one to join, "
+                      "like --address 192.168.1.20:7777")
+
+#: A number or a length outside what a flag takes (``--bots``, ``--players``, names).
+OUT_OF_RANGE = "{flag} must be from {low} to {high}, not {value}"
+TOO_LONG = "{flag} must be 1 to {high} characters, not {value}"
+
+#: Flags another command spells differently, and the one this command takes: your name
+#: is ``--player`` everywhere (``--name`` is the table's, in ``host``).
+OLD_SPELLINGS = {"--name": "--player"}
+
+#: argparse's words for an abbreviation that fits several options (said again in ours).
+AMBIGUOUS = re.compile(r"ambiguous option: (?P<option>\S+) could match (?P<matches>.+)")
+
+#: A misspelt option, and the known one closest to it.
+NO_SUCH_OPTION = "there is no option {option}"
+DID_YOU_MEAN = " (did you mean {option}?)"
 
 
 class CommandError(ConfigError):
@@ -44,7 +73,32 @@ class CommandError(ConfigError):
 
 
 class Parser(argparse.ArgumentParser):
-    """argparse, with its usage errors in the one error format and exit code 2."""
+    """argparse, with its usage errors in the one error format and exit code 2, and a
+    "did you mean" for a misspelt option (``--adress``) of whichever command it is."""
+
+    def parse_known_args(  # type: ignore[override]  # typeshed overloads on the namespace
+            self, args: Sequence[str] | None = None,
+            namespace: argparse.Namespace | None = None,
+    ) -> tuple[argparse.Namespace, list[str]]:
+        """argparse's, then the first unknown option named with the closest known one.
+
+        A sub-command's parser runs this too, so the error names its own options
+        and its own ``--help``.
+
+        Raises:
+            SystemExit: an unknown option (code 2).
+        """
+        parsed, extras = super().parse_known_args(args, namespace)
+        unknown = [word.partition("=")[0] for word in extras if word.startswith("--")]
+        if unknown:
+            self.error(unknown_option(unknown[0], self.option_names()))
+        return parsed, extras
+
+    def option_names(self) -> list[str]:
+        """Every ``--option`` this parser takes, hidden ones left out."""
+        # argparse keeps its actions in the private _actions (as uno_p2p.cli.plain_help).
+        return [name for action in self._actions if action.help != argparse.SUPPRESS
+                for name in action.option_strings if name.startswith("--")]
 
     def error(self, message: str) -> NoReturn:
         """Print ``uno-lan: message; run uno-lan COMMAND --help ...`` and exit 2.
@@ -52,6 +106,11 @@ class Parser(argparse.ArgumentParser):
         Raises:
             SystemExit: always, with code 2.
         """
+        ambiguous = AMBIGUOUS.fullmatch(message)
+        if ambiguous is not None:  # argparse lists the hidden options too: leave them out
+            shown = self.option_names()
+            matches = [m for m in ambiguous["matches"].split(", ") if m in shown]
+            message = f"{ambiguous['option']} could be {' or '.join(matches)}"
         print(error_line(self.prog.removeprefix("uno-lan").strip() or "",
                          message, f"run {self.prog} --help for the usage"), file=sys.stderr)
         raise SystemExit(2)
@@ -83,6 +142,8 @@ def hint_for(error: UnoError, command: str) -> str:
         return "check the file's name (uno-lan simulate --log FILE writes a log to try)"
     if isinstance(error, ConfigError):
         return f"run uno-lan {command} --help for the valid values"
+    if getattr(error, "code", None) in WRONG_ADDRESS:  # net.link's LinkLost codes
+        return WRONG_ADDRESS_HINT
     return ""  # the other errors say what happened and, where there is one, what to do
 
 
@@ -117,6 +178,16 @@ def options_from(name: str, overrides: Sequence[str]) -> Options:
         return preset(name, overrides)
     except ConfigError as error:
         raise CommandError(str(error), "docs/rules.md says what each option takes") from None
+
+
+def unknown_option(word: str, known: Iterable[str]) -> str:
+    """``there is no option --adress (did you mean --address?)``; an old spelling
+    (``OLD_SPELLINGS``) is pointed at the flag that took its place."""
+    known = list(known)
+    old = OLD_SPELLINGS.get(word)
+    close = [old] if old in known else difflib.get_close_matches(word, known, n=1)
+    return NO_SUCH_OPTION.format(option=word) + (
+        DID_YOU_MEAN.format(option=close[0]) if close else "")
 
 
 def _close(name: str, known: Iterable[str]) -> str:

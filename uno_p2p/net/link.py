@@ -18,6 +18,7 @@ import asyncio
 import contextlib
 import os
 import secrets
+import socket
 from dataclasses import dataclass
 
 from uno_p2p.crypto.identity import Identity, PeerId
@@ -37,6 +38,11 @@ from uno_p2p.wire.codec import pack, unpack
 
 #: Control frames (net.md §5.1); table frames keep their own tags (M, E, D, S, R, V),
 #: the mesh's are in ``uno_p2p.net.mesh`` (a, k, f).
+#: What a joiner reads when the address given does not lead to a table.
+UNKNOWN_HOST = "no machine called {host} was found on the network"
+NOT_A_TABLE = "something at {address} answered, but it is not an uno-lan table"
+SILENT = "something at {address} took the connection but said nothing in {seconds:g} s"
+
 HEARTBEAT = b"h"
 BYE = b"b"
 PRESENCE = b"p"
@@ -251,6 +257,8 @@ async def connect(address: tuple[str, int], identity: Identity, *, code: str | N
             reader, writer = await asyncio.open_connection(host, port)
     except TimeoutError as error:
         raise LinkLost(f"cannot reach {host}:{port}: no answer", code="unreachable") from error
+    except socket.gaierror as error:  # the name, not the machine, is what is wrong
+        raise LinkLost(UNKNOWN_HOST.format(host=host), code="unknown_host") from error
     except OSError as error:
         why = os.strerror(error.errno) if error.errno else str(error)
         raise LinkLost(f"cannot reach {host}:{port}: {why}", code="unreachable") from error
@@ -258,7 +266,7 @@ async def connect(address: tuple[str, int], identity: Identity, *, code: str | N
         shake = JoinerHandshake(identity, secrets.token_bytes(32), secrets.token_bytes(32),
                                 code, expect_host)
         writer.write(_framed(shake.hello))
-        answer = await read_frame(reader, MAX_HANDSHAKE_BYTES, timings, timings.handshake_s)
+        answer = await _table_answer(reader, f"{host}:{port}", timings)
         last, established = shake.finish(answer)
         writer.write(_framed(last))
         await writer.drain()
@@ -266,6 +274,28 @@ async def connect(address: tuple[str, int], identity: Identity, *, code: str | N
         writer.close()
         raise
     return Link(reader, writer, established, timings, f"{host}:{port}")
+
+
+async def _table_answer(reader: asyncio.StreamReader, address: str,
+                        timings: Timings) -> bytes:
+    """The host's message 2, as a frame. Something else listening at the address (a web
+    server, say) answers with bytes whose first four, read as a length, are over the
+    limit ("HTTP" is a frame of 1213486160 bytes) or with nothing at all: either way
+    it is not a table, and the player hears it in those words.
+
+    Raises:
+        LinkLost: ``not_a_table`` (something else answered), ``idle`` (no answer),
+            or ``closed``.
+    """
+    try:
+        return await read_frame(reader, MAX_HANDSHAKE_BYTES, timings, timings.handshake_s)
+    except LinkLost as error:
+        if error.code == "oversized_frame":
+            raise LinkLost(NOT_A_TABLE.format(address=address), code="not_a_table") from error
+        if error.code == "idle":
+            raise LinkLost(SILENT.format(address=address, seconds=timings.handshake_s),
+                           code="idle") from error
+        raise
 
 
 async def accept(reader: asyncio.StreamReader, writer: asyncio.StreamWriter,

@@ -437,8 +437,8 @@ class Mesh:
         live = peer.state.phase != TablePhase.LOBBY
         if live and gone_ms >= self.host_lost_after_ms and not self._voted:
             self._voted = True
-            self.node.on_note(f"{self._name(sequencer)} (the sequencer) is out of reach: "
-                              "voting for the next seat to take over")
+            self.node.on_note(f"{self._name(sequencer)} is out of reach: the others agree "
+                              "on who keeps the table going")
             peer.host_lost()
             self.node.pump()
         if self.give_up_ms is not None and gone_ms >= self.host_lost_after_ms + self.give_up_ms:

@@ -549,8 +549,8 @@ class JoinNode(Driver):
         peer = self._peer
         if peer is None or link.peer == self.expect_host:
             return
-        role = "the sequencer" if link.peer == peer.host_id else "a member"
-        self.on_note(f"linked to {self.name_of(link.peer.key)} ({role}) at {link.address}")
+        role = ", who keeps the table going," if link.peer == peer.host_id else ""
+        self.on_note(f"linked to {self.name_of(link.peer.key)}{role} at {link.address}")
 
     def _member(self) -> bool:
         peer = self._peer

@@ -198,6 +198,13 @@ class Seat:
         if self.path.exists():
             self.path.replace(self.path.with_suffix(ENDED_SUFFIX))
 
+    def forget(self) -> None:
+        """The game never started (the player left the lobby, or the table closed before
+        its start): there is nothing to resume or audit, so neither the seat file nor the
+        log stays behind (issue 25: one file per lobby visit piled up)."""
+        for path in (self.path, self.log_path):
+            path.unlink(missing_ok=True)
+
 
 def _bytes(value: object) -> bytes:
     if type(value) is not bytes:

@@ -18,10 +18,13 @@ from uno_p2p.ui.render import (
     rules_label,
     width_of,
     wrap,
+    wrap_line,
 )
 from uno_p2p.ui.session import RoundSummary
 from uno_p2p.ui.theme import card_label
 
+#: The widest a box over the table may be: it fits an 80-column terminal whole.
+BOX_WIDTH = 80
 #: Columns of cards per row in the score table (keeps it inside 80 columns).
 HAND_WIDTH = 36
 #: The keys of the table, for the help overlay (the bottom line shows those that work now).
@@ -45,9 +48,16 @@ SCORING = {
 
 
 def boxed(title: str, body: Block, footer: str = "") -> Block:
-    """``body`` in a frame with ``title`` on top and ``footer`` below."""
-    inner = max([width_of(line) for line in body] + [get_cwidth(title) + 2,
-                                                     get_cwidth(footer)])
+    """``body`` in a frame with ``title`` on top and ``footer`` below, at most
+    ``BOX_WIDTH`` columns wide: longer lines (a reason, a log's path) wrap, so that no
+    box is ever cut at 80 columns or more (issue 25)."""
+    room = BOX_WIDTH - 4
+    body = [row for line in body
+            for row in (wrap_line(line, room) if width_of(line) > room else [line])]
+    footers = [] if not footer else [footer] if get_cwidth(footer) <= room else \
+        wrap(footer, room)
+    inner = max([width_of(line) for line in body] + [get_cwidth(title) + 2]
+                + [get_cwidth(row) for row in footers])
     style = "class:dialog"
     top = [(style, "╭─"), ("class:dialog.title", f" {title} "),
            (style, "─" * max(0, inner - get_cwidth(title) - 1) + "╮")]
@@ -57,7 +67,8 @@ def boxed(title: str, body: Block, footer: str = "") -> Block:
                                          style), (style, " │")])
     if footer:
         rows.append([(style, "│ "), *pad([(style, "")], inner, style), (style, " │")])
-        rows.append([(style, "│ "), *pad([(f"{style} class:marker", footer)], inner, style),
+    for row in footers:
+        rows.append([(style, "│ "), *pad([(f"{style} class:marker", row)], inner, style),
                      (style, " │")])
     rows.append([(style, "╰" + "─" * (inner + 2) + "╯")])
     return rows
@@ -126,8 +137,8 @@ def help_rows(options: Options) -> Block:
             line = [*pad(line, HELP_COLUMN), *_help_key(*right)]
         rows.append(line)
     rows += [[], [("class:marker", "Your hand "),
-                  ("", "cards you can play now stand raised, a bar of their colour")],
-             [("", "  above them (\"play\" without colours, • on a small screen). Every card")],
+                  ("", "cards you can play now stand raised under the word \"play\"")],
+             [("", "  (on a bar of their colour; • by the number on a small screen). Every card")],
              [("", "  shows its colour letter: R red, Y yellow, G green, B blue, W wild.")],
              [], [("class:marker", "Rules "), ("", rules_label(options))]]
     changes = "in force: " + ", ".join(options.describe())
@@ -152,7 +163,7 @@ def game_over(summary: RoundSummary, seats: Seats, options: Options, seed: str) 
         head = f"{seats.names[winner]} wins the game."
     order = sorted(range(len(seats.names)), key=lambda s: summary.scores[s],
                    reverse=options.scoring != "losses")
-    rows: Block = [[("class:uno", head)], [], [("class:muted", "Final scores:")]]
+    rows: Block = [[("class:good", head)], [], [("class:muted", "Final scores:")]]
     for place, seat in enumerate(order, 1):
         style = "class:me" if seat == seats.me else ""
         rows.append([(style, f" {place:>2}. {seats.names[seat]:<16} {summary.scores[seat]:>6}")])

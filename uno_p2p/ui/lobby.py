@@ -175,7 +175,7 @@ def lobby_block(view: LobbyView, cursor: int, width: int) -> Block:
 
 def seat_line(n: int, seat: LobbySeat, name_w: int, selected: bool) -> Line:
     """``  1. Ann       ✓ ready   host`` (``you``, ``bot``, ``not connected``)."""
-    ready = ("class:uno", "✓ ready    ") if seat.ready else ("class:muted", "· not ready")
+    ready = ("class:good", "✓ ready    ") if seat.ready else ("class:muted", "· not ready")
     notes = [word for on, word in ((seat.host, "host"), (seat.bot, "bot"), (seat.me, "you"),
                                    (not seat.connected, "not connected")) if on]
     style = "class:cursor" if selected else ("class:me" if seat.me else "")

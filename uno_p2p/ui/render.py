@@ -8,6 +8,7 @@ what the view knows is drawn: opponents' cards are backs and counts.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
@@ -25,6 +26,8 @@ TILE = 6          # a hand card's width
 TILE_GAP = 1
 BIG_W, BIG_H = 13, 5
 BACKS_SHOWN = 12  # card backs drawn per opponent before "+"
+#: The word on the raised edge of a card that can be played now, in colour or not.
+PLAYABLE = "play"
 
 
 @dataclass(frozen=True, slots=True)
@@ -260,7 +263,7 @@ def _turn_line(view: State, seats: Seats) -> Line:
     if phase == Phase.STARTER_COLOUR:
         return [("class:turn", f"{seats.who(seat)}: name the starter's colour")]
     if seat == seats.me:
-        return [("class:turn class:uno", "Your turn")]
+        return [("class:turn class:good", "Your turn")]
     return [("class:turn", f"{seats.names[seat]}'s turn")]
 
 
@@ -330,12 +333,16 @@ def hand(view: State, seats: Seats, cursor: int, marked: Collection[Slot],
 def _edge(face: int | None, playable: bool, plain: bool) -> Line:
     if not playable or face is None:
         return [("", " " * TILE)]
+    # The word, not only the colour, says the card is playable (issue 25: a coloured bar
+    # alone asked the player to see colours); plain mode shows the same word uncoloured.
+    word = PLAYABLE.center(TILE)
     if plain:
-        return [("", "play".center(TILE))]
+        return [("", word)]
     if face >= 100:  # a rainbow edge: black would vanish on a dark terminal
-        return [(f"class:card.{name}", " " * width)
-                for name, width in zip(COLOUR_CLASSES, (2, 1, 1, 2), strict=False)]
-    return [(card_style(face, plain), " " * TILE)]
+        cuts = (0, 2, 3, 4, TILE)
+        return [(f"class:card.{name}", word[start:end])
+                for name, start, end in zip(COLOUR_CLASSES, cuts, cuts[1:], strict=False)]
+    return [(card_style(face, plain), word)]
 
 
 def _mark(index: int, cursor: bool, marked: bool, dot: bool = False) -> tuple[str, str]:
@@ -388,6 +395,58 @@ def news(lines: Sequence[str], height: int, width: int, back: int = 0) -> Block:
         if len(rows) >= height:
             break
     return rows[-height:] if height > 0 else []
+
+
+def wrap_line(line: Line, width: int, indent: str = "  ") -> Block:
+    """A styled ``line`` broken at spaces into rows of at most ``width`` columns, each
+    fragment keeping its style; rows after the first start with ``indent``. A word longer
+    than a row (a log's path) is split, after a ``/`` where there is one."""
+    rows: Block = []
+    row: Line = []
+    used, words = 0, 0  # columns taken, and words placed, on the row being filled
+
+    def next_row() -> None:
+        nonlocal row, used, words
+        rows.append(_trimmed(row))
+        row, used, words = [("", indent)], get_cwidth(indent), 0
+
+    for style, text in line:
+        for word in re.findall(r"\S+|\s+", text):
+            if word.isspace():
+                if words and used + get_cwidth(word) <= width:
+                    row.append((style, word))
+                    used += get_cwidth(word)
+                continue
+            if words and used + get_cwidth(word) > width:
+                next_row()
+            while used + get_cwidth(word) > width:
+                head = _split_word(word, width - used)
+                row.append((style, head))
+                word = word[len(head):]
+                next_row()
+            row.append((style, word))
+            used, words = used + get_cwidth(word), words + 1
+    rows.append(_trimmed(row))
+    return rows
+
+
+def _trimmed(row: Line) -> Line:
+    """A wrapped row without the spaces it ended on."""
+    while row and row[-1][1].isspace():
+        row = row[:-1]
+    return row
+
+
+def _split_word(word: str, room: int) -> str:
+    """The most of ``word`` that fits ``room`` columns, ending after a ``/`` if one is
+    in the second half (a path breaks between its folders)."""
+    head = ""
+    for char in word:
+        if get_cwidth(head + char) > max(1, room):
+            break
+        head += char
+    slash = head.rfind("/") + 1
+    return head[:slash] if slash > len(head) // 2 else head
 
 
 def wrap(text: str, width: int, indent: str = "  ") -> list[str]:

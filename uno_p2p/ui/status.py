@@ -164,8 +164,8 @@ def stopped_rows(stopped: Stopped) -> Block:
     if stopped.provable:
         rows += [[], [("", f"The log can still prove {stopped.provable.rstrip('.')}.")]]
     if stopped.log:
-        rows += [[("class:muted", f"The log is kept in {stopped.log}; check it with "
-                                  f"uno-lan audit {stopped.log}")]]
+        rows += [[("class:muted", f"The log is kept in {stopped.log}; check it with")],
+                 [("class:muted", f"uno-lan audit {stopped.log}")]]
     return rows
 
 

@@ -41,7 +41,10 @@ STYLE = Style.from_dict({
     "me": "bold",
     "marker": "bold",
     "cursor": "reverse bold",
+    # Red means a warning or an error (UNO!, a penalty, a stop); what is good news for
+    # the player (ready, your turn, a win) is green, never red (issue 25).
     "uno": "#ff4b5c bold",
+    "good": "#2ecc71 bold",
     "catchable": "bg:#ff4b5c #000000 bold",
     "muted": "#8a8a8a",
     "help": "reverse",
