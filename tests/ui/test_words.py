@@ -27,7 +27,7 @@ from uno_p2p.rules import (
     preset,
 )
 from uno_p2p.ui.session import LocalTable
-from uno_p2p.ui.words import Narrator, cards_phrase
+from uno_p2p.ui.words import Narrator, cards_phrase, quit_lines
 
 NAMES = ("You", "Bot 1", "Bot 2", "Bot 3")
 S = [Slot(7, i) for i in range(8)]
@@ -151,3 +151,10 @@ def test_a_human_who_forgets_uno_is_caught_in_plain_words() -> None:
         if caught(game):
             return
     pytest.fail("nobody caught the human in 20 rounds without UNO")
+
+
+def test_the_quit_question_says_what_leaving_does_to_the_others() -> None:
+    # table.md §8, issue 25: a network player is told whether the others play on.
+    assert quit_lines(None) == ("Leave this game?",)
+    assert quit_lines(False) == ("Leave this game?", "The others play on without you.")
+    assert quit_lines(True) == ("Leave this game?", "This ends the game for everyone.")

@@ -19,6 +19,7 @@ from uno_p2p.rules.engine import apply as engine_apply
 from uno_p2p.rules.options import Options
 from uno_p2p.table.bodies import Move, PrivateShares, RevealSecrets, ShareItem
 from uno_p2p.table.duties import move_proofs
+from uno_p2p.table.removal import leave_removes
 from uno_p2p.table.sequencer import Sequencer
 from uno_p2p.table.state import TablePhase, TableState
 from uno_p2p.wire.lobby import Kick, Leave, Ready, SetOptions, Start
@@ -90,8 +91,13 @@ class Controls(ABC):
         self._submit(Kick(peer, reason))
 
     def leave(self, reason: str = "") -> None:
-        """Leave: during a game, reveal this peer's secrets first (table.md §8)."""
+        """Leave (table.md §8): in play, a seat the others can play on without is
+        removed by the ``leave`` itself; where the leave stops the game instead, this
+        peer reveals its secrets first."""
         state, seat = self.state, self.state.my_seat
+        if not self.leaving_stops_the_game():
+            self._submit(Leave(reason))
+            return
         if state.phase in (TablePhase.KEYS, TablePhase.PLAYING) and seat is not None \
                 and state.keys[seat] is not None:
             reveal = self.secrets.reveal()
@@ -99,6 +105,15 @@ class Controls(ABC):
                                        self.channel_seed))
             return
         self._submit(Leave(reason))
+
+    def leaving_stops_the_game(self) -> bool:
+        """Whether our leave would end the game for everyone (table.md §8): False when
+        the others play on without us (our seat is removed, §14.2) or no game runs."""
+        state = self.state
+        seat = state.my_seat
+        if state.phase not in (TablePhase.KEYS, TablePhase.PLAYING) or seat is None:
+            return False
+        return bool(leave_removes(state, state.seats[seat]))
 
     # -- moves ----------------------------------------------------------------------------
     def act(self, action: Action) -> None:

@@ -230,7 +230,9 @@ class NetSession(SelfPaced):
         return TableStatus(players=players, waiting_for=text, turn_ends_ms=ends,
                            stopped=self._stopped(), verdict=self.verdict,
                            log=str(self.log_path) if self.verdict and self.log_path else "",
-                           chat=tuple(self._chat))
+                           chat=tuple(self._chat),
+                           leaving_stops=peer.leaving_stops_the_game() if self.in_game
+                           else None)
 
     def send_chat(self, text: str) -> None:
         """A chat line to the table (table.md §15: signed, passed on, never logged).

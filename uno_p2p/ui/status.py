@@ -88,6 +88,9 @@ class TableStatus:
     chat: tuple[ChatLine, ...] = field(default=())
     verdict: str = ""
     log: str = ""
+    #: Whether this player's leave would end the game for everyone (table.md §8);
+    #: None outside a game.
+    leaving_stops: bool | None = None
 
     @property
     def missing(self) -> tuple[str, ...]:

@@ -42,6 +42,18 @@ from uno_p2p.rules import (
 from uno_p2p.rules.cards import COLOUR_NAMES, Rank, rank_of
 
 YOU = "You"
+#: The quit box's question (issue 25: it says what leaving does to the others).
+LEAVE_QUESTION = "Leave this game?"
+OTHERS_PLAY_ON = "The others play on without you."
+GAME_ENDS = "This ends the game for everyone."
+
+
+def quit_lines(stops_the_game: bool | None) -> tuple[str, ...]:
+    """The quit box's lines: what leaving does (table.md §8); None offline, where
+    the bots simply stop."""
+    if stops_the_game is None:
+        return (LEAVE_QUESTION,)
+    return (LEAVE_QUESTION, GAME_ENDS if stops_the_game else OTHERS_PLAY_ON)
 
 
 def count_cards(count: int) -> str:
