@@ -36,6 +36,7 @@ class Controls(ABC):
     outstanding: int | None
     now_ms: int
     received: Mapping[tuple[Slot, int], ShareItem]
+    _stays_ready: bool
 
     @property
     @abstractmethod
@@ -52,6 +53,9 @@ class Controls(ABC):
         """Send what the table now waits for from us (duties, then the bot's move)."""
 
     def set_ready(self, ready: bool = True) -> None:
+        """Say whether we are ready; a seat told "not ready" stays so (a bot too)."""
+        if not ready:
+            self._stays_ready = False
         self._submit(Ready(ready))
 
     def set_options(self, options: Options, preset: str = "") -> None:

@@ -54,7 +54,7 @@ def next_message(peer: TablePeer) -> bool:
     if peer.stopped is not None or peer.outstanding is not None or peer._syncing or \
             state.phase == TablePhase.ENDED:
         return False
-    if peer._ready_wanted and state.lobby is not None and peer.peer_id in state.lobby.joined:
+    if _owes_ready(peer):
         peer._ready_wanted = False
         peer._submit(Ready(True))
         return True
@@ -75,6 +75,17 @@ def next_message(peer: TablePeer) -> bool:
         peer._submit(to=state.seats[to], private=PrivateShares(items))
         return True
     return peer._bot_move()
+
+
+def _owes_ready(peer: TablePeer) -> bool:
+    """Whether to say ready now: once after joining when asked to, and, for a bot,
+    again each time a ``set_options`` cleared it (table.md §3.2): a bot plays any
+    rules, so the host's change must not leave it "not ready" for ever."""
+    lobby = peer.state.lobby
+    if lobby is None or peer.state.phase != TablePhase.LOBBY or \
+            peer.peer_id not in lobby.joined:
+        return False
+    return peer._ready_wanted or (peer._stays_ready and peer.peer_id.key not in lobby.ready)
 
 
 def bot_move(peer: TablePeer) -> bool:

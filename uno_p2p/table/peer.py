@@ -124,6 +124,8 @@ class TablePeer(Controls):
         self._hand: tuple[int, ...] = ()
         self._turn_shown = -1
         self._ready_wanted = False
+        #: A bot says ready again each time the host's new rules clear it (table.md §3.2).
+        self._stays_ready = False
         self._syncing = False
         self._pending_abort: Abort | None = None
         #: net.md §7.1: a shell may compute the heavy duties itself (``duties.offload``).
@@ -168,6 +170,7 @@ class TablePeer(Controls):
                    nonce=nonce)
         peer._submit(Join(name, peer.channel.public))
         peer._ready_wanted = ready
+        peer._stays_ready = ready and bot is not None
         return peer
 
     @classmethod
