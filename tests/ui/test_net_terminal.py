@@ -5,8 +5,9 @@ sets ``UNO_LAN_MDNS=off``, passed on below), the bots are real peer processes
 on loopback links, and every peer keeps its log under a temporary
 ``XDG_DATA_HOME``. The tests press keys as a player would (``s`` starts, ``d``
 draws, ``p`` passes a drawn card) and read the screen with ``capture-pane``.
-A turn is seen as done when the news says the player took the card they drew
-(``Ann took 1 card (draw)``, the table's own words for RULES.md ``draw``).
+A turn is seen as done when the news says the player drew (``You drew Red 7.``
+on their own screen, ``Ann drew a card.`` on the others': the offline words,
+``ui.words``, for RULES.md ``draw``).
 Every wait polls and gives up after a bound; each game is quit with ``q``, ``y``.
 """
 
@@ -102,9 +103,16 @@ def wait_exit(status: Path, timeout: float = EXIT_S) -> int:
     raise AssertionError("the program did not exit")
 
 
-def draws(screen: str, name: str) -> int:
-    """How many times ``name`` took cards (a draw or a penalty), as the news says."""
-    return len(re.findall(rf"\b{re.escape(name)} took \d+ cards? \((draw|penalty)\)", screen))
+def draws(screen: str, name: str, me: str = "") -> int:
+    """How many times ``name`` drew cards (a draw or a penalty), as the news of ``me``'s
+    screen says (``You drew`` there for ``me``'s own draws)."""
+    who = "You" if name == me else re.escape(name)
+    return len(re.findall(rf"\b{who} drew ", screen))
+
+
+def first_deal(screen: str) -> bool:
+    """The news tells who deals round 1 (``Round 1: Bot 1 deals.``, ``Round 1: You deal.``)."""
+    return re.search(r"\bRound 1: .+ deals?\.", screen) is not None
 
 
 def my_turn(screen: str) -> bool:
@@ -123,9 +131,9 @@ def play_a_turn(pane: Pane, name: str) -> str:
     """Wait for this player's turn, draw (``d``: a card, or the penalty owed), then pass
     the drawn card (``p``) once the keys offer it; returns the screen after the draw."""
     screen = pane.wait_for(my_turn, f"{name}'s turn", TURN_S)
-    before, drawn = cards(screen, name), draws(screen, name)
+    before, drawn = cards(screen, name), draws(screen, name, name)
     pane.keys("d")
-    screen = pane.wait_for(lambda s: draws(s, name) > drawn, f"{name}'s draw in the news")
+    screen = pane.wait_for(lambda s: draws(s, name, name) > drawn, f"{name}'s draw in the news")
     assert cards(screen, name) > before, "the drawn cards are in the hand"
     try:  # RULES.md draw: after drawing a card the player may pass; a penalty ends the turn
         pane.wait_for(lambda s: " p pass" in s, "the pass key", 5.0)
@@ -150,12 +158,14 @@ def take_turns(players: dict[str, Pane], turns: int) -> None:
         time.sleep(0.2)
 
 
-def quit_game(pane: Pane, status: Path) -> None:
-    """``q``, and ``y`` when asked (a stopped game's box quits without asking)."""
+def quit_game(pane: Pane, status: Path) -> str:
+    """``q``, and ``y`` when asked (a stopped game's box quits without asking); returns
+    the screen with the question."""
     pane.keys("q")
     screen = pane.wait_for(lambda s: "y quit" in s or "Audit:" in s, "the quit question")
     if "y quit" in screen:
         pane.keys("y")
+    return screen
 
 
 def test_host_with_two_bots_lobby_turns_and_log(sessions: Sessions) -> None:
@@ -166,13 +176,12 @@ def test_host_with_two_bots_lobby_turns_and_log(sessions: Sessions) -> None:
     assert "host, you" in lobby
     assert f"turn_timer={NETWORK_TURN_TIMER}" in lobby, "network play has a turn timer"
     pane.keys("s")
-    table = pane.wait_for(lambda s: "Ann deals round 1" in s or "deals round 1" in s,
-                          "the first deal", TABLE_S)
+    table = pane.wait_for(first_deal, "the first deal", TABLE_S)
     assert "Players: ● Ann  ● Bot" in table, "who is connected is shown"
     for _turn in range(TURNS):
         screen = play_a_turn(pane, "Ann")
-    assert draws(screen, "Ann") >= TURNS - 1  # the news column may have scrolled one away
-    assert "Bot 1 played" in screen or "Bot 2 played" in screen or "took" in screen
+    assert draws(screen, "Ann", "Ann") >= TURNS - 1  # the news may have scrolled one away
+    assert "Bot 1 played" in screen or "Bot 2 played" in screen or "drew" in screen
     quit_game(pane, status)
     assert wait_exit(status) == 1, "a game left early has no winner"
     end = pane.joined()
@@ -195,18 +204,22 @@ def test_host_and_joiner_each_play_a_turn(sessions: Sessions) -> None:
                   TABLE_S)
     host.keys("s")
     for pane in (host, guest):
-        pane.wait_for(lambda s: "deals round 1" in s, "the first deal", TABLE_S)
+        pane.wait_for(first_deal, "the first deal", TABLE_S)
     take_turns({"Ann": host, "Bob": guest}, 2)
-    for pane in (host, guest):  # both tables narrate both humans' draws
-        seen = pane.wait_for(lambda s: draws(s, "Ann") >= 1 and draws(s, "Bob") >= 1,
-                             "both draws in the news")
+    for pane, me in ((host, "Ann"), (guest, "Bob")):  # each narrates both humans' draws
+        seen = pane.wait_for(lambda s, me=me: draws(s, "Ann", me) >= 1  # type: ignore[misc]
+                             and draws(s, "Bob", me) >= 1, "both draws in the news")
         assert "Players: ● Ann  ● Bot 1 (bot)  ● Bob" in seen
-    quit_game(guest, guest_rc)
-    assert wait_exit(guest_rc) in (0, 1)  # the game ended early: no winner, a clean log
-    assert "Audit: OK" in guest.screen()
-    host.wait_for(lambda s: "Bob left" in s and "The game stopped" in s
-                  and "The log is kept in" in s, "the host's stop box: Bob left, and the log")
-    quit_game(host, host_rc)
+    # table.md §8: a joiner who leaves is removed, and the others play on; the host's
+    # leave stops the game for everyone. Each quit box says which.
+    asked = quit_game(guest, guest_rc)
+    assert "The others play on without you." in asked
+    assert wait_exit(guest_rc) in (0, 1)
+    assert "Traceback" not in guest.screen()
+    host.wait_for(lambda s: "Bob left the table" in s, "the host's news: Bob left")
+    assert "The game stopped" not in host.screen()
+    asked = quit_game(host, host_rc)
+    assert "This ends the game for everyone." in asked
     assert wait_exit(host_rc) == 1
     assert "Audit: OK" in host.screen()
 
@@ -220,7 +233,7 @@ def test_scripts_play_reaches_the_first_turn(sessions: Sessions) -> None:
     pane.wait_for(lambda s: all(f"Bot {n}" in s for n in (1, 2, 3)) and "press s to start" in s,
                   "three bots in the lobby", TABLE_S)
     pane.keys("s")
-    pane.wait_for(lambda s: "deals round 1" in s, "the first deal", TABLE_S)
+    pane.wait_for(first_deal, "the first deal", TABLE_S)
     screen = play_a_turn(pane, "Ann")
     assert re.search(r"Bot [123] ", screen)
     quit_game(pane, status)
