@@ -19,6 +19,7 @@ from uno_p2p.rules.engine import apply as engine_apply
 from uno_p2p.rules.options import Options
 from uno_p2p.table.bodies import Move, PrivateShares, RevealSecrets, ShareItem
 from uno_p2p.table.duties import move_proofs
+from uno_p2p.table.initiative import RoundPause
 from uno_p2p.table.removal import leave_removes
 from uno_p2p.table.sequencer import Sequencer
 from uno_p2p.table.state import TablePhase, TableState
@@ -37,6 +38,7 @@ class Controls(ABC):
     now_ms: int
     received: Mapping[tuple[Slot, int], ShareItem]
     _stays_ready: bool
+    round_pause: RoundPause
 
     @property
     @abstractmethod
@@ -118,6 +120,14 @@ class Controls(ABC):
         if state.phase not in (TablePhase.KEYS, TablePhase.PLAYING) or seat is None:
             return False
         return bool(leave_removes(state, state.seats[seat]))
+
+    def go_on(self) -> None:
+        """The player closed the round's scores: this seat shuffles for the next round
+        now rather than at the end of the pause (table.md §6)."""
+        game = self.state.engine
+        if game is not None:
+            self.round_pause.go_on(game.round)
+        self._drive()
 
     # -- moves ----------------------------------------------------------------------------
     def act(self, action: Action) -> None:

@@ -105,6 +105,10 @@ class TablePeer(Controls):
         #: it; the shell sets it (0: at once). Its choice at a log position is the same.
         self.think_ms = 0
         self._thinking: tuple[int, int] | None = None
+        #: A player's seat waits for its player between rounds (table.md §6, a person's
+        #: seat: ``bot`` None); the shell says when the player goes on (``go_on``).
+        self.pauses_between_rounds = bot is None
+        self.round_pause = initiative.RoundPause()
         self.ledger = Ledger(table_id, host, identity.peer.key)
         self.sequencer = Sequencer(identity, self.ledger) if identity.peer == host else None
         self.counter = 0
@@ -330,7 +334,8 @@ class TablePeer(Controls):
             timer = self.sequencer.next_timer()
             if timer is not None:
                 times.append(timer)
-        for deadline in (initiative.grace_deadline(self), initiative.think_deadline(self)):
+        for deadline in (initiative.grace_deadline(self), initiative.think_deadline(self),
+                         initiative.pause_deadline(self)):
             if deadline is not None:
                 times.append(deadline)
         if self._sent is not None and self.stopped is None:

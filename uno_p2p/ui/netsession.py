@@ -387,6 +387,14 @@ class NetSession(SelfPaced):
                 pass
         self._wake()
 
+    def go_on(self) -> None:
+        """The player closed the round's scores: our seat shuffles for the next round
+        now (table.md §6), not at the end of the pause."""
+        peer = self.peer
+        if peer is not None and peer.stopped is None:
+            peer.go_on()
+            self._pump()
+
     async def wait_for_game(self, seconds: float) -> bool:
         """Until the engine exists (the start entry is logged); False after ``seconds``."""
         loop = asyncio.get_running_loop()

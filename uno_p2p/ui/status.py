@@ -113,6 +113,15 @@ class NetworkTable(Table, Protocol):
         """
 
 
+@runtime_checkable
+class PausingTable(Protocol):
+    """A table whose next round waits for its player to close the round's scores
+    (table.md §6: a seat holds its first shuffle of a new round until then)."""
+
+    def go_on(self) -> None:
+        """The player closed the round's scores: the next round may begin."""
+
+
 def status_of(table: object) -> TableStatus | None:
     """The table's status if it is a network table, else None (a local game)."""
     return table.table_status() if isinstance(table, NetworkTable) else None
