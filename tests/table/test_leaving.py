@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import pytest
 
+from tests.audit.test_report_schema import SCHEMA, errors
 from tests.table.test_handover import MAX_STEPS
 from uno_p2p.audit.core import audit_entries
 from uno_p2p.audit.report import Status
@@ -80,7 +81,11 @@ def test_a_joiner_who_leaves_a_four_player_game_is_removed_and_the_others_finish
     assert state.game.winner >= 0, "the three left play the game to its end"
     report = audit_entries(entries)
     assert report.status == Status.OK, report.lines()
-    assert [(r.name, r.round) for r in report.removed] == [(leaver.name, round_then)]
+    assert [(r.name, r.round, r.left) for r in report.removed] == \
+        [(leaver.name, round_then, True)]
+    assert f"{leaver.name} left and was removed; round {round_then} is void." in \
+        " ".join(report.lines())
+    assert errors(report.to_json(), SCHEMA) == [], "the --json report keeps its schema"
 
 
 def test_a_leave_is_removed_at_once_not_after_the_response_time_out() -> None:
