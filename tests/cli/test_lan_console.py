@@ -15,9 +15,10 @@ from uno_p2p.audit.report import AuditReport, Status
 from uno_p2p.cli.lan import Console, finish
 from uno_p2p.crypto.identity import Identity
 from uno_p2p.rules.options import preset
-from uno_p2p.table.events import ChatSaid, TableEvent
+from uno_p2p.table.events import ChatSaid, PlayerRemoved, TableEvent
 from uno_p2p.table.memnet import Network, game_over, seeded
 from uno_p2p.table.peer import TablePeer
+from uno_p2p.table.removal import LEFT
 
 
 class Pumped:
@@ -119,3 +120,14 @@ def test_after_a_removal_the_console_names_the_players_left(
     assert lines[removal] == "Bob vanished and was removed (did not answer in time); " \
         "the game goes on among Ann, Cy."
     assert not any("Bob" in line for line in lines[removal + 1:]), "Bob is gone for good"
+
+
+def test_a_player_who_left_is_told_as_leaving_not_vanishing(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    # table.md §8 (issue 25): a seat removed by its own leave left; the others play on.
+    console = Console(False)
+    console.names = ("Ann", "Bob", "Cy")
+    bob = Identity(seeded(b"left", "bob")).peer
+    console.event(PlayerRemoved(bob, "Bob", 1, 40, LEFT))
+    assert capsys.readouterr().out.splitlines()[-1] == \
+        "Bob left the table; the game goes on among Ann, Cy."

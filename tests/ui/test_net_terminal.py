@@ -16,6 +16,7 @@ from __future__ import annotations
 import os
 import re
 import shlex
+import shutil
 import signal
 import subprocess
 import sys
@@ -216,7 +217,12 @@ def test_host_and_joiner_each_play_a_turn(sessions: Sessions) -> None:
     assert "The others play on without you." in asked
     assert wait_exit(guest_rc) in (0, 1)
     assert "Traceback" not in guest.screen()
-    host.wait_for(lambda s: "Bob left the table" in s, "the host's news: Bob left")
+    # The void round's scores may cover the news for a moment (table.md §14.2).
+    seen = host.wait_for(lambda s: "Bob left the table" in s or "is void" in s,
+                         "the host told that Bob left")
+    if "Bob left the table" not in seen:
+        host.keys("Enter")
+        host.wait_for(lambda s: "Bob left the table" in s, "the host's news: Bob left")
     assert "The game stopped" not in host.screen()
     asked = quit_game(host, host_rc)
     assert "This ends the game for everyone." in asked
@@ -320,3 +326,77 @@ def test_a_joiner_who_quits_while_reconnecting_leaves_cleanly(sessions: Sessions
     end = guest.screen()
     assert "Traceback" not in end, end
     assert "Error" not in end, end
+
+
+def _log_lines(data: Path, copies: Path) -> list[str]:
+    """The longest log kept under ``data`` now (every live peer holds the same entries),
+    as ``uno-lan log show`` tells it: the files are copied at once, and read after."""
+    copies.mkdir()
+    kept = [Path(shutil.copy(log, copies))
+            for log in (data / "uno-lan" / "games").glob("*.unolog")]
+    shown = [subprocess.run([sys.executable, "-m", "uno_p2p", "log", "show", str(log)],
+                            capture_output=True, text=True, timeout=60, check=False,
+                            cwd=ROOT).stdout.splitlines() for log in kept]
+    return max(shown, key=len)
+
+
+def _round_rows(screen: str, names: tuple[str, ...]) -> dict[str, tuple[int, int]]:
+    """Each player's hand points and score change, as the round-over box shows them."""
+    rows = {}
+    for name in names:
+        found = re.search(rf"{re.escape(name)}\s+(\d+)\s+([+-]\d+)\s+-?\d+\s", screen)
+        assert found, f"no row for {name}:\n{screen}"
+        rows[name] = (int(found.group(1)), int(found.group(2)))
+    return rows
+
+
+#: How long the test looks at a round's scores before closing them: under the pause
+#: (ROUND_PAUSE_MS), with room for a loaded machine.
+READ_S = 5.0
+
+
+def test_a_leaver_at_four_and_the_other_three_finish_the_round(sessions: Sessions) -> None:
+    """Issue 25, items 1, 3, 4: Bob leaves a four-player table; Ann and two bots play on
+    (table.md §8), finish a round whose scores show every hand (RULES.md "Scoring":
+    the winner's points are the other hands'), and the next round waits while Ann
+    reads them (table.md §6)."""
+    host, host_rc = sessions.run(uno_lan("host --bots 2 --bot-think 0.2 --bind 127.0.0.1 "
+                                         "--player Ann --option target=500"))
+    port = lobby_port(host)
+    host.wait_for(lambda s: "Bot 2" in s, "both bots in the lobby", TABLE_S)
+    guest, guest_rc = sessions.run(uno_lan(f"join --address 127.0.0.1:{port} --player Bob"))
+    host.wait_for(lambda s: "Bob" in s and "press s to start" in s, "Bob ready", TABLE_S)
+    host.keys("s")
+    for pane in (host, guest):
+        pane.wait_for(first_deal, "the first deal", TABLE_S)
+    asked = quit_game(guest, guest_rc)
+    assert "The others play on without you." in asked
+    assert wait_exit(guest_rc) in (0, 1)
+    deadline = time.monotonic() + GAME_S
+    screen = ""
+    while time.monotonic() < deadline:
+        screen = host.screen()
+        if "won round" in screen and "Enter: next round" in screen:
+            break
+        assert "The game stopped" not in screen, screen
+        take_a_step(host, screen)
+        time.sleep(LOOK_S)
+    else:
+        raise AssertionError(f"the three did not finish a round:\n{screen}")
+    rows = _round_rows(screen, ("Ann", "Bot 1", "Bot 2"))
+    winner = next(name for name, (_, change) in rows.items() if change > 0)
+    assert rows[winner][0] == 0
+    assert rows[winner][1] == sum(hand for name, (hand, _) in rows.items() if name != winner)
+    assert "Bob" not in screen.split("Round over")[1].split("Scores are")[0]
+    # The next round waits for Ann: nobody shuffles for it while the scores are shown.
+    time.sleep(READ_S)
+    lines = _log_lines(sessions.data, sessions.status_dir / "copies")
+    last_play = max(i for i, line in enumerate(lines) if " played " in line)
+    assert not [line for line in lines[last_play:] if "shuffled deck" in line], lines[-5:]
+    host.keys("Enter")
+    host.wait_for(lambda s: re.search(r"Round \d+: .+ deals?\.", s.split("won round")[-1])
+                  is not None or "Your turn" in s, "the next round, once Ann went on")
+    asked = quit_game(host, host_rc)
+    assert "This ends the game for everyone." in asked
+    assert wait_exit(host_rc) == 1
+    assert "Traceback" not in host.screen()

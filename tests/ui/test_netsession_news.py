@@ -17,6 +17,7 @@ import pytest
 
 from tests.table.test_handover import MAX_STEPS
 from uno_p2p.net.driver import Driver
+from uno_p2p.net.node import HostNode
 from uno_p2p.rules.cards import points
 from uno_p2p.rules.options import preset
 from uno_p2p.table.memnet import Network, TableSetup, game_over, seat_table
@@ -83,3 +84,22 @@ def test_the_news_tells_the_game_from_the_players_seat(seat: Seat) -> None:
     assert any(line.endswith(" won the game!") for line in news)
     assert not any("(deal)" in line or "took " in line for line in news), \
         "the table's own plain words give way to the offline narration"
+
+
+async def test_a_link_that_breaks_and_comes_back_is_one_short_line_each() -> None:
+    # Issue 25: "Bot 1 is reconnecting…", "Bot 1 is back.", not the node's log sentence
+    # ("Bot 1 (4d8a-…) lost its link (closed): the connection was closed").
+    net = seat_table(TableSetup(3, preset("official"), b"links", preset="official"))
+    net.run(until=lambda n: n.host.state.engine is not None, max_steps=MAX_STEPS)
+    host, bot = net.host, list(net.peers.values())[1]
+    session = NetSession()
+    node = HostNode(host, None, on_event=session.event, on_note=session.note)
+    session.driver = node
+    before = len(session.news)
+    node.missing.add(bot.peer_id.key)
+    session.note(f"{bot.name} ({bot.peer_id.fingerprint}) lost its link (closed): "
+                 "the connection was closed")
+    node.missing.discard(bot.peer_id.key)
+    session.note(f"{bot.name} is back")
+    assert list(session.news[before:]) == [f"{bot.name} is reconnecting…",
+                                           f"{bot.name} is back."]
