@@ -15,9 +15,10 @@ from uno_p2p.audit.report import AuditReport, Status
 from uno_p2p.cli.lan import Console, finish
 from uno_p2p.crypto.identity import Identity
 from uno_p2p.rules.options import preset
-from uno_p2p.table.events import ChatSaid, Progress, TableEvent
+from uno_p2p.table.events import ChatSaid, PlayerRemoved, Progress, TableEvent
 from uno_p2p.table.memnet import Network, game_over, seeded
 from uno_p2p.table.peer import TablePeer
+from uno_p2p.table.removal import LEFT
 from uno_p2p.ui.networds import OUT_OF_REACH
 
 
@@ -127,3 +128,14 @@ def test_the_console_says_a_hand_over_in_a_player_s_words(
     # Issue 25: "(Ann (the sequencer) is gone: Bo takes over)" reached the player.
     Console(human=True).event(Progress("Ann (the sequencer) is gone: Bo takes over"))
     assert capsys.readouterr().out == f"({OUT_OF_REACH.format(old='Ann', new='Bo')})\n"
+
+
+def test_a_player_who_left_is_told_as_leaving_not_vanishing(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    # table.md §8 (issue 25): a seat removed by its own leave left; the others play on.
+    console = Console(False)
+    console.names = ("Ann", "Bob", "Cy")
+    bob = Identity(seeded(b"left", "bob")).peer
+    console.event(PlayerRemoved(bob, "Bob", 1, 40, LEFT))
+    assert capsys.readouterr().out.splitlines()[-1] == \
+        "Bob left the table; the game goes on among Ann, Cy."

@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from uno_p2p.rules import (
     CardsDrawn,
+    Challenge,
+    ChallengeVerdict,
     Draw,
     ErrorPenalty,
     Options,
@@ -14,6 +19,7 @@ from uno_p2p.rules import (
     TimeOut,
     apply,
     legal_actions,
+    long_name,
 )
 
 from .harness import card, started
@@ -122,6 +128,79 @@ def test_doubles_two_draw_twos_make_next_draw_four() -> None:
     table.play(1, "R+2", "R+2")
     table.draw(2)
     assert table.hand_size(2) == 11
+
+
+# RULES.md jump_in: "Black cards pair too: two Wilds name one colour; two Wild Draw
+# Fours make the next player draw 8, and one challenge covers the pair (guilty: the
+# player who played them draws 8; not guilty: the challenger draws 10)."
+def test_two_wilds_name_one_colour() -> None:
+    table = started(Options(jump_in=True), 3, hands=[[], ["W", "W"]], starter="R5")
+    assert any(isinstance(a, Play) and len(a.cards) == 2
+               for a in legal_actions(table.views[1], 1)), "the pair is offered"
+    table.play(1, "W", "W", colour=2)
+    assert (table.state.colour, table.state.current, table.hand_size(1)) == (2, 2, 5)
+    assert [long_name(c) for _, c in table.state.discard[-2:]] == ["Wild", "Wild"]
+
+
+def test_two_wild_draw_fours_make_the_next_player_draw_eight() -> None:
+    table = started(Options(jump_in=True), 3, hands=[[], ["W+4", "W+4"]], starter="R5")
+    table.play(1, "W+4", "W+4", colour=1)
+    assert table.state.pending == 8
+    table.draw(2)
+    assert (table.hand_size(2), table.state.current) == (7 + 8, 0)
+
+
+def test_without_jump_in_black_cards_do_not_pair() -> None:
+    table = started(Options(), 3, hands=[[], ["W+4", "W+4"]], starter="R5")
+    assert table.refused(table.play_action(1, "W+4", "W+4", colour=1)).rule == "jump_in"
+    assert not any(isinstance(a, Play) and len(a.cards) == 2
+                   for a in legal_actions(table.views[1], 1))
+
+
+def test_one_challenge_covers_the_pair_guilty_draws_eight() -> None:
+    # Seat 1 holds a red 9 under a red 5: the pair was a bluff.
+    table = started(Options(jump_in=True), 3, hands=[["Y7"], ["W+4", "W+4", "R9"], ["Y2"]],
+                    starter="R5", exact=True)
+    table.play(1, "W+4", "W+4", colour=1)
+    table.apply(Challenge(2))
+    table.apply(ChallengeVerdict(2, True))
+    assert (table.hand_size(1), table.hand_size(2), table.state.current) == (1 + 8, 1, 2)
+    assert table.state.pending == 0
+
+
+def test_one_challenge_covers_the_pair_not_guilty_the_challenger_draws_ten() -> None:
+    table = started(Options(jump_in=True), 3, hands=[["Y7"], ["W+4", "W+4", "Y9"], ["Y2"]],
+                    starter="R5", exact=True)
+    table.play(1, "W+4", "W+4", colour=1)
+    table.apply(Challenge(2))
+    table.apply(ChallengeVerdict(2, False))
+    assert (table.hand_size(1), table.hand_size(2), table.state.current) == (1, 1 + 10, 0)
+
+
+def test_going_out_with_two_wild_draw_fours_still_makes_the_next_player_draw_eight() -> None:
+    # RULES.md "End of a round": the next player still draws after a last Wild Draw Four.
+    table = started(Options(jump_in=True), 3, hands=[[], ["W+4", "W+4"], ["Y2"]],
+                    starter="R5", exact=True)
+    events = table.play(1, "W+4", "W+4", colour=1, say_uno=True)
+    drawn = [e for e in events if isinstance(e, CardsDrawn) and e.reason == "penalty"]
+    assert [(e.seat, len(e.slots)) for e in drawn] == [(2, 8)]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from(["R+2", "W+4"]), st.integers(2, 6), st.booleans(), st.booleans())
+def test_an_identical_pair_of_draw_cards_costs_twice_one(face: str, players: int,
+                                                         stack_two: bool,
+                                                         stack_four: bool) -> None:
+    # RULES.md jump_in: two Draw Twos "draw 4", two Wild Draw Fours "draw 8": a pair costs
+    # the next player twice what one card does, whatever the table's size and stacking.
+    options = Options(jump_in=True, stack_draw_two=stack_two, stack_draw_four=stack_four)
+    colour = {"colour": 1} if face == "W+4" else {}
+    one = started(options, players, hands=[[], [face]], starter="R5")
+    one.play(1, face, **colour)
+    pair = started(options, players, hands=[[], [face, face]], starter="R5")
+    pair.play(1, face, face, **colour)
+    assert pair.state.pending == 2 * one.state.pending > 0
+    assert pair.state.current == one.state.current
 
 
 def test_going_out_with_doubles_needs_uno_first() -> None:

@@ -42,7 +42,7 @@ from uno_p2p.rules.actions import (
 from uno_p2p.rules.engine import apply as engine_apply
 from uno_p2p.rules.options import preset
 from uno_p2p.table.bodies import Abort, Clock, KeySetup, Move, RevealSecrets
-from uno_p2p.table.events import OptionsChanged, PeerMisbehaved, PlayerLeft
+from uno_p2p.table.events import OptionsChanged, PeerMisbehaved, PlayerLeft, PlayerRemoved
 from uno_p2p.table.ledger import check_message, initial_state
 from uno_p2p.table.memnet import TableSetup, game_over, seat_table, seeded
 from uno_p2p.table.state import Misbehaviour, TablePhase, TableState
@@ -326,16 +326,22 @@ def test_the_lobby_moves_as_the_words_say() -> None:
     assert late.value.code == "not_lobby"
 
 
-def test_leaving_a_game_under_way_stops_it_naming_the_leaver(
+def test_leaving_a_game_under_way_removes_the_leaver_and_the_sequencer_stops_it(
         finished: tuple[list[object], list[Identity]]) -> None:
-    # table.md §8: "leaving stops the game; every seat, the leaver first, reveals".
+    # table.md §8: a seat's leave removes it like one that vanished (§14.2); the
+    # sequencer's leave stops the game, every seat, the leaver first, revealing.
     steps, identities = finished
     step = next(s for s in steps if s.before.phase == TablePhase.PLAYING)  # type: ignore[attr-defined]
     before: TableState = step.before  # type: ignore[attr-defined]
-    after, _ = check_message(before, resigned(step, identities[1], Leave("dinner")))
+    after, events = check_message(before, resigned(step, identities[1], Leave("dinner")))
+    assert after.stop is None
+    assert after.seats == tuple(p for p in before.seats if p != identities[1].peer)
+    assert [(e.name, e.reason, e.entry) for e in events if isinstance(e, PlayerRemoved)] == \
+        [(before.player_names[1], "left the table", before.seq)]
+    after, _ = check_message(before, resigned(step, identities[0], Leave("dinner")))
     assert after.stop is not None
     assert (after.stop.code, after.stop.culprit) == ("left", None)
-    assert after.stop.reason == f"{before.player_names[1]} left the table"
+    assert after.stop.reason == f"{before.player_names[0]} left the table"
     assert after.stop.entry == before.seq
 
 

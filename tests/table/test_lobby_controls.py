@@ -17,7 +17,7 @@ from uno_p2p.table.frames import FRAME_DROP, DropNotice, decode_drop
 from uno_p2p.table.memnet import Network, seeded
 from uno_p2p.table.peer import TablePeer
 from uno_p2p.table.state import TablePhase
-from uno_p2p.wire.lobby import Start
+from uno_p2p.wire.lobby import SetOptions, Start
 
 
 def _lobby(seed: bytes, joiners: int = 1) -> Network:
@@ -45,13 +45,17 @@ def test_the_host_changes_the_rules_and_every_peer_sees_them() -> None:
     net.host.set_options(house, "house")
     net._flush(net.host)  # the host logs at once; memnet sends what it queued
     net.run()
+    changed = next(e.seq for e in net.entries() if isinstance(e.body, SetOptions))
     for key, peer in net.peers.items():
         lobby = peer.state.lobby
         assert lobby is not None
         assert lobby.preset == "house"
         assert dict(lobby.options)["target"] == 200
         # table.md §3.2: a change of the rules clears every joiner's ready.
-        assert not any(p.peer_id.key in lobby.ready for p in joiners)
+        then = peer.ledger.state_at(changed + 1)
+        assert then is not None
+        assert then.lobby is not None
+        assert not any(p.peer_id.key in then.lobby.ready for p in joiners)
         told = [e for e in net.events[key] if isinstance(e, OptionsChanged)]
         assert [(e.preset, e.options.target) for e in told] == [("house", 200)]
         assert told[0].options == house
@@ -122,3 +126,29 @@ def test_every_peer_is_told_who_is_ready_and_who_is_no_longer() -> None:
     for key in net.peers:
         told = [(e.peer, e.name, e.ready) for e in net.events[key] if isinstance(e, PlayerReady)]
         assert told == [(first.peer_id, "P1", False)]
+
+
+def test_bots_say_ready_again_after_each_change_of_the_rules() -> None:
+    """Issue 25: a bot plays any rules, so when the host's ``set_options`` clears its
+    ready (table.md §3.2) it says ready again by itself, after every change; a seat
+    told "not ready" stays so."""
+    net = _lobby(b"bots ready", joiners=3)
+    bots = [p for p in net.peers.values() if not p.is_host]
+    for name in ("house", "official"):
+        net.host.set_options(preset(name), name)
+        net._flush(net.host)
+        net.run()
+        lobby = net.host.state.lobby
+        assert lobby is not None
+        assert lobby.preset == name
+        assert all(p.peer_id.key in lobby.ready for p in bots), name
+    stubborn = bots[0]
+    stubborn.set_ready(False)
+    net._flush(stubborn)
+    net.run()
+    net.host.set_options(preset("house"), "house")
+    net._flush(net.host)
+    net.run()
+    lobby = net.host.state.lobby
+    assert lobby is not None
+    assert [p.peer_id.key in lobby.ready for p in bots] == [False, True, True]

@@ -541,3 +541,42 @@ def test_a_self_paced_table_waits_for_the_human_or_the_end() -> None:
     assert not paced.tick(10**9)
     play_out(game, human_policy("paced"))
     assert paced.next() == Next.OVER
+
+
+class PausingNetworkTable(FakeNetworkTable):
+    """A network table whose next round waits for the player (table.md §6)."""
+
+    def __init__(self, seed: str) -> None:
+        super().__init__(seed, players=3, options=preset("official", ["target=2000"]))
+        self.went_on = 0
+
+    def go_on(self) -> None:
+        self.went_on += 1
+
+
+def test_closing_the_round_scores_lets_a_network_tables_next_round_begin() -> None:
+    # Issue 25: the next round waits until the player has closed the round-over box.
+    game = PausingNetworkTable("pause")
+    controller = Controller(game, "unused")
+    game.add_listener(controller.sync)
+    play_out(game, human_policy("pause"), until=lambda g: bool(g.summaries))
+    assert mode(controller) == Mode.ROUND
+    assert game.went_on == 0
+    press(controller, "enter")
+    assert (mode(controller), game.went_on) == (Mode.TABLE, 1)
+
+
+def test_the_round_scores_give_way_when_the_players_timer_starts() -> None:
+    # Issue 25, "no timer runs behind a dialog": once the pause is over and the player's
+    # own first decision has begun, the scores close and the table shows its timer.
+    game = PausingNetworkTable("pause")
+    controller = Controller(game, "unused")
+    game.add_listener(controller.sync)
+    play_out(game, human_policy("pause"), until=lambda g: bool(g.summaries))
+    play_out(game, human_policy("pause"),
+             until=lambda g: g.view().decider() == g.seat or len(g.summaries) > 1)
+    assert game.view().decider() == game.seat
+    controller.sync()
+    assert mode(controller) == Mode.TABLE
+    assert controller.status == "The next round has begun: your turn."
+    assert game.went_on == 1

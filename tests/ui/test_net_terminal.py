@@ -5,8 +5,9 @@ sets ``UNO_LAN_MDNS=off``, passed on below), the bots are real peer processes
 on loopback links, and every peer keeps its log under a temporary
 ``XDG_DATA_HOME``. The tests press keys as a player would (``s`` starts, ``d``
 draws, ``p`` passes a drawn card) and read the screen with ``capture-pane``.
-A turn is seen as done when the news says the player took the card they drew
-(``Ann took 1 card (draw)``, the table's own words for RULES.md ``draw``).
+A turn is seen as done when the news says the player drew (``You drew Red 7.``
+on their own screen, ``Ann drew a card.`` on the others': the offline words,
+``ui.words``, for RULES.md ``draw``).
 Every wait polls and gives up after a bound; each game is quit with ``q``, ``y``.
 """
 
@@ -15,6 +16,7 @@ from __future__ import annotations
 import os
 import re
 import shlex
+import shutil
 import signal
 import socketserver
 import subprocess
@@ -107,9 +109,16 @@ def wait_exit(status: Path, timeout: float = EXIT_S) -> int:
     raise AssertionError("the program did not exit")
 
 
-def draws(screen: str, name: str) -> int:
-    """How many times ``name`` took cards (a draw or a penalty), as the news says."""
-    return len(re.findall(rf"\b{re.escape(name)} took \d+ cards? \((draw|penalty)\)", screen))
+def draws(screen: str, name: str, me: str = "") -> int:
+    """How many times ``name`` drew cards (a draw or a penalty), as the news of ``me``'s
+    screen says (``You drew`` there for ``me``'s own draws)."""
+    who = "You" if name == me else re.escape(name)
+    return len(re.findall(rf"\b{who} drew ", screen))
+
+
+def first_deal(screen: str) -> bool:
+    """The news tells who deals round 1 (``Round 1: Bot 1 deals.``, ``Round 1: You deal.``)."""
+    return re.search(r"\bRound 1: .+ deals?\.", screen) is not None
 
 
 def my_turn(screen: str) -> bool:
@@ -128,9 +137,9 @@ def play_a_turn(pane: Pane, name: str) -> str:
     """Wait for this player's turn, draw (``d``: a card, or the penalty owed), then pass
     the drawn card (``p``) once the keys offer it; returns the screen after the draw."""
     screen = pane.wait_for(my_turn, f"{name}'s turn", TURN_S)
-    before, drawn = cards(screen, name), draws(screen, name)
+    before, drawn = cards(screen, name), draws(screen, name, name)
     pane.keys("d")
-    screen = pane.wait_for(lambda s: draws(s, name) > drawn, f"{name}'s draw in the news")
+    screen = pane.wait_for(lambda s: draws(s, name, name) > drawn, f"{name}'s draw in the news")
     assert cards(screen, name) > before, "the drawn cards are in the hand"
     try:  # RULES.md draw: after drawing a card the player may pass; a penalty ends the turn
         pane.wait_for(lambda s: " p pass" in s, "the pass key", 5.0)
@@ -155,12 +164,14 @@ def take_turns(players: dict[str, Pane], turns: int) -> None:
         time.sleep(0.2)
 
 
-def quit_game(pane: Pane, status: Path) -> None:
-    """``q``, and ``y`` when asked (a stopped game's box quits without asking)."""
+def quit_game(pane: Pane, status: Path) -> str:
+    """``q``, and ``y`` when asked (a stopped game's box quits without asking); returns
+    the screen with the question."""
     pane.keys("q")
     screen = pane.wait_for(lambda s: "y quit" in s or "Audit:" in s, "the quit question")
     if "y quit" in screen:
         pane.keys("y")
+    return screen
 
 
 def test_host_with_two_bots_lobby_turns_and_log(sessions: Sessions) -> None:
@@ -171,13 +182,12 @@ def test_host_with_two_bots_lobby_turns_and_log(sessions: Sessions) -> None:
     assert "host, you" in lobby
     assert f"turn_timer={NETWORK_TURN_TIMER}" in lobby, "network play has a turn timer"
     pane.keys("s")
-    table = pane.wait_for(lambda s: "Ann deals round 1" in s or "deals round 1" in s,
-                          "the first deal", TABLE_S)
+    table = pane.wait_for(first_deal, "the first deal", TABLE_S)
     assert "Players: ● Ann  ● Bot" in table, "who is connected is shown"
     for _turn in range(TURNS):
         screen = play_a_turn(pane, "Ann")
-    assert draws(screen, "Ann") >= TURNS - 1  # the news column may have scrolled one away
-    assert "Bot 1 played" in screen or "Bot 2 played" in screen or "took" in screen
+    assert draws(screen, "Ann", "Ann") >= TURNS - 1  # the news may have scrolled one away
+    assert "Bot 1 played" in screen or "Bot 2 played" in screen or "drew" in screen
     quit_game(pane, status)
     assert wait_exit(status) == 1, "a game left early has no winner"
     end = pane.joined()
@@ -200,18 +210,27 @@ def test_host_and_joiner_each_play_a_turn(sessions: Sessions) -> None:
                   TABLE_S)
     host.keys("s")
     for pane in (host, guest):
-        pane.wait_for(lambda s: "deals round 1" in s, "the first deal", TABLE_S)
+        pane.wait_for(first_deal, "the first deal", TABLE_S)
     take_turns({"Ann": host, "Bob": guest}, 2)
-    for pane in (host, guest):  # both tables narrate both humans' draws
-        seen = pane.wait_for(lambda s: draws(s, "Ann") >= 1 and draws(s, "Bob") >= 1,
-                             "both draws in the news")
+    for pane, me in ((host, "Ann"), (guest, "Bob")):  # each narrates both humans' draws
+        seen = pane.wait_for(lambda s, me=me: draws(s, "Ann", me) >= 1  # type: ignore[misc]
+                             and draws(s, "Bob", me) >= 1, "both draws in the news")
         assert "Players: ● Ann  ● Bot 1 (bot)  ● Bob" in seen
-    quit_game(guest, guest_rc)
-    assert wait_exit(guest_rc) in (0, 1)  # the game ended early: no winner, a clean log
-    assert "Audit: OK" in guest.screen()
-    host.wait_for(lambda s: "Bob left" in s and "The game stopped" in s
-                  and "The log is kept in" in s, "the host's stop box: Bob left, and the log")
-    quit_game(host, host_rc)
+    # table.md §8: a joiner who leaves is removed, and the others play on; the host's
+    # leave stops the game for everyone. Each quit box says which.
+    asked = quit_game(guest, guest_rc)
+    assert "The others play on without you." in asked
+    assert wait_exit(guest_rc) in (0, 1)
+    assert "Traceback" not in guest.screen()
+    # The void round's scores may cover the news for a moment (table.md §14.2).
+    seen = host.wait_for(lambda s: "Bob left the table" in s or "is void" in s,
+                         "the host told that Bob left")
+    if "Bob left the table" not in seen:
+        host.keys("Enter")
+        host.wait_for(lambda s: "Bob left the table" in s, "the host's news: Bob left")
+    assert "The game stopped" not in host.screen()
+    asked = quit_game(host, host_rc)
+    assert "This ends the game for everyone." in asked
     assert wait_exit(host_rc) == 1
     assert "Audit: OK" in host.screen()
 
@@ -225,7 +244,7 @@ def test_scripts_play_reaches_the_first_turn(sessions: Sessions) -> None:
     pane.wait_for(lambda s: all(f"Bot {n}" in s for n in (1, 2, 3)) and "press s to start" in s,
                   "three bots in the lobby", TABLE_S)
     pane.keys("s")
-    pane.wait_for(lambda s: "deals round 1" in s, "the first deal", TABLE_S)
+    pane.wait_for(first_deal, "the first deal", TABLE_S)
     screen = play_a_turn(pane, "Ann")
     assert re.search(r"Bot [123] ", screen)
     quit_game(pane, status)
@@ -452,3 +471,77 @@ def test_each_error_is_one_sentence_in_a_player_s_words(sessions: Sessions) -> N
         assert f"uno-lan: {sentence}" in screen, screen
     assert "Traceback" not in screen
     assert "bytes is over" not in screen
+
+
+def _log_lines(data: Path, copies: Path) -> list[str]:
+    """The longest log kept under ``data`` now (every live peer holds the same entries),
+    as ``uno-lan log show`` tells it: the files are copied at once, and read after."""
+    copies.mkdir()
+    kept = [Path(shutil.copy(log, copies))
+            for log in (data / "uno-lan" / "games").glob("*.unolog")]
+    shown = [subprocess.run([sys.executable, "-m", "uno_p2p", "log", "show", str(log)],
+                            capture_output=True, text=True, timeout=60, check=False,
+                            cwd=ROOT).stdout.splitlines() for log in kept]
+    return max(shown, key=len)
+
+
+def _round_rows(screen: str, names: tuple[str, ...]) -> dict[str, tuple[int, int]]:
+    """Each player's hand points and score change, as the round-over box shows them."""
+    rows = {}
+    for name in names:
+        found = re.search(rf"{re.escape(name)}\s+(\d+)\s+([+-]\d+)\s+-?\d+\s", screen)
+        assert found, f"no row for {name}:\n{screen}"
+        rows[name] = (int(found.group(1)), int(found.group(2)))
+    return rows
+
+
+#: How long the test looks at a round's scores before closing them: under the pause
+#: (ROUND_PAUSE_MS), with room for a loaded machine.
+READ_S = 5.0
+
+
+def test_a_leaver_at_four_and_the_other_three_finish_the_round(sessions: Sessions) -> None:
+    """Issue 25, items 1, 3, 4: Bob leaves a four-player table; Ann and two bots play on
+    (table.md §8), finish a round whose scores show every hand (RULES.md "Scoring":
+    the winner's points are the other hands'), and the next round waits while Ann
+    reads them (table.md §6)."""
+    host, host_rc = sessions.run(uno_lan("host --bots 2 --bot-think 0.2 --bind 127.0.0.1 "
+                                         "--player Ann --option target=500"))
+    port = lobby_port(host)
+    host.wait_for(lambda s: "Bot 2" in s, "both bots in the lobby", TABLE_S)
+    guest, guest_rc = sessions.run(uno_lan(f"join --address 127.0.0.1:{port} --player Bob"))
+    host.wait_for(lambda s: "Bob" in s and "press s to start" in s, "Bob ready", TABLE_S)
+    host.keys("s")
+    for pane in (host, guest):
+        pane.wait_for(first_deal, "the first deal", TABLE_S)
+    asked = quit_game(guest, guest_rc)
+    assert "The others play on without you." in asked
+    assert wait_exit(guest_rc) in (0, 1)
+    deadline = time.monotonic() + GAME_S
+    screen = ""
+    while time.monotonic() < deadline:
+        screen = host.screen()
+        if "won round" in screen and "Enter: next round" in screen:
+            break
+        assert "The game stopped" not in screen, screen
+        take_a_step(host, screen)
+        time.sleep(LOOK_S)
+    else:
+        raise AssertionError(f"the three did not finish a round:\n{screen}")
+    rows = _round_rows(screen, ("Ann", "Bot 1", "Bot 2"))
+    winner = next(name for name, (_, change) in rows.items() if change > 0)
+    assert rows[winner][0] == 0
+    assert rows[winner][1] == sum(hand for name, (hand, _) in rows.items() if name != winner)
+    assert "Bob" not in screen.split("Round over")[1].split("Scores are")[0]
+    # The next round waits for Ann: nobody shuffles for it while the scores are shown.
+    time.sleep(READ_S)
+    lines = _log_lines(sessions.data, sessions.status_dir / "copies")
+    last_play = max(i for i, line in enumerate(lines) if " played " in line)
+    assert not [line for line in lines[last_play:] if "shuffled deck" in line], lines[-5:]
+    host.keys("Enter")
+    host.wait_for(lambda s: re.search(r"Round \d+: .+ deals?\.", s.split("won round")[-1])
+                  is not None or "Your turn" in s, "the next round, once Ann went on")
+    asked = quit_game(host, host_rc)
+    assert "This ends the game for everyone." in asked
+    assert wait_exit(host_rc) == 1
+    assert "Traceback" not in host.screen()

@@ -18,6 +18,7 @@ from uno_p2p.ui.modes import Mode
 from uno_p2p.ui.netsession import NetSession
 from uno_p2p.ui.overlays import dialog
 from uno_p2p.ui.render import Seats, plain_text
+from uno_p2p.ui.words import removed_line
 
 
 class Seated:
@@ -61,5 +62,4 @@ def test_after_a_removal_the_screen_follows_the_seats_and_names_the_winner() -> 
     for place, (score, name) in enumerate(ranked, 1):
         assert f" {place:>2}. {name:<16} {score:>6}" in text
     assert "Bob" not in text
-    assert "Bob vanished and was removed (did not answer in time); the round is void and " \
-        "the others play on." in session.news
+    assert removed_line("Bob", False, False) in session.news

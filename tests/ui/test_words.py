@@ -27,7 +27,14 @@ from uno_p2p.rules import (
     preset,
 )
 from uno_p2p.ui.session import LocalTable
-from uno_p2p.ui.words import Narrator, cards_phrase
+from uno_p2p.ui.words import (
+    Narrator,
+    back_line,
+    cards_phrase,
+    quit_lines,
+    reconnecting_line,
+    removed_line,
+)
 
 NAMES = ("You", "Bot 1", "Bot 2", "Bot 3")
 S = [Slot(7, i) for i in range(8)]
@@ -151,3 +158,23 @@ def test_a_human_who_forgets_uno_is_caught_in_plain_words() -> None:
         if caught(game):
             return
     pytest.fail("nobody caught the human in 20 rounds without UNO")
+
+
+def test_the_quit_question_says_what_leaving_does_to_the_others() -> None:
+    # table.md §8, issue 25: a network player is told whether the others play on.
+    assert quit_lines(None) == ("Leave this game?",)
+    assert quit_lines(False) == ("Leave this game?", "The others play on without you.")
+    assert quit_lines(True) == ("Leave this game?", "This ends the game for everyone.")
+
+
+def test_removals_and_links_in_one_short_line_each() -> None:
+    # Issue 25: a player reads who left or vanished, and who is out of reach, in words.
+    assert removed_line("Bo", True, False) == \
+        "Bo left the table: the round is void and the others play on."
+    assert removed_line("Bo", False, False) == \
+        "Bo did not come back and was removed: the round is void and the others play on."
+    assert removed_line("Bo", True, True) == "You left the table; the others play on."
+    assert reconnecting_line("Bot 1") == "Bot 1 is reconnecting…"
+    assert back_line("Bot 1") == "Bot 1 is back."
+    assert reconnecting_line(None) == "You are reconnecting…"
+    assert back_line(None) == "You are back."

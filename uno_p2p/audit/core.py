@@ -67,6 +67,7 @@ from uno_p2p.table.handover import handover_successor
 from uno_p2p.table.state import DeckState, Misbehaviour, TablePhase, TableState
 from uno_p2p.wire.chain import ChainError, ChainVerifier, check_fork
 from uno_p2p.wire.envelope import Entry
+from uno_p2p.wire.lobby import Leave
 from uno_p2p.wire.private import Sealed
 from uno_p2p.wire.raw import judge_record
 from uno_p2p.wire.transcript import Roster
@@ -570,10 +571,12 @@ class _Audit:
             self._handovers(state), self._removed(state))
 
     def _removed(self, state: TableState | None) -> tuple[RemovalResult, ...]:
-        """Who vanished and was removed, at which entry, voiding which round (§14)."""
+        """Who vanished or left and was removed, at which entry, voiding which round
+        (table.md §8, §14): a removal by the seat's own ``leave`` is told as one."""
         if state is None:
             return ()
-        return tuple(RemovalResult(seq, state.name_of(peer.key), round_number)
+        return tuple(RemovalResult(seq, state.name_of(peer.key), round_number,
+                                   isinstance(self.entries[seq].body, Leave))
                      for seq, peer, round_number in state.removed)
 
     def _handovers(self, state: TableState | None) -> tuple[HandoverResult, ...]:

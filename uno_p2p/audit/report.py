@@ -141,14 +141,20 @@ class HandoverResult:
 
 @dataclass(frozen=True, slots=True)
 class RemovalResult:
-    """A seat removed at ``entry`` because it vanished; round ``round`` was void (§14)."""
+    """A seat removed at ``entry`` because it vanished, or ``left`` (its own leave,
+    table.md §8); round ``round`` was void (§14)."""
 
     entry: int
     name: str
     round: int
+    left: bool = False
 
     def to_json(self) -> dict[str, JsonValue]:
-        return {"entry": self.entry, "name": self.name, "round": self.round}
+        out: dict[str, JsonValue] = {"entry": self.entry, "name": self.name,
+                                     "round": self.round}
+        if self.left:  # only then: a vanished seat's report reads as it always did
+            out["left"] = True
+        return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -226,8 +232,8 @@ class AuditReport:
             out.extend(f"  {p.label()}" for p in self.players)
         out.extend(f"Entry {h.entry}: {h.new} took over as sequencer from {h.old} "
                    f"(term {h.term})." for h in self.handovers)
-        out.extend(f"Entry {r.entry}: {r.name} vanished and was removed; round {r.round} "
-                   "is void." for r in self.removed)
+        out.extend(f"Entry {r.entry}: {r.name} {'left' if r.left else 'vanished'} and was "
+                   f"removed; round {r.round} is void." for r in self.removed)
         for result in self.rounds:
             won = "void round" if result.winner is None else f"won by {result.winner}"
             out.append(f"Round {result.number}: {won}; changes {list(result.changes)}; "

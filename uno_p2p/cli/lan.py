@@ -57,6 +57,7 @@ from uno_p2p.table.events import (
     YourTurn,
 )
 from uno_p2p.table.peer import TablePeer
+from uno_p2p.table.removal import LEFT
 from uno_p2p.ui.networds import progress_words
 
 #: What a player reads when a table's game never started: nothing to audit, nothing kept
@@ -212,8 +213,9 @@ class Console:
         winner counts the players left, so the names must too. Lobby names are
         unique (``name_taken``), so the name says which seat went."""
         self.names = tuple(name for name in self.names if name != event.name)
-        say(f"{event.name} vanished and was removed ({event.reason or 'no reason given'}); "
-            f"the game goes on among {', '.join(self.names)}.")
+        what = "left the table" if event.reason == LEFT else \
+            f"vanished and was removed ({event.reason or 'no reason given'})"
+        say(f"{event.name} {what}; the game goes on among {', '.join(self.names)}.")
 
     def _human_event(self, event: TableEvent) -> None:
         if isinstance(event, MovePlayed):

@@ -23,7 +23,7 @@ from uno_p2p.net.seats import LogSaver
 from uno_p2p.net.stats import NodeStats
 from uno_p2p.net.verify import Offloader
 from uno_p2p.rules.actions import Action
-from uno_p2p.table.events import GameEnded, PlayerLeft, RoundEnded, TableEvent
+from uno_p2p.table.events import GameEnded, PlayerLeft, PlayerRemoved, RoundEnded, TableEvent
 from uno_p2p.table.offload import Duty, DutyJob, Statement, frame_statements
 from uno_p2p.table.peer import TablePeer
 from uno_p2p.table.sending import Outgoing
@@ -92,6 +92,8 @@ class Driver:
             if isinstance(event, PlayerLeft) and event.kicked and event.peer == peer.peer_id:
                 self.removed = event.reason or "removed by the host"
                 self.finished.set()  # no place at this table any more
+            if isinstance(event, PlayerRemoved) and event.peer == peer.peer_id:
+                self.finished.set()  # our leave was logged (table.md §8): we are done
             self.on_event(event)
         self._schedule()
         peer.duties.offload = self.offloader.offloads

@@ -251,7 +251,7 @@ def _finish(work: Work, seat: int, top: int, count: int) -> None:
     last Skip or Reverse under deflect_draw_two"."""
     rank = CARD_RANK[top]
     if rank in (D2, W4):
-        total = work.pending + (2 * count if rank == D2 else 4)
+        total = work.pending + (2 if rank == D2 else 4) * count
         work.give_cards(work.next_seat(seat), total, "penalty")
     elif work.pending and rank in (Rank.SKIP, Rank.REVERSE):
         # As ``_card_effect``: a Skip passes the penalty to the player after; a Reverse
@@ -281,7 +281,9 @@ def _card_effect(work: Work, action: Play, colour_before: int) -> None:
         work.pending_rank = D2
         work.set_turn(work.next_seat(seat))
     elif rank == W4:
-        work.pending += 4
+        # RULES.md jump_in: "two Wild Draw Fours make the next player draw 8, and one
+        # challenge covers the pair" (the penalty is the pair's; guilty or not, it moves).
+        work.pending += 4 * count
         work.pending_rank = W4
         work.challenge = (-1, seat, colour_before)
         work.set_turn(work.next_seat(seat))

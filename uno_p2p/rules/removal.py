@@ -1,4 +1,4 @@
-"""Removing a player who vanished (docs/rules.md "A player who vanishes").
+"""Removing a player who vanished or left (docs/rules.md "A player who vanishes or leaves").
 
 The round under way is void: nobody scores it, its cards stay where they are
 (face down, never opened), and a new round is dealt among the players left,

@@ -19,6 +19,8 @@ from uno_p2p.rules.engine import apply as engine_apply
 from uno_p2p.rules.options import Options
 from uno_p2p.table.bodies import Move, PrivateShares, RevealSecrets, ShareItem
 from uno_p2p.table.duties import move_proofs
+from uno_p2p.table.initiative import RoundPause
+from uno_p2p.table.removal import leave_removes
 from uno_p2p.table.sequencer import Sequencer
 from uno_p2p.table.state import TablePhase, TableState
 from uno_p2p.wire.lobby import Kick, Leave, Ready, SetOptions, Start
@@ -35,6 +37,8 @@ class Controls(ABC):
     outstanding: int | None
     now_ms: int
     received: Mapping[tuple[Slot, int], ShareItem]
+    _stays_ready: bool
+    round_pause: RoundPause
 
     @property
     @abstractmethod
@@ -51,6 +55,9 @@ class Controls(ABC):
         """Send what the table now waits for from us (duties, then the bot's move)."""
 
     def set_ready(self, ready: bool = True) -> None:
+        """Say whether we are ready; a seat told "not ready" stays so (a bot too)."""
+        if not ready:
+            self._stays_ready = False
         self._submit(Ready(ready))
 
     def set_options(self, options: Options, preset: str = "") -> None:
@@ -90,8 +97,13 @@ class Controls(ABC):
         self._submit(Kick(peer, reason))
 
     def leave(self, reason: str = "") -> None:
-        """Leave: during a game, reveal this peer's secrets first (table.md §8)."""
+        """Leave (table.md §8): in play, a seat the others can play on without is
+        removed by the ``leave`` itself; where the leave stops the game instead, this
+        peer reveals its secrets first."""
         state, seat = self.state, self.state.my_seat
+        if not self.leaving_stops_the_game():
+            self._submit(Leave(reason))
+            return
         if state.phase in (TablePhase.KEYS, TablePhase.PLAYING) and seat is not None \
                 and state.keys[seat] is not None:
             reveal = self.secrets.reveal()
@@ -99,6 +111,23 @@ class Controls(ABC):
                                        self.channel_seed))
             return
         self._submit(Leave(reason))
+
+    def leaving_stops_the_game(self) -> bool:
+        """Whether our leave would end the game for everyone (table.md §8): False when
+        the others play on without us (our seat is removed, §14.2) or no game runs."""
+        state = self.state
+        seat = state.my_seat
+        if state.phase not in (TablePhase.KEYS, TablePhase.PLAYING) or seat is None:
+            return False
+        return bool(leave_removes(state, state.seats[seat]))
+
+    def go_on(self) -> None:
+        """The player closed the round's scores: this seat shuffles for the next round
+        now rather than at the end of the pause (table.md §6)."""
+        game = self.state.engine
+        if game is not None:
+            self.round_pause.go_on(game.round)
+        self._drive()
 
     # -- moves ----------------------------------------------------------------------------
     def act(self, action: Action) -> None:

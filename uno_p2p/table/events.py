@@ -11,7 +11,9 @@ from dataclasses import dataclass
 
 from uno_p2p.crypto.identity import PeerId
 from uno_p2p.rules.actions import Action
+from uno_p2p.rules.events import Event
 from uno_p2p.rules.options import Options
+from uno_p2p.rules.state import State
 from uno_p2p.wire.envelope import Entry, Message
 
 
@@ -132,6 +134,21 @@ class YourTurn:
 
 
 @dataclass(frozen=True, slots=True)
+class ActionApplied:
+    """One engine action as this seated peer's engine applied it at ``entry``: the state
+    before, the action, the engine's events, the state after. It is for this peer's
+    player's own narration ("You are skipped", the starter, the dealer draw) and the
+    round-end hands the reveal opened, told with the same words as offline
+    (``ui.words.Narrator``). Per peer: the states hold only the faces it may know."""
+
+    before: State
+    action: Action
+    events: tuple[Event, ...]
+    after: State
+    entry: int
+
+
+@dataclass(frozen=True, slots=True)
 class HandChanged:
     """This peer's hand as it now knows it (card ids)."""
 
@@ -158,5 +175,5 @@ class Progress:
 TableEvent = (
     PlayerJoined | OptionsChanged | PlayerReady | PlayerLeft | GameStarted | MovePlayed
     | RoundEnded | GameEnded | PeerMisbehaved | YourTurn | HandChanged | Progress
-    | SequencerChanged | PlayerRemoved | ChatSaid
+    | SequencerChanged | PlayerRemoved | ChatSaid | ActionApplied
 )

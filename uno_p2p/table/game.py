@@ -53,7 +53,14 @@ from uno_p2p.rules.events import (
 )
 from uno_p2p.rules.state import OMNISCIENT, Phase, State
 from uno_p2p.table.bodies import Move, ShareItem, Shares, ShuffleDeck
-from uno_p2p.table.events import GameEnded, MovePlayed, PeerMisbehaved, RoundEnded, TableEvent
+from uno_p2p.table.events import (
+    ActionApplied,
+    GameEnded,
+    MovePlayed,
+    PeerMisbehaved,
+    RoundEnded,
+    TableEvent,
+)
 from uno_p2p.table.state import (
     DeckState,
     Misbehaviour,
@@ -278,6 +285,7 @@ def settle(ts: TableState, seq: int) -> tuple[TableState, Events]:
             # can do that (two slots opening to one card); the reveal names the cheat.
             raise Misbehaviour(f"entry {seq}: the opened cards break the game: {error}",
                                culprit=None, entry=seq, code="bad_deck") from error
+        events.extend(applied(ts, state, action, engine_events, new_state, seq))
         ts, more = follow(replace(ts, engine=new_state), engine_events, seq)
         events.extend(more)
     deals = tuple(d for d in ts.deals if any(
@@ -485,7 +493,17 @@ def apply_move(ts: TableState, entry: Entry | None, seq: int, author: PeerId,
     for slot, card in _shown_faces(action):
         check_opened_once(opened, slot, card, seq)
         opened[slot] = card
-    return follow(replace(ts, engine=new_state, opened=opened), engine_events, seq)
+    ts, events = follow(replace(ts, engine=new_state, opened=opened), engine_events, seq)
+    return ts, [*applied(ts, state, action, engine_events, new_state, seq), *events]
+
+
+def applied(ts: TableState, before: State, action: Action, engine_events: list[Event],
+            after: State, seq: int) -> Events:
+    """``ActionApplied`` for a seated peer's own player (none for an observer, the audit,
+    which would only keep every state of the game for nothing)."""
+    if ts.my_seat is None:
+        return []
+    return [ActionApplied(before, action, tuple(engine_events), after, seq)]
 
 
 def _check_mover(ts: TableState, entry: Entry | None, seq: int, author: PeerId, seat: int,

@@ -12,6 +12,7 @@ peer's ``_out_of_work_once``, ``_bot_move`` and ``_bot`` call ``next_message``,
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from uno_p2p.errors import IllegalAction, LocalProtocolError
@@ -22,6 +23,7 @@ from uno_p2p.table.duties import make_item, private_shares_owed, waiting_for
 from uno_p2p.table.events import HandChanged, Progress, YourTurn
 from uno_p2p.table.offload import Asked
 from uno_p2p.table.state import TablePhase
+from uno_p2p.wire.limits import ROUND_PAUSE_MS
 from uno_p2p.wire.lobby import Ready
 
 if TYPE_CHECKING:
@@ -54,7 +56,7 @@ def next_message(peer: TablePeer) -> bool:
     if peer.stopped is not None or peer.outstanding is not None or peer._syncing or \
             state.phase == TablePhase.ENDED:
         return False
-    if peer._ready_wanted and state.lobby is not None and peer.peer_id in state.lobby.joined:
+    if _owes_ready(peer):
         peer._ready_wanted = False
         peer._submit(Ready(True))
         return True
@@ -62,7 +64,7 @@ def next_message(peer: TablePeer) -> bool:
         abort, peer._pending_abort = peer._pending_abort, None
         peer._submit(abort)
         return True
-    if me is None:
+    if me is None or pause_deadline(peer) is not None:
         return False
     body = peer.duties.next(state, peer.secrets, me, peer.channel_seed)
     if isinstance(body, Asked):
@@ -75,6 +77,52 @@ def next_message(peer: TablePeer) -> bool:
         peer._submit(to=state.seats[to], private=PrivateShares(items))
         return True
     return peer._bot_move()
+
+
+def _owes_ready(peer: TablePeer) -> bool:
+    """Whether to say ready now: once after joining when asked to, and, for a bot,
+    again each time a ``set_options`` cleared it (table.md §3.2): a bot plays any
+    rules, so the host's change must not leave it "not ready" for ever."""
+    lobby = peer.state.lobby
+    if lobby is None or peer.state.phase != TablePhase.LOBBY or \
+            peer.peer_id not in lobby.joined:
+        return False
+    return peer._ready_wanted or (peer._stays_ready and peer.peer_id.key not in lobby.ready)
+
+
+@dataclass(slots=True)
+class RoundPause:
+    """A player's seat between rounds (table.md §6): its first shuffle of a new round
+    waits until the player has closed the round's scores (``released``: the round it
+    may shuffle for) or ``ROUND_PAUSE_MS`` after it came to owe it (``held``: the deck
+    and since when, by this peer's clock). The next round, and its first turn's timer,
+    so begin only when every player has read the scores, or after a short wait."""
+
+    released: int = 0
+    held: tuple[int, int] | None = None
+
+    def go_on(self, round_number: int) -> None:
+        self.released = max(self.released, round_number)
+
+
+def pause_deadline(peer: TablePeer) -> int | None:
+    """Until when this seat holds its shuffle of a new round, while it does."""
+    state, me = peer.state, peer.state.my_seat
+    if not peer.pauses_between_rounds or me is None or not state.decks or \
+            state.phase != TablePhase.PLAYING or peer.stopped is not None:
+        return None
+    deck, pause = state.decks[-1], peer.round_pause
+    # Round 1 follows no scores; a later round's first deck does (a reshuffle of the
+    # discard pile is of the round under way, released already by its first deck).
+    if deck.round < 2 or deck.round <= pause.released or me not in deck.shufflers:
+        return None
+    if pause.held is None or pause.held[0] != deck.number:
+        pause.held = (deck.number, peer.now_ms)
+    deadline = pause.held[1] + ROUND_PAUSE_MS
+    if peer.now_ms >= deadline:
+        pause.go_on(deck.round)
+        return None
+    return deadline
 
 
 def bot_move(peer: TablePeer) -> bool:

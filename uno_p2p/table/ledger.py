@@ -55,7 +55,7 @@ from uno_p2p.table.events import (
 )
 from uno_p2p.table.game import Events, fault
 from uno_p2p.table.handover import HandoverRefused, check_handover, handover_successor
-from uno_p2p.table.removal import apply_remove
+from uno_p2p.table.removal import LEFT, apply_remove, leave_removes, remove_seat
 from uno_p2p.table.state import (
     Misbehaviour,
     Seating,
@@ -248,7 +248,12 @@ def _leave(ts: TableState, at: _At, body: Leave, _: LogView) -> tuple[TableState
     if ts.seat_of(at.author.key) is None or ts.phase not in (TablePhase.KEYS,
                                                               TablePhase.PLAYING):
         raise at.fault("not_seated", "only a seated peer can leave a game under way")
-    # table.md §8: leaving stops the game; every seat, the leaver first, reveals.
+    if not leave_removes(ts, at.author):
+        # table.md §8: a player who leaves during play is removed like one who
+        # vanished (§14.2): the round is void and the others play on.
+        return remove_seat(ts, at.seq, at.author, LEFT)
+    # table.md §8: where a seat cannot be removed, leaving stops the game; every seat,
+    # the leaver first, reveals.
     ts = _stop(ts, Stop("left", None, f"{name} left the table", at.seq))
     return ts, [event]
 

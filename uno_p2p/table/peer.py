@@ -117,6 +117,10 @@ class TablePeer(Controls):
         #: it; the shell sets it (0: at once). Its choice at a log position is the same.
         self.think_ms = 0
         self._thinking: tuple[int, int] | None = None
+        #: A player's seat waits for its player between rounds (table.md §6, a person's
+        #: seat: ``bot`` None); the shell says when the player goes on (``go_on``).
+        self.pauses_between_rounds = bot is None
+        self.round_pause = initiative.RoundPause()
         self.ledger = Ledger(table_id, host, identity.peer.key)
         self.sequencer = Sequencer(identity, self.ledger) if identity.peer == host else None
         self.counter = 0
@@ -136,6 +140,8 @@ class TablePeer(Controls):
         self._hand: tuple[int, ...] = ()
         self._turn_shown = -1
         self._ready_wanted = False
+        #: A bot says ready again each time the host's new rules clear it (table.md §3.2).
+        self._stays_ready = False
         self._syncing = False
         self._pending_abort: Abort | None = None
         #: net.md §7.1: a shell may compute the heavy duties itself (``duties.offload``).
@@ -187,6 +193,7 @@ class TablePeer(Controls):
                    nonce=nonce)
         peer._submit(Join(name, peer.channel.public))
         peer._ready_wanted = ready
+        peer._stays_ready = ready and bot is not None
         return peer
 
     @classmethod
@@ -361,7 +368,8 @@ class TablePeer(Controls):
             timer = self.sequencer.next_timer()
             if timer is not None:
                 times.append(timer)
-        for deadline in (initiative.grace_deadline(self), initiative.think_deadline(self)):
+        for deadline in (initiative.grace_deadline(self), initiative.think_deadline(self),
+                         initiative.pause_deadline(self)):
             if deadline is not None:
                 times.append(deadline)
         if self._sent is not None and not self._sent.relayed and self.stopped is None:

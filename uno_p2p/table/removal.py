@@ -26,6 +26,9 @@ from uno_p2p.table.state import TablePhase, TableState
 from uno_p2p.wire.envelope import Entry
 
 PHASES = (TablePhase.KEYS, TablePhase.PLAYING)
+#: The reason of a removal that a leave made (table.md §8); a vanished seat's is the
+#: sequencer's own words.
+LEFT = "left the table"
 
 
 def awaited(ts: TableState, seat: int) -> bool:
@@ -62,6 +65,24 @@ def removable(ts: TableState, peer: PeerId, by: PeerId) -> str:
     return ""
 
 
+def leave_removes(ts: TableState, peer: PeerId) -> str:
+    """Why a ``leave`` by ``peer`` now stops the game instead of removing its seat
+    ("" when the seat is removed and the others play on, table.md §8).
+
+    A player who leaves during play is removed as one who vanished (§14.2): the
+    round is void and the others play on. Where a vanished seat could not be
+    removed either (teams, a table left with one player, a game already over), or
+    the leaver is the sequencer (whose peer orders every entry), the leave stops
+    the game as before.
+    """
+    seat = ts.seat_of(peer.key)
+    if ts.phase != TablePhase.PLAYING or ts.engine is None or seat is None:
+        return "only a seat in play is removed when it leaves"
+    if ts.host is not None and peer == ts.host:
+        return "the sequencer's leave stops the game"
+    return can_remove(ts.engine, seat)
+
+
 def apply_remove(ts: TableState, entry: Entry | None, seq: int, author: PeerId,
                  body: Remove) -> tuple[TableState, list[TableEvent]]:
     """The seat leaves the seating; in play, the round is void and a new one dealt.
@@ -72,16 +93,23 @@ def apply_remove(ts: TableState, entry: Entry | None, seq: int, author: PeerId,
     why = removable(ts, body.peer, author)
     if why:
         raise fault(entry, seq, author, "bad_remove", why)
-    seat = ts.seat_of(body.peer.key)
-    assert seat is not None  # noqa: S101 (removable checked)
-    name = ts.name_of(body.peer.key)
-    seats = tuple(p for p in ts.seats if p != body.peer)
+    return remove_seat(ts, seq, body.peer, body.reason)
+
+
+def remove_seat(ts: TableState, seq: int, peer: PeerId,
+                reason: str) -> tuple[TableState, list[TableEvent]]:
+    """Take ``peer``'s seat away at entry ``seq`` (the caller checked that it may go):
+    the seats close up; in play the round is void and a dealer is chosen again."""
+    seat = ts.seat_of(peer.key)
+    assert seat is not None  # noqa: S101 (the caller checked)
+    name = ts.name_of(peer.key)
+    seats = tuple(p for p in ts.seats if p != peer)
     keys = ts.keys[:seat] + ts.keys[seat + 1:]
     game = ts.engine
     round_number = 0 if game is None else game.round
-    removed = PlayerRemoved(body.peer, name, round_number, seq, body.reason)
+    removed = PlayerRemoved(peer, name, round_number, seq, reason)
     ts = replace(ts, seats=seats, keys=keys,
-                 removed=(*ts.removed, (seq, body.peer, round_number)))
+                 removed=(*ts.removed, (seq, peer, round_number)))
     if game is None:
         if all(keys):
             ts, events = start_engine(ts, seq)
@@ -97,4 +125,4 @@ def apply_remove(ts: TableState, entry: Entry | None, seq: int, author: PeerId,
     return ts, [removed, *events]
 
 
-__all__ = ["apply_remove", "awaited", "removable"]
+__all__ = ["LEFT", "apply_remove", "awaited", "leave_removes", "removable", "remove_seat"]

@@ -43,6 +43,7 @@ from uno_p2p.ui.session import Table
 from uno_p2p.ui.status import (
     CHAT_MAX,
     NetworkTable,
+    PausingTable,
     TableStatus,
     check_chat,
     status_of,
@@ -140,6 +141,12 @@ class Controller:
             # A network game learns who won after its last round (the final reveal):
             # the player already closed that round's table, so the end shows now.
             self.mode = Mode.OVER
+        if self.mode == Mode.ROUND and self.network is not None and \
+                view.decider() == self.seats.me:
+            # The pause between rounds is over (table.md §6) and this player's first
+            # decision has begun: its timer runs, so the scores give way to the table.
+            self._close_round()
+            self.status = "The next round has begun: your turn."
         if self.mode == Mode.OVER:
             self._over_shown = True
             return
@@ -472,9 +479,15 @@ class Controller:
 
     def _round_key(self, key: str, now_ms: int) -> Outcome:
         if key in ("enter", "space", "escape"):
-            over = self.table.summaries[-1].game_winner >= 0
-            self.mode = Mode.OVER if over else Mode.TABLE
+            self._close_round()
         return Outcome.NONE
+
+    def _close_round(self) -> None:
+        """Leave the round's scores; a network table's next round waits for this."""
+        over = self.table.summaries[-1].game_winner >= 0
+        self.mode = Mode.OVER if over else Mode.TABLE
+        if isinstance(self.table, PausingTable):
+            self.table.go_on()
 
     def _over_key(self, key: str, now_ms: int) -> Outcome:
         if key in ("q", "c-c", "escape"):

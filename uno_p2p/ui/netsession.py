@@ -25,10 +25,11 @@ from uno_p2p.crypto.identity import PeerId
 from uno_p2p.errors import ConfigError, IllegalAction, LocalProtocolError, UnoError
 from uno_p2p.net.driver import Driver
 from uno_p2p.net.node import HostNode, JoinNode
-from uno_p2p.rules import Action, Options, State, legal_actions
+from uno_p2p.rules import Action, Options, Phase, Reveal, RoundOver, State, legal_actions
 from uno_p2p.rules.options import preset
 from uno_p2p.table.duties import turn_deadline, waiting_for
 from uno_p2p.table.events import (
+    ActionApplied,
     ChatSaid,
     GameEnded,
     GameStarted,
@@ -41,11 +42,13 @@ from uno_p2p.table.events import (
     TableEvent,
 )
 from uno_p2p.table.peer import TablePeer
+from uno_p2p.table.removal import LEFT
 from uno_p2p.table.sequencer import RESPONSE_TIMEOUT_MS
 from uno_p2p.table.state import TablePhase
 from uno_p2p.ui.lobby import LobbySeat, LobbyView
 from uno_p2p.ui.session import NEWS_KEPT, RoundSummary, SelfPaced
 from uno_p2p.ui.status import CHAT_KEPT, ChatLine, Presence, Stopped, TableStatus
+from uno_p2p.ui.words import Narrator, back_line, reconnecting_line, removed_line
 
 #: How often the lobby looks again even when nothing was heard (presence changes).
 LOBBY_POLL_S = 1.0
@@ -76,6 +79,11 @@ class NetSession(SelfPaced):
         self._summaries: list[RoundSummary] = []
         self._listeners: list[Callable[[], None]] = []
         self._changed = asyncio.Event()
+        #: Who was out of reach when the news last said so (``_tell_presence``).
+        self._away: set[str] = set()
+        self._me_away = False
+        #: The hands the last round-end reveal opened, until its ``RoundEnded``.
+        self._round_hands: tuple[tuple[int, ...], ...] | None = None
         self.result: GameEnded | None = None
         self.verdict = ""
         self.left = ""
@@ -83,8 +91,11 @@ class NetSession(SelfPaced):
     # -- what the node tells us --------------------------------------------------------------
     def event(self, event: TableEvent) -> None:
         """One table event (the node's ``on_event``): news, summaries, a wake-up."""
-        if isinstance(event, MovePlayed):
-            self._add_news(event.description)
+        if isinstance(event, ActionApplied):
+            self._narrate(event)
+        elif isinstance(event, MovePlayed):
+            if not self.in_game:  # a seat is told by ``ActionApplied``, as offline
+                self._add_news(event.description)
         elif isinstance(event, GameStarted):
             self._add_news(f"The game starts: {', '.join(event.players)}.")
         elif isinstance(event, RoundEnded):
@@ -105,16 +116,21 @@ class NetSession(SelfPaced):
             self._chat = [*self._chat, ChatLine(event.name, event.text, event.mine)][-CHAT_KEPT:]
         elif isinstance(event, PlayerRemoved):
             # table.md §14: the seats close up; the names the screens read follow.
-            self._add_news(f"{event.name} vanished and was removed ({event.reason}); "
-                           "the round is void and the others play on.")
+            self._add_news(removed_line(event.name, event.reason == LEFT,
+                                        self._is_me(event.peer)))
         elif isinstance(event, PlayerLeft):
             self._add_news(f"{event.name} {'was removed' if event.kicked else 'left'}"
                            + (f": {event.reason}" if event.reason else "."))
         self._wake()
 
     def note(self, text: str) -> None:
-        """What the node says about links and presence (its ``on_note``)."""
-        self._add_news(text[:1].upper() + text[1:])
+        """What the node says about links and presence (its ``on_note``).
+
+        Its sentences are written for a log (fingerprints, addresses, error codes),
+        so they stay out of the news: the news tells each change of who is out of
+        reach in one short line a player understands (``_tell_presence``).
+        """
+        del text
         self._wake()
 
     def finished(self, verdict: str, log: Path | None) -> None:
@@ -237,7 +253,9 @@ class NetSession(SelfPaced):
         return TableStatus(players=players, waiting_for=text, turn_ends_ms=ends,
                            stopped=self._stopped(), verdict=self.verdict,
                            log=str(self.log_path) if self.verdict and self.log_path else "",
-                           chat=tuple(self._chat))
+                           chat=tuple(self._chat),
+                           leaving_stops=peer.leaving_stops_the_game() if self.in_game
+                           else None)
 
     def send_chat(self, text: str) -> None:
         """A chat line to the table (table.md §15: signed, passed on, never logged).
@@ -376,6 +394,14 @@ class NetSession(SelfPaced):
                 pass
         self._wake()
 
+    def go_on(self) -> None:
+        """The player closed the round's scores: our seat shuffles for the next round
+        now (table.md §6), not at the end of the pause."""
+        peer = self.peer
+        if peer is not None and peer.stopped is None:
+            peer.go_on()
+            self._pump()
+
     async def wait_for_game(self, seconds: float) -> bool:
         """Until the engine exists (the start entry is logged); False after ``seconds``."""
         loop = asyncio.get_running_loop()
@@ -395,27 +421,54 @@ class NetSession(SelfPaced):
         if self.driver is not None:
             self.driver.pump()
 
+    def _tell_presence(self) -> None:
+        """ "Bot 1 is reconnecting…", "Bot 1 is back.", and the same for this player."""
+        if not self.in_game:
+            return
+        away, me_away = self._missing(), self._reconnecting()
+        for name in sorted(away - self._away):
+            self._add_news(reconnecting_line(name))
+        for name in sorted(self._away - away):
+            self._add_news(back_line(name))
+        if me_away != self._me_away:
+            self._add_news(reconnecting_line(None) if me_away else back_line(None))
+        self._away, self._me_away = away, me_away
+
     def _wake(self) -> None:
+        self._tell_presence()
         self._changed.set()
         for listener in self._listeners:
             listener()
+
+    def _is_me(self, peer: PeerId) -> bool:
+        return self.peer is not None and self.peer.peer_id == peer
 
     def _add_news(self, line: str) -> None:
         self._news.append(line)
         del self._news[:-NEWS_KEPT]
 
+    def _narrate(self, event: ActionApplied) -> None:
+        """One engine action, told from this seat as the offline table tells it."""
+        before, action = event.before, event.action
+        narrator = Narrator(before.players, before.viewer)
+        for line in narrator.describe(before, action, event.events, event.after):
+            self._add_news(line)
+        if isinstance(action, Reveal) and before.phase == Phase.ROUND_OVER:
+            # The round-end reveal opens every hand (RULES.md ``scoring``): keep them for
+            # the round-over box, as the state before it holds them.
+            faces = {**before.known, **dict(action.faces)}
+            self._round_hands = tuple(tuple(faces[s] for s in hand if s in faces)
+                                      for hand in before.hands)
+
     def _round_ended(self, event: RoundEnded) -> None:
-        peer = self.peer
-        game = None if peer is None else peer.state.engine
-        names = () if peer is None else peer.state.player_names
-        if game is not None:
-            # The round-end reveal made every hand public (RULES.md ``scoring``).
-            hands = tuple(tuple(game.known[s] for s in hand if s in game.known)
-                          for hand in game.hands)
-            self._summaries.append(RoundSummary(event.round, event.winner, hands,
-                                                event.changes, event.scores))
-        who = names[event.winner] if 0 <= event.winner < len(names) else "nobody"
-        self._add_news(f"Round {event.round} is over: {who} wins it.")
+        hands, self._round_hands = self._round_hands, None
+        if hands is None or len(hands) != len(event.scores):
+            hands = ((),) * len(event.scores)  # a void round opens no hand
+        self._summaries.append(RoundSummary(event.round, event.winner, hands,
+                                            event.changes, event.scores))
+        if event.winner < 0:  # a seat's won round is told with the reveal that ended it
+            self._add_news(Narrator((), -1).round_line(
+                self._peer().state.game, RoundOver(event.round, -1, event.changes)))
 
     def game_over(self) -> None:
         """Mark the last round as the game's end (the screen then shows the final scores)."""

@@ -25,6 +25,7 @@ from uno_p2p.ui.dialogs import boxed, choices, game_over, help_rows, round_table
 from uno_p2p.ui.modes import COLOUR_KEYS, Mode
 from uno_p2p.ui.render import Block
 from uno_p2p.ui.status import stopped_rows, verdict_rows
+from uno_p2p.ui.words import quit_lines
 
 if TYPE_CHECKING:
     from uno_p2p.ui.controller import Controller
@@ -75,7 +76,9 @@ def dialog(controller: Controller) -> Block | None:
     view = controller.table.view()
     summaries = controller.table.summaries
     if controller.mode == Mode.QUIT:
-        return boxed("Quit?", [[("", "Leave this game?")]],
+        status = controller.network
+        lines = quit_lines(None if status is None else status.leaving_stops)
+        return boxed("Quit?", [[("", line)] for line in lines],
                      "y or Ctrl-C: quit    n: go on playing")
     if controller.mode == Mode.HELP:
         return boxed("Help", help_rows(view.options), "Esc: back to the game")

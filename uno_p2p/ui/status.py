@@ -88,6 +88,9 @@ class TableStatus:
     chat: tuple[ChatLine, ...] = field(default=())
     verdict: str = ""
     log: str = ""
+    #: Whether this player's leave would end the game for everyone (table.md §8);
+    #: None outside a game.
+    leaving_stops: bool | None = None
 
     @property
     def missing(self) -> tuple[str, ...]:
@@ -108,6 +111,15 @@ class NetworkTable(Table, Protocol):
         Raises:
             ValueError: an empty or too long message (``check_chat``; nothing is sent).
         """
+
+
+@runtime_checkable
+class PausingTable(Protocol):
+    """A table whose next round waits for its player to close the round's scores
+    (table.md §6: a seat holds its first shuffle of a new round until then)."""
+
+    def go_on(self) -> None:
+        """The player closed the round's scores: the next round may begin."""
 
 
 def status_of(table: object) -> TableStatus | None:

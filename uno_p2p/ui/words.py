@@ -42,6 +42,36 @@ from uno_p2p.rules import (
 from uno_p2p.rules.cards import COLOUR_NAMES, Rank, rank_of
 
 YOU = "You"
+#: The quit box's question (issue 25: it says what leaving does to the others).
+LEAVE_QUESTION = "Leave this game?"
+OTHERS_PLAY_ON = "The others play on without you."
+GAME_ENDS = "This ends the game for everyone."
+
+
+def quit_lines(stops_the_game: bool | None) -> tuple[str, ...]:
+    """The quit box's lines: what leaving does (table.md §8); None offline, where
+    the bots simply stop."""
+    if stops_the_game is None:
+        return (LEAVE_QUESTION,)
+    return (LEAVE_QUESTION, GAME_ENDS if stops_the_game else OTHERS_PLAY_ON)
+
+
+def removed_line(name: str, left: bool, me: bool) -> str:
+    """A seat that left or vanished was removed (table.md §8, §14): what it means."""
+    if me:
+        return "You left the table; the others play on."
+    why = f"{name} left the table" if left else f"{name} did not come back and was removed"
+    return f"{why}: the round is void and the others play on."
+
+
+def reconnecting_line(name: str | None) -> str:
+    """A player's link is down (``None``: this player's own)."""
+    return "You are reconnecting…" if name is None else f"{name} is reconnecting…"
+
+
+def back_line(name: str | None) -> str:
+    """A player's link is back (``None``: this player's own)."""
+    return "You are back." if name is None else f"{name} is back."
 
 
 def count_cards(count: int) -> str:

@@ -69,3 +69,8 @@ RELAY_AFTER_MS = 5_000
 #: (table.md §12): the sequencer's direct link may have lost them, and a
 #: forwarding member carries only what comes after.
 GAP_FILL_AFTER_MS = 1_000
+#: Between rounds a player's seat holds its first shuffle of the next round until
+#: the player has closed the round's scores, at most this long (table.md §6). Below
+#: ``HOST_LOST_AFTER_MS``, so that the sequencer's own seat holding it is never
+#: taken for a lost sequencer (§13.1).
+ROUND_PAUSE_MS = 10_000
