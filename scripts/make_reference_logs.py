@@ -627,7 +627,7 @@ def bad_shuffle() -> tuple[Sequence[Entry], Expected]:
     done: list[Message] = []
 
     def stack(state: TableState, body: ShuffleDeck) -> ShuffleDeck:
-        return ShuffleDeck(1, stacked_deck(state, 1), body.proof)
+        return replace(body, ciphertexts=stacked_deck(state, 1))
 
     game = play(2, "official", ["target=60"], "bad-shuffle", tamper=_tamper_shuffle(done, stack))
     entries = game.entries
@@ -801,11 +801,24 @@ def write(name: str, entries: Sequence[Entry], directory: Path) -> Path:
     return path
 
 
+#: The reference logs are protocol version 1's (frozen, wire.md §3): every message this
+#: program signs, the tables' included, is signed at that version, so the tables speak
+#: it (table.md §4.1: their shuffles name no deck) and the logs come out byte for byte.
+REFERENCE_VERSION = 1
+
+
+def speak_version(version: int) -> None:
+    """Make ``Message.sign`` sign at ``version`` by default, for this process only."""
+    sign = Message.sign.__func__  # type: ignore[attr-defined]
+    sign.__defaults__ = (*sign.__defaults__[:-1], version)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=DATA, help="where to write (tests/data)")
     parser.add_argument("--only", action="append", default=[], help="one log name (repeatable)")
     args = parser.parse_args(argv)
+    speak_version(REFERENCE_VERSION)
     args.out.mkdir(parents=True, exist_ok=True)
     stored_path = args.out / "expected.json"
     stored = json.loads(stored_path.read_text()) if stored_path.exists() else {}

@@ -65,7 +65,7 @@ from uno_p2p.table.state import (
     check_transition,
 )
 from uno_p2p.wire.chain import ChainError, ChainVerifier
-from uno_p2p.wire.envelope import Entry, Head, Message
+from uno_p2p.wire.envelope import PROTOCOL_VERSION, Entry, Head, Message
 from uno_p2p.wire.limits import MAX_EVIDENCE_DEPTH
 from uno_p2p.wire.lobby import Join, Kick, Leave, OpenTable, Ready, SetOptions, Start
 from uno_p2p.wire.private import Sealed
@@ -106,6 +106,8 @@ class _At:
     seen: int = 0
     #: The head its author signed (a hand-over must follow exactly that, table.md §13.2).
     head: Head | None = None
+    #: The protocol version its author signed (wire.md §3).
+    version: int = PROTOCOL_VERSION
 
     def fault(self, code: str, why: str, culprit: PeerId | None = None) -> Misbehaviour:
         return fault(self.entry, self.seq, culprit or self.author, code, why)
@@ -120,7 +122,7 @@ def apply_entry(ts: TableState, entry: Entry, view: LogView = NO_VIEW
             error names the culprit and holds the entry.
     """
     return apply_body(ts, _At(entry, entry.seq, entry.author, entry.message.head.seen,
-                              entry.message.head), entry.body, view)
+                              entry.message.head, entry.message.version), entry.body, view)
 
 
 def check_message(ts: TableState, message: Message, view: LogView = NO_VIEW
@@ -133,8 +135,8 @@ def check_message(ts: TableState, message: Message, view: LogView = NO_VIEW
     Raises:
         Misbehaviour: as ``apply_entry``, naming the message's author.
     """
-    return apply_body(ts, _At(None, ts.seq, message.author, message.head.seen, message.head),
-                      message.body, view)
+    return apply_body(ts, _At(None, ts.seq, message.author, message.head.seen, message.head,
+                              message.version), message.body, view)
 
 
 def apply_body(ts: TableState, at: _At, body: Body, view: LogView
@@ -144,6 +146,10 @@ def apply_body(ts: TableState, at: _At, body: Body, view: LogView
         raise at.fault("after_end", "the table has ended")
     if at.seq == 0 and not isinstance(body, OpenTable):
         raise at.fault("no_table", "entry 0 must open the table")
+    if at.seq > 0 and at.version != ts.version:
+        # wire.md §3: a table speaks entry 0's version, whose bodies differ (table.md §4.1).
+        raise at.fault("wrong_version", f"a version {at.version} message at a version "
+                       f"{ts.version} table")
     handler = _HANDLERS.get(type(body))
     if handler is None:
         raise at.fault("unexpected", f"a {type(body).__name__} has no place at this table")
@@ -184,8 +190,8 @@ def _open_table(ts: TableState, at: _At, body: OpenTable, _: LogView) -> tuple[T
     lobby = Seating(at.author, {at.author.key: body.name}, {at.author.key: body.channel_key},
                     (at.author,), frozenset({at.author.key}), body.preset, body.options,
                     body.max_players)
-    return replace(ts, lobby=lobby), [PlayerJoined(at.author, body.name),
-                                      OptionsChanged(body.preset, options)]
+    return replace(ts, lobby=lobby, version=at.version), [
+        PlayerJoined(at.author, body.name), OptionsChanged(body.preset, options)]
 
 
 def _join(ts: TableState, at: _At, body: Join, _: LogView) -> tuple[TableState, Events]:

@@ -28,7 +28,7 @@ from uno_p2p.wire.envelope import (
     HASH_BYTES,
     MAX_POSITION,
     MESSAGE_HASH_LABEL,
-    PROTOCOL_VERSION,
+    PROTOCOL_VERSIONS,
     TABLE_ID_BYTES,
     Entry,
     entry_hash,
@@ -53,7 +53,7 @@ def _framed(record: bytes) -> tuple[int, bytes, list[WireValue], bytes] | None:
     if type(prev_hash) is not bytes or len(prev_hash) != HASH_BYTES or \
             type(countersignature) is not bytes or len(countersignature) != SIGNATURE_BYTES:
         return None
-    if len(message) != 9 or message[0] != PROTOCOL_VERSION or type(message[0]) is not int:
+    if len(message) != 9 or message[0] not in PROTOCOL_VERSIONS or type(message[0]) is not int:
         return None
     if any(type(message[i]) is not bytes or len(message[i]) != size  # type: ignore[arg-type]
            for i, size in _BINS.items()):
