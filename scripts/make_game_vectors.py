@@ -35,15 +35,20 @@ from uno_p2p.rules.options import preset
 from uno_p2p.store.unolog import GameLog, read_log
 from uno_p2p.table.bodies import Move
 from uno_p2p.table.game import reseat_order
-from uno_p2p.table.memnet import NAMES, TableSetup, game_over, seat_table, seeded
+from uno_p2p.table.memnet import NAMES, Network, TableSetup, game_over, seat_table, seeded
 from uno_p2p.table.state import Misbehaviour, TableState
-from uno_p2p.wire.envelope import Entry, Head, Message
+from uno_p2p.wire.envelope import PROTOCOL_VERSION, Entry, Head, Message
 from uno_p2p.wire.registry import BODIES
 
 OUT = Path(__file__).resolve().parent.parent / "protocol" / "vectors" / "games"
+#: Where each protocol version's games go: version 1's are frozen in ``games/`` and this
+#: program, which speaks version 2 (wire.md §3), can no longer make them.
+VERSION_DIRS = {1: "", 2: "v2"}
 SEED = b"uno-lan/game-vectors/"
 #: How many seed labels a game that needs reseats tries (``label-1`` ...).
 SEARCH = 40
+#: A bound on the in-memory network's steps for one game.
+MAX_STEPS = 400_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,6 +69,11 @@ class Game:
     #: The fewest reseats (a draw that changes the order) the game must show: its seed
     #: is the first of ``label-1`` ... ``label-<SEARCH>`` that gives them.
     min_reseats: int = 0
+    #: The host vanishes for good after this many entries (0: never): the next seat
+    #: takes over (table.md §13) and removes the host's seat (§14).
+    host_vanishes_after: int = 0
+    #: The protocol version the game is written in (wire.md §3).
+    version: int = 1
 
 
 GAMES = (
@@ -83,6 +93,13 @@ GAMES = (
     Game("2p-forged", 2, "official", ("target=1",), "2p",
          "the 2p-official game cut at its first move, where the host countersigns Bob's "
          "move in Ann's name (verdict violation, wrong_seat, naming Bob)", forged=True),
+    Game("2p-official", 2, "official", ("target=1",), "v2-2p",
+         "version 2: two players, official rules, one round to a target of 1; every "
+         "shuffle names its round and starting cards", version=2),
+    Game("3p-handover", 3, "official", ("target=1",), "v2-handover",
+         "version 2: three players; the host vanishes after entry 40, Bob takes over "
+         "(the countersigner changes at the handover entry) and removes Ann's seat; Bob "
+         "and Cy finish the game (verdict ok)", host_vanishes_after=40, version=2),
 )
 
 
@@ -91,6 +108,8 @@ def play(game: Game, label: str | None = None) -> tuple[Entry, ...]:
     setup = TableSetup(game.players, preset(game.preset, list(game.overrides)),
                        SEED + (label or game.label).encode(), preset=game.preset)
     net = seat_table(setup)
+    if game.host_vanishes_after:
+        return host_vanishes(net, game.host_vanishes_after)
     if game.leave_after:
         net.run(until=lambda n: len(n.entries()) >= game.leave_after)
         leaver = next(p for p in net.peers.values() if p.name == NAMES[game.players - 1])
@@ -98,6 +117,23 @@ def play(game: Game, label: str | None = None) -> tuple[Entry, ...]:
     net.run(until=game_over)
     entries = net.entries()
     return forge_wrong_seat(setup, entries) if game.forged else entries
+
+
+def host_vanishes(net: Network, after: int) -> tuple[Entry, ...]:
+    """The host goes silent for good after ``after`` entries; the shells' link time-outs
+    tell the others (``peer_lost``), who hand over and remove it (table.md §13-§14)."""
+    host = net.host
+    net.run(until=lambda n: host.state.seq >= after, max_steps=MAX_STEPS)
+    key = host.peer_id.key
+    net.silent.add(key)
+    net.run(until=lambda n: all(sender != key for sender, _, _ in n.queue),
+            max_steps=MAX_STEPS)
+    live = [p for k, p in net.peers.items() if k != key]
+    for peer in live:
+        peer.peer_lost(host.peer_id)
+        net._flush(peer)  # the shell's link time-out, as tests/table does
+    net.run(until=game_over, max_steps=MAX_STEPS)
+    return net.entries(live[0])
 
 
 def reseats(entries: Sequence[Entry]) -> int:
@@ -157,6 +193,7 @@ def describe(game: Game, path: Path) -> dict[str, object]:
             entries.append({
                 "seq": entry.seq, "kind": entry.message.kind,
                 "author_seat": seats.get(entry.author.key),
+                **countersigner(game, after),
                 "entry_hash": entry.hash.hex(), "digest": step.digest.hex(),
                 "phase": after.phase.value,
             })
@@ -166,7 +203,8 @@ def describe(game: Game, path: Path) -> dict[str, object]:
                 preimages[str(entry.seq)] = msgpack.packb(public_part(engine),
                                                           use_bin_type=True).hex()
             if before.engine is not None and engine is not None and \
-                    before.engine.order != engine.order:
+                    before.engine.order != engine.order and \
+                    len(before.engine.order) == len(engine.order):  # a removal is no reseat
                 reseats.append(reseat_record(before, after, entry.seq))
     except (Misbehaviour, RemoteProtocolError) as error:
         # The refused entry: no state after it (every peer stops there).
@@ -193,6 +231,14 @@ def describe(game: Game, path: Path) -> dict[str, object]:
     }
 
 
+def countersigner(game: Game, after: TableState) -> dict[str, str]:
+    """Version 2 vectors name each entry's countersigner: the sequencer of its term,
+    the new one from its ``handover`` entry on (wire.md §4, table.md §13.2)."""
+    if game.version < 2 or after.host is None:
+        return {}
+    return {"countersigner": after.host.key.hex()}
+
+
 def reseat_record(before: TableState, after: TableState, seq: int) -> dict[str, object]:
     """The reseat draw's inputs and result (docs/protocol/table.md §4.2).
 
@@ -213,11 +259,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=OUT, help="where to write")
     args = parser.parse_args(argv)
-    args.out.mkdir(parents=True, exist_ok=True)
+    out = args.out / VERSION_DIRS[PROTOCOL_VERSION]
+    out.mkdir(parents=True, exist_ok=True)
     games = []
-    for game in GAMES:
+    for game in (g for g in GAMES if g.version == PROTOCOL_VERSION):
         entries = play_searched(game)
-        path = args.out / f"{game.name}.unolog"
+        path = out / f"{game.name}.unolog"
         path.unlink(missing_ok=True)
         with GameLog.create(path) as log:
             for entry in entries:
@@ -233,7 +280,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                  "scripts/make-game-vectors after a deliberate protocol change.",
         "games": games,
     }
-    (args.out / "games.json").write_text(json.dumps(document, indent=1) + "\n")
+    (out / "games.json").write_text(json.dumps(document, indent=1) + "\n")
     return 0
 
 

@@ -1,0 +1,98 @@
+"""Every proof of shuffle of a version 2 log checks from the log and the spec alone.
+
+docs/protocol/deck.md §6.1 and table.md §4.1: a version 2 ``shuffle_deck``
+names its round and its deck's starting cards, so a verifier without the
+rules engine rebuilds each proof's context and input deck from the entries:
+the seats from ``start`` and ``remove``, the joint key from the ``key_setup``
+entries of the seats left, the turn from the earlier shuffles of that deck.
+This test is such a verifier; it uses the deck library only (no table, no
+engine), and checks the proof itself, not a memo of it.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from uno_p2p.crypto.group import Point, sum_points
+from uno_p2p.crypto.shuffle import Ciphertext, ShuffleMessage, initial_deck, shuffle_context
+from uno_p2p.crypto.shuffle_proof import ShuffleProof, verify_shuffle_proof
+from uno_p2p.errors import ProofRejected
+from uno_p2p.store.unolog import read_log
+from uno_p2p.table.bodies import KeySetup, Remove, ShuffleDeck
+from uno_p2p.wire.envelope import Entry
+from uno_p2p.wire.lobby import Start
+
+V2 = Path(__file__).resolve().parents[2] / "protocol" / "vectors" / "games" / "v2"
+LOGS = sorted(p.name for p in V2.glob("*.unolog"))
+FRESH = 108
+
+
+def proofs(entries: list[Entry]) -> list[tuple[ShuffleDeck, list[Ciphertext], Point, int]]:
+    """Each shuffle with its input deck, joint key and turn, from the entries alone."""
+    seats: list[bytes] = []
+    keys: dict[bytes, Point] = {}
+    decks: dict[int, list[list[Ciphertext]]] = {}
+    found = []
+    for entry in entries:
+        body, author = entry.body, entry.author.key
+        if isinstance(body, Start):
+            seats = [peer.key for peer in body.seats]
+        elif isinstance(body, Remove):
+            seats.remove(body.peer.key)
+        elif isinstance(body, KeySetup):
+            keys[author] = Point.from_wire(body.public_key, peer=None, item="key")
+        elif isinstance(body, ShuffleDeck):
+            assert body.start is not None, "a version 2 shuffle names its deck"
+            outputs = decks.setdefault(body.shuffle, [])
+            found.append((body, start_of(body, decks) if not outputs else outputs[-1],
+                          sum_points([keys[s] for s in seats]), len(outputs)))
+            outputs.append(list(ShuffleMessage.from_wire(list(body.ciphertexts),
+                                                         peer=None).ciphertexts))
+    return found
+
+
+def start_of(body: ShuffleDeck, decks: dict[int, list[list[Ciphertext]]]) -> list[Ciphertext]:
+    """deck.md §6.1: fresh, the named faces sorted, or the carried ciphertexts."""
+    assert body.start is not None
+    if not body.start.sources:
+        return list(initial_deck(range(FRESH)))
+    if body.start.faces:
+        return list(initial_deck(sorted(body.start.faces)))
+    return [decks[slot.shuffle][-1][slot.position] for slot in body.start.sources]
+
+
+def check(body: ShuffleDeck, deck: list[Ciphertext], key: Point, turn: int, author: bytes,
+          table_id: bytes, round_: int) -> None:
+    context = shuffle_context(table_id, round_, body.shuffle, author, turn=turn)
+    proof = ShuffleProof.from_wire(body.proof, size=len(deck), peer=None)
+    shuffled = ShuffleMessage.from_wire(list(body.ciphertexts), peer=None).ciphertexts
+    verify_shuffle_proof(proof, deck, shuffled, joint_key=key, context=context)
+
+
+@pytest.mark.parametrize("name", LOGS)
+def test_every_proof_checks_from_the_log_alone(name: str) -> None:
+    entries = list(read_log(V2 / name).entries)
+    table_id = entries[0].message.table_id
+    shuffles = [e for e in entries if isinstance(e.body, ShuffleDeck)]
+    found = proofs(entries)
+    assert len(found) == len(shuffles) > 0
+    for entry, (body, deck, key, turn) in zip(shuffles, found, strict=True):
+        assert body.start is not None
+        check(body, deck, key, turn, entry.author.key, table_id, body.start.round)
+
+
+def test_the_named_round_is_the_one_the_proof_binds() -> None:
+    """A neighbouring round (the stranger's guess of issue 29) fails the proof."""
+    entries = list(read_log(V2 / "3p-handover.unolog").entries)
+    table_id = entries[0].message.table_id
+    shuffles = [e for e in entries if isinstance(e.body, ShuffleDeck)]
+    # The dealer selection after the removal: deck 2, named in the void round 1.
+    entry, (body, deck, key, turn) = next(
+        (e, f) for e, f in zip(shuffles, proofs(entries), strict=True) if f[0].shuffle == 2)
+    assert body.start is not None
+    assert body.start.round == 1
+    for wrong in (0, 2):
+        with pytest.raises(ProofRejected):
+            check(body, deck, key, turn, entry.author.key, table_id, wrong)
