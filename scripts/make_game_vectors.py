@@ -33,7 +33,7 @@ from uno_p2p.rules.actions import Draw
 from uno_p2p.rules.engine import public_part
 from uno_p2p.rules.options import preset
 from uno_p2p.store.unolog import GameLog, read_log
-from uno_p2p.table.bodies import Move
+from uno_p2p.table.bodies import Move, ShuffleDeck
 from uno_p2p.table.game import reseat_order
 from uno_p2p.table.memnet import NAMES, Network, TableSetup, game_over, seat_table, seeded
 from uno_p2p.table.state import Misbehaviour, TableState
@@ -41,8 +41,8 @@ from uno_p2p.wire.envelope import PROTOCOL_VERSION, Entry, Head, Message
 from uno_p2p.wire.registry import BODIES
 
 OUT = Path(__file__).resolve().parent.parent / "protocol" / "vectors" / "games"
-#: Where each protocol version's games go: version 1's are frozen in ``games/`` and this
-#: program, which speaks version 2 (wire.md §3), can no longer make them.
+#: Where each protocol version's games go (wire.md §3): version 1's in ``games/``,
+#: version 2's in ``games/v2/``; each set is written whole, at its own version.
 VERSION_DIRS = {1: "", 2: "v2"}
 SEED = b"uno-lan/game-vectors/"
 #: How many seed labels a game that needs reseats tries (``label-1`` ...).
@@ -74,6 +74,10 @@ class Game:
     host_vanishes_after: int = 0
     #: The protocol version the game is written in (wire.md §3).
     version: int = 1
+    #: The game must start a deck of each kind that is not fresh: a reshuffle of the
+    #: discard pile and a Wild Draw Four starter sent back (deck.md §6.1); its seed is
+    #: the first of ``label-1`` ... ``label-<SEARCH>`` that does.
+    needs_piles: bool = False
 
 
 GAMES = (
@@ -100,13 +104,19 @@ GAMES = (
          "version 2: three players; the host vanishes after entry 40, Bob takes over "
          "(the countersigner changes at the handover entry) and removes Ann's seat; Bob "
          "and Cy finish the game (verdict ok)", host_vanishes_after=40, version=2),
+    Game("2p-piles", 2, "official", ("target=1", "draw_until_playable=true"), "v2-pile",
+         "version 2: two players drawing until playable, so that the draw pile runs out: "
+         "decks started by a reshuffle of the discard pile (sources and faces named) and "
+         "by a Wild Draw Four starter sent back (sources named, no faces)",
+         version=2, needs_piles=True),
 )
 
 
 def play(game: Game, label: str | None = None) -> tuple[Entry, ...]:
     """Seat the table and run it to its end (or to the leave, then to its end)."""
     setup = TableSetup(game.players, preset(game.preset, list(game.overrides)),
-                       SEED + (label or game.label).encode(), preset=game.preset)
+                       SEED + (label or game.label).encode(), preset=game.preset,
+                       version=game.version)
     net = seat_table(setup)
     if game.host_vanishes_after:
         return host_vanishes(net, game.host_vanishes_after)
@@ -155,15 +165,23 @@ def play_searched(game: Game) -> tuple[Entry, ...]:
     Raises:
         SystemExit: no label in the bound gives enough reseats.
     """
-    if not game.min_reseats:
+    if not game.min_reseats and not game.needs_piles:
         return play(game)
     for k in range(1, SEARCH + 1):
         entries = play(game, f"{game.label}-{k}")
-        if reseats(entries) >= game.min_reseats:
+        if reseats(entries) >= game.min_reseats and \
+                (not game.needs_piles or piles(entries) == {"reshuffle", "sent back"}):
             print(f"{game.name}: seed label {game.label}-{k}")
             return entries
     raise SystemExit(f"{game.name}: none of the seed labels {game.label}-1 .. "
-                     f"{game.label}-{SEARCH} gives {game.min_reseats} reseats")
+                     f"{game.label}-{SEARCH} gives what the game must show")
+
+
+def piles(entries: Sequence[Entry]) -> set[str]:
+    """The kinds of non-fresh decks ``entries`` start, as their shuffles name them."""
+    return {"reshuffle" if e.body.start.faces else "sent back" for e in entries
+            if isinstance(e.body, ShuffleDeck) and e.body.start is not None
+            and e.body.start.sources}
 
 
 def forge_wrong_seat(setup: TableSetup, entries: Sequence[Entry]) -> tuple[Entry, ...]:
@@ -174,7 +192,8 @@ def forge_wrong_seat(setup: TableSetup, entries: Sequence[Entry]) -> tuple[Entry
     kept = list(entries[:index])
     counter = sum(e.author == bob.peer for e in kept)
     head = Head(index, kept[-1].hash)
-    message = Message.sign(bob, kept[0].message.table_id, counter, head, Move(Draw(0)))
+    message = Message.sign(bob, kept[0].message.table_id, counter, head, Move(Draw(0)),
+                           version=kept[0].message.version)
     return (*kept, Entry.countersign(host, index, kept[-1].hash, message))
 
 
@@ -258,11 +277,13 @@ def reseat_record(before: TableState, after: TableState, seq: int) -> dict[str, 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=OUT, help="where to write")
+    parser.add_argument("--version", type=int, choices=sorted(VERSION_DIRS),
+                        default=PROTOCOL_VERSION, help="which protocol version's set")
     args = parser.parse_args(argv)
-    out = args.out / VERSION_DIRS[PROTOCOL_VERSION]
+    out = args.out / VERSION_DIRS[args.version]
     out.mkdir(parents=True, exist_ok=True)
     games = []
-    for game in (g for g in GAMES if g.version == PROTOCOL_VERSION):
+    for game in (g for g in GAMES if g.version == args.version):
         entries = play_searched(game)
         path = out / f"{game.name}.unolog"
         path.unlink(missing_ok=True)

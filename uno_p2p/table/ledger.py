@@ -76,9 +76,11 @@ DIGEST_LABEL = b"uno-lan/table/v1/digest\x00"
 HISTORY = 256
 
 
-def initial_state(table_id: bytes, me: bytes | None = None) -> TableState:
-    """The state before entry 0 (``me``: this peer's key, ``None`` for an observer)."""
-    return TableState(table_id=table_id, me=me, phase=TablePhase.LOBBY)
+def initial_state(table_id: bytes, me: bytes | None = None,
+                  version: int = PROTOCOL_VERSION) -> TableState:
+    """The state before entry 0 (``me``: this peer's key, ``None`` for an observer;
+    ``version``: the one it signs in until entry 0 gives the table's, wire.md §3)."""
+    return TableState(table_id=table_id, me=me, phase=TablePhase.LOBBY, version=version)
 
 
 @dataclass(frozen=True, slots=True)
@@ -549,10 +551,11 @@ class Ledger:
     either leaves both unchanged.
     """
 
-    def __init__(self, table_id: bytes, host: PeerId, me: bytes | None = None) -> None:
+    def __init__(self, table_id: bytes, host: PeerId, me: bytes | None = None, *,
+                 version: int = PROTOCOL_VERSION) -> None:
         self.chain = ChainVerifier(table_id, host, handover_successor)
         self.me = me
-        self.state = initial_state(table_id, me)
+        self.state = initial_state(table_id, me, version)
         self.digests: list[bytes] = []
         self._history: deque[TableState] = deque([self.state], maxlen=HISTORY)
 
@@ -618,7 +621,8 @@ class Ledger:
             ChainError / Misbehaviour: an entry it had accepted is refused now (a bug).
         """
         entries = self.chain.entries[:seq]
-        fresh = Ledger(self.chain.table_id, self.chain.terms[0][1], self.me)
+        fresh = Ledger(self.chain.table_id, self.chain.terms[0][1], self.me,
+                       version=self.state.version)
         for entry in entries:
             fresh.accept(entry)
         self.chain, self.state = fresh.chain, fresh.state

@@ -188,7 +188,8 @@ class TableState:
     removed: tuple[tuple[int, PeerId, int], ...] = ()
     void_decks: int = 0
     #: The table protocol version: entry 0's message version (wire.md §3), which
-    #: every later message must carry (``wrong_version``).
+    #: every later message must carry (``wrong_version``); before entry 0, the one
+    #: this peer signs in (``initial_state``).
     version: int = 1
 
     # -- seats -------------------------------------------------------------------------------
