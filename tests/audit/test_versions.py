@@ -16,11 +16,12 @@ import pytest
 
 from uno_p2p.audit import Status, audit_entries
 from uno_p2p.crypto.identity import Identity
+from uno_p2p.rules.actions import TimeOut
 from uno_p2p.rules.codec import Slot
 from uno_p2p.store.unolog import read_log
-from uno_p2p.table.bodies import DeckStart, ShuffleDeck
+from uno_p2p.table.bodies import Clock, DeckStart, Handover, Move, ShuffleDeck
 from uno_p2p.table.memnet import seeded
-from uno_p2p.wire.envelope import Entry, Message
+from uno_p2p.wire.envelope import Entry, Head, Message
 from uno_p2p.wire.registry import Body
 
 VECTORS = Path(__file__).resolve().parents[2] / "protocol" / "vectors" / "games"
@@ -84,3 +85,29 @@ def test_a_table_speaks_entry_0s_version() -> None:
     assert (report.violation.code, report.violation.entry) == ("wrong_version", seq)
     assert report.violation.peer is not None
     assert report.violation.peer.key == V2[seq].author.key
+
+
+HANDOVER = list(read_log(VECTORS / "v2" / "3p-handover.unolog").entries)
+#: The hand-over vector's seats 0-2: Ann (the first host), Bob (who takes over), Cy.
+HANDOVER_PEOPLE = [Identity(seeded(b"uno-lan/game-vectors/v2-handover", f"identity {i}"))
+                   for i in range(3)]
+
+
+def test_after_a_handover_no_time_out_before_the_new_start_clock() -> None:
+    """table.md §13.2: the new sequencer's start clock is set again; until its first
+    ``clock`` a ``TimeOut`` is ``no_start_clock``, naming it (the old clock does not do)."""
+    handover = next(e.seq for e in HANDOVER if isinstance(e.body, Handover))
+    start_clock = handover + 1
+    assert isinstance(HANDOVER[start_clock].body, Clock), "the honest new sequencer's"
+    bob = HANDOVER_PEOPLE[1]
+    kept = HANDOVER[:start_clock]
+    counter = sum(e.author == bob.peer for e in kept)
+    seat = 0  # Bob's table waits for Ann, the old host, at the hand-over
+    message = Message.sign(bob, kept[0].message.table_id, counter,
+                           Head(start_clock, kept[-1].hash), Move(TimeOut(seat)))
+    forged = [*kept, Entry.countersign(bob, start_clock, kept[-1].hash, message)]
+    report = audit_entries(forged)
+    assert report.violation is not None
+    assert (report.violation.code, report.violation.entry) == ("no_start_clock", start_clock)
+    assert report.violation.peer is not None
+    assert report.violation.peer.key == bob.peer.key

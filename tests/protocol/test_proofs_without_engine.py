@@ -83,6 +83,18 @@ def test_every_proof_checks_from_the_log_alone(name: str) -> None:
         check(body, deck, key, turn, entry.author.key, table_id, body.start.round)
 
 
+def test_the_vectors_start_every_kind_of_deck() -> None:
+    """deck.md §6.1's three starting lists each meet the verifier above at least once."""
+    kinds = set()
+    for name in LOGS:
+        for entry in read_log(V2 / name).entries:
+            start = entry.body.start if isinstance(entry.body, ShuffleDeck) else None
+            if start is not None:
+                kinds.add("sent back" if start.sources and not start.faces else
+                          "reshuffle" if start.faces else "fresh")
+    assert kinds == {"fresh", "reshuffle", "sent back"}
+
+
 def test_the_named_round_is_the_one_the_proof_binds() -> None:
     """A neighbouring round (the stranger's guess of issue 29) fails the proof."""
     entries = list(read_log(V2 / "3p-handover.unolog").entries)
