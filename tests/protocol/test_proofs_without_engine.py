@@ -1,4 +1,4 @@
-"""Every proof of shuffle of a version 2 log checks from the log and the spec alone.
+"""Every proof of a version 2 log (shuffles and shares) checks from the log and the spec alone.
 
 docs/protocol/deck.md §6.1 and table.md §4.1: a version 2 ``shuffle_deck``
 names its round and its deck's starting cards, so a verifier without the
@@ -15,12 +15,14 @@ from pathlib import Path
 
 import pytest
 
+from uno_p2p.crypto.context import ProofContext
 from uno_p2p.crypto.group import Point, sum_points
+from uno_p2p.crypto.proofs import Proof, verify_dleq
 from uno_p2p.crypto.shuffle import Ciphertext, ShuffleMessage, initial_deck, shuffle_context
 from uno_p2p.crypto.shuffle_proof import ShuffleProof, verify_shuffle_proof
 from uno_p2p.errors import ProofRejected
 from uno_p2p.store.unolog import read_log
-from uno_p2p.table.bodies import KeySetup, Remove, ShuffleDeck
+from uno_p2p.table.bodies import KeySetup, Move, Remove, ShareItem, Shares, ShuffleDeck
 from uno_p2p.wire.envelope import Entry
 from uno_p2p.wire.lobby import Start
 
@@ -81,6 +83,49 @@ def test_every_proof_checks_from_the_log_alone(name: str) -> None:
     for entry, (body, deck, key, turn) in zip(shuffles, found, strict=True):
         assert body.start is not None
         check(body, deck, key, turn, entry.author.key, table_id, body.start.round)
+
+
+def shares(entries: list[Entry]) -> list[tuple[ShareItem, ProofContext, Point, Ciphertext]]:
+    """Each public share item with its context, prover key and ciphertext, from the
+    entries alone (deck.md §7, table.md §3.3): the deck's round from its shuffles, the
+    seats (closed up by each removal) from ``start`` and ``remove``."""
+    seats: list[bytes] = []
+    keys: dict[bytes, Point] = {}
+    rounds: dict[int, int] = {}
+    outputs: dict[int, tuple[Ciphertext, ...]] = {}
+    found = []
+    for entry in entries:
+        body = entry.body
+        if isinstance(body, Start):
+            seats = [peer.key for peer in body.seats]
+        elif isinstance(body, Remove):
+            seats.remove(body.peer.key)
+        elif isinstance(body, KeySetup):
+            keys[entry.author.key] = Point.from_wire(body.public_key, peer=None, item="key")
+        elif isinstance(body, ShuffleDeck):
+            assert body.start is not None
+            rounds[body.shuffle] = body.start.round
+            outputs[body.shuffle] = ShuffleMessage.from_wire(list(body.ciphertexts),
+                                                             peer=None).ciphertexts
+        elif isinstance(body, Shares | Move):
+            for item in body.items if isinstance(body, Shares) else body.shares:
+                to = b"" if item.recipient < 0 else seats[item.recipient]
+                context = ProofContext(entry.message.table_id, rounds[item.shuffle],
+                                       item.shuffle, item.purpose, seats[item.prover],
+                                       item.position, to)
+                found.append((item, context, keys[seats[item.prover]],
+                              outputs[item.shuffle][item.position]))
+    return found
+
+
+@pytest.mark.parametrize("name", LOGS)
+def test_every_share_proof_checks_from_the_log_alone(name: str) -> None:
+    found = shares(list(read_log(V2 / name).entries))
+    assert found
+    for item, context, key, ciphertext in found:
+        proof = Proof.from_wire(item.proof, peer=None, item="share proof")
+        share = Point.from_wire(item.share, peer=None, item="share")
+        verify_dleq(proof, key, ciphertext.c1, share, context, peer=None, item="share")
 
 
 def test_the_vectors_start_every_kind_of_deck() -> None:
