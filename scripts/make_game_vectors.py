@@ -9,6 +9,10 @@ audit verdict, and, where the game reseats, the reseat draw's seed and
 result. A second implementation reads the logs and checks itself entry by
 entry against the JSON.
 
+Each protocol version has its own set (``--version``, wire.md §3): version 1's in
+``games/``, version 2's in ``games/v2/``, where ``games.json`` also names each
+entry's countersigner (wire.md §4.4).
+
 The vectors are frozen: ``tests/protocol/test_game_vectors.py`` re-derives
 everything from the logs and compares, and never rewrites them. Run this
 (``scripts/make-game-vectors``) only after a deliberate, documented protocol

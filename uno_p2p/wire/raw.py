@@ -5,7 +5,7 @@ holds but whose bytes are not a valid entry is one of two things:
 
 - bytes that are not even the *frame* of an entry (canonical msgpack of
   ``[seq, prev_hash(bin 32), message(array of 9), countersignature(bin 64)]``
-  with the message's ``version = 1``, ``table_id(bin 16)``, ``author(bin 32)``,
+  with the message's ``version`` 1 or 2, ``table_id(bin 16)``, ``author(bin 32)``,
   ``counter``, ``seen``, ``seen_hash(bin 32)``, ``kind``, ``body``,
   ``signature(bin 64)``): nobody's signature covers them, so the file is
   *unreadable*;
