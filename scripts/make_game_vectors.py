@@ -9,6 +9,10 @@ audit verdict, and, where the game reseats, the reseat draw's seed and
 result. A second implementation reads the logs and checks itself entry by
 entry against the JSON.
 
+Each protocol version has its own set (``--version``, wire.md §3): version 1's in
+``games/``, version 2's in ``games/v2/``, where ``games.json`` also names each
+entry's countersigner (wire.md §4.4).
+
 The vectors are frozen: ``tests/protocol/test_game_vectors.py`` re-derives
 everything from the logs and compares, and never rewrites them. Run this
 (``scripts/make-game-vectors``) only after a deliberate, documented protocol
@@ -33,17 +37,22 @@ from uno_p2p.rules.actions import Draw
 from uno_p2p.rules.engine import public_part
 from uno_p2p.rules.options import preset
 from uno_p2p.store.unolog import GameLog, read_log
-from uno_p2p.table.bodies import Move
+from uno_p2p.table.bodies import Move, ShuffleDeck
 from uno_p2p.table.game import reseat_order
-from uno_p2p.table.memnet import NAMES, TableSetup, game_over, seat_table, seeded
+from uno_p2p.table.memnet import NAMES, Network, TableSetup, game_over, seat_table, seeded
 from uno_p2p.table.state import Misbehaviour, TableState
-from uno_p2p.wire.envelope import Entry, Head, Message
+from uno_p2p.wire.envelope import PROTOCOL_VERSION, Entry, Head, Message
 from uno_p2p.wire.registry import BODIES
 
 OUT = Path(__file__).resolve().parent.parent / "protocol" / "vectors" / "games"
+#: Where each protocol version's games go (wire.md §3): version 1's in ``games/``,
+#: version 2's in ``games/v2/``; each set is written whole, at its own version.
+VERSION_DIRS = {1: "", 2: "v2"}
 SEED = b"uno-lan/game-vectors/"
 #: How many seed labels a game that needs reseats tries (``label-1`` ...).
 SEARCH = 40
+#: A bound on the in-memory network's steps for one game.
+MAX_STEPS = 400_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,6 +73,15 @@ class Game:
     #: The fewest reseats (a draw that changes the order) the game must show: its seed
     #: is the first of ``label-1`` ... ``label-<SEARCH>`` that gives them.
     min_reseats: int = 0
+    #: The host vanishes for good after this many entries (0: never): the next seat
+    #: takes over (table.md §13) and removes the host's seat (§14).
+    host_vanishes_after: int = 0
+    #: The protocol version the game is written in (wire.md §3).
+    version: int = 1
+    #: The game must start a deck of each kind that is not fresh: a reshuffle of the
+    #: discard pile and a Wild Draw Four starter sent back (deck.md §6.1); its seed is
+    #: the first of ``label-1`` ... ``label-<SEARCH>`` that does.
+    needs_piles: bool = False
 
 
 GAMES = (
@@ -83,14 +101,29 @@ GAMES = (
     Game("2p-forged", 2, "official", ("target=1",), "2p",
          "the 2p-official game cut at its first move, where the host countersigns Bob's "
          "move in Ann's name (verdict violation, wrong_seat, naming Bob)", forged=True),
+    Game("2p-official", 2, "official", ("target=1",), "v2-2p",
+         "version 2: two players, official rules, one round to a target of 1; every "
+         "shuffle names its round and starting cards", version=2),
+    Game("3p-handover", 3, "official", ("target=1",), "v2-handover",
+         "version 2: three players; the host vanishes after entry 40, Bob takes over "
+         "(the countersigner changes at the handover entry) and removes Ann's seat; Bob "
+         "and Cy finish the game (verdict ok)", host_vanishes_after=40, version=2),
+    Game("2p-piles", 2, "official", ("target=1", "draw_until_playable=true"), "v2-pile",
+         "version 2: two players drawing until playable, so that the draw pile runs out: "
+         "decks started by a reshuffle of the discard pile (sources and faces named) and "
+         "by a Wild Draw Four starter sent back (sources named, no faces)",
+         version=2, needs_piles=True),
 )
 
 
 def play(game: Game, label: str | None = None) -> tuple[Entry, ...]:
     """Seat the table and run it to its end (or to the leave, then to its end)."""
     setup = TableSetup(game.players, preset(game.preset, list(game.overrides)),
-                       SEED + (label or game.label).encode(), preset=game.preset)
+                       SEED + (label or game.label).encode(), preset=game.preset,
+                       version=game.version)
     net = seat_table(setup)
+    if game.host_vanishes_after:
+        return host_vanishes(net, game.host_vanishes_after)
     if game.leave_after:
         net.run(until=lambda n: len(n.entries()) >= game.leave_after)
         leaver = next(p for p in net.peers.values() if p.name == NAMES[game.players - 1])
@@ -98,6 +131,23 @@ def play(game: Game, label: str | None = None) -> tuple[Entry, ...]:
     net.run(until=game_over)
     entries = net.entries()
     return forge_wrong_seat(setup, entries) if game.forged else entries
+
+
+def host_vanishes(net: Network, after: int) -> tuple[Entry, ...]:
+    """The host goes silent for good after ``after`` entries; the shells' link time-outs
+    tell the others (``peer_lost``), who hand over and remove it (table.md §13-§14)."""
+    host = net.host
+    net.run(until=lambda n: host.state.seq >= after, max_steps=MAX_STEPS)
+    key = host.peer_id.key
+    net.silent.add(key)
+    net.run(until=lambda n: all(sender != key for sender, _, _ in n.queue),
+            max_steps=MAX_STEPS)
+    live = [p for k, p in net.peers.items() if k != key]
+    for peer in live:
+        peer.peer_lost(host.peer_id)
+        net._flush(peer)  # the shell's link time-out, as tests/table does
+    net.run(until=game_over, max_steps=MAX_STEPS)
+    return net.entries(live[0])
 
 
 def reseats(entries: Sequence[Entry]) -> int:
@@ -119,15 +169,23 @@ def play_searched(game: Game) -> tuple[Entry, ...]:
     Raises:
         SystemExit: no label in the bound gives enough reseats.
     """
-    if not game.min_reseats:
+    if not game.min_reseats and not game.needs_piles:
         return play(game)
     for k in range(1, SEARCH + 1):
         entries = play(game, f"{game.label}-{k}")
-        if reseats(entries) >= game.min_reseats:
+        if reseats(entries) >= game.min_reseats and \
+                (not game.needs_piles or piles(entries) == {"reshuffle", "sent back"}):
             print(f"{game.name}: seed label {game.label}-{k}")
             return entries
     raise SystemExit(f"{game.name}: none of the seed labels {game.label}-1 .. "
-                     f"{game.label}-{SEARCH} gives {game.min_reseats} reseats")
+                     f"{game.label}-{SEARCH} gives what the game must show")
+
+
+def piles(entries: Sequence[Entry]) -> set[str]:
+    """The kinds of non-fresh decks ``entries`` start, as their shuffles name them."""
+    return {"reshuffle" if e.body.start.faces else "sent back" for e in entries
+            if isinstance(e.body, ShuffleDeck) and e.body.start is not None
+            and e.body.start.sources}
 
 
 def forge_wrong_seat(setup: TableSetup, entries: Sequence[Entry]) -> tuple[Entry, ...]:
@@ -138,7 +196,8 @@ def forge_wrong_seat(setup: TableSetup, entries: Sequence[Entry]) -> tuple[Entry
     kept = list(entries[:index])
     counter = sum(e.author == bob.peer for e in kept)
     head = Head(index, kept[-1].hash)
-    message = Message.sign(bob, kept[0].message.table_id, counter, head, Move(Draw(0)))
+    message = Message.sign(bob, kept[0].message.table_id, counter, head, Move(Draw(0)),
+                           version=kept[0].message.version)
     return (*kept, Entry.countersign(host, index, kept[-1].hash, message))
 
 
@@ -157,6 +216,7 @@ def describe(game: Game, path: Path) -> dict[str, object]:
             entries.append({
                 "seq": entry.seq, "kind": entry.message.kind,
                 "author_seat": seats.get(entry.author.key),
+                **countersigner(game, after),
                 "entry_hash": entry.hash.hex(), "digest": step.digest.hex(),
                 "phase": after.phase.value,
             })
@@ -166,7 +226,8 @@ def describe(game: Game, path: Path) -> dict[str, object]:
                 preimages[str(entry.seq)] = msgpack.packb(public_part(engine),
                                                           use_bin_type=True).hex()
             if before.engine is not None and engine is not None and \
-                    before.engine.order != engine.order:
+                    before.engine.order != engine.order and \
+                    len(before.engine.order) == len(engine.order):  # a removal is no reseat
                 reseats.append(reseat_record(before, after, entry.seq))
     except (Misbehaviour, RemoteProtocolError) as error:
         # The refused entry: no state after it (every peer stops there).
@@ -193,6 +254,14 @@ def describe(game: Game, path: Path) -> dict[str, object]:
     }
 
 
+def countersigner(game: Game, after: TableState) -> dict[str, str]:
+    """Version 2 vectors name each entry's countersigner: the sequencer of its term,
+    the new one from its ``handover`` entry on (wire.md §4, table.md §13.2)."""
+    if game.version < 2 or after.host is None:
+        return {}
+    return {"countersigner": after.host.key.hex()}
+
+
 def reseat_record(before: TableState, after: TableState, seq: int) -> dict[str, object]:
     """The reseat draw's inputs and result (docs/protocol/table.md §4.2).
 
@@ -212,12 +281,15 @@ def reseat_record(before: TableState, after: TableState, seq: int) -> dict[str, 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=OUT, help="where to write")
+    parser.add_argument("--version", type=int, choices=sorted(VERSION_DIRS),
+                        default=PROTOCOL_VERSION, help="which protocol version's set")
     args = parser.parse_args(argv)
-    args.out.mkdir(parents=True, exist_ok=True)
+    out = args.out / VERSION_DIRS[args.version]
+    out.mkdir(parents=True, exist_ok=True)
     games = []
-    for game in GAMES:
+    for game in (g for g in GAMES if g.version == args.version):
         entries = play_searched(game)
-        path = args.out / f"{game.name}.unolog"
+        path = out / f"{game.name}.unolog"
         path.unlink(missing_ok=True)
         with GameLog.create(path) as log:
             for entry in entries:
@@ -233,7 +305,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                  "scripts/make-game-vectors after a deliberate protocol change.",
         "games": games,
     }
-    (args.out / "games.json").write_text(json.dumps(document, indent=1) + "\n")
+    (out / "games.json").write_text(json.dumps(document, indent=1) + "\n")
     return 0
 
 

@@ -84,6 +84,10 @@ from tests.table.cheats import (  # noqa: E402
 
 DATA = ROOT / "tests" / "data"
 SEED = b"uno-lan/reference/"
+#: The reference logs are protocol version 1's (frozen, wire.md §3): their tables are
+#: opened at that version, so their shuffles name no deck (table.md §4.1) and every
+#: message comes out byte for byte as stored.
+REFERENCE_VERSION = 1
 MAX_STEPS = 1_000_000
 #: How many seed labels a log that needs a particular event tries (``label-1`` ...).
 SEARCH = 60
@@ -164,7 +168,7 @@ def play(players: int, preset_name: str, overrides: Sequence[str], label: str, *
     sequencer logs its ``clock`` entries as at a real table.
     """
     setup = TableSetup(players, preset(preset_name, overrides), SEED + label.encode(),
-                       preset=preset_name)
+                       preset=preset_name, version=REFERENCE_VERSION)
     holder: list[Hook] = []
 
     def hook(sender: bytes, recipient: bytes, data: bytes) -> list[bytes]:
@@ -187,7 +191,7 @@ def play(players: int, preset_name: str, overrides: Sequence[str], label: str, *
 def resign(game: Game, seat: int, message: Message, body: Body, *, head: Any = None) -> Message:
     """``message`` with a new body (and optionally head), signed again by its own author."""
     return Message.sign(game.identity(seat), message.table_id, message.counter,
-                        head or message.head, body)
+                        head or message.head, body, version=message.version)
 
 
 def own_message(game: Game, seat: int, sender: bytes, recipient: bytes,
@@ -370,7 +374,8 @@ def bluffs() -> tuple[Sequence[Entry], Expected]:
 
 def left_early() -> tuple[Sequence[Entry], Expected]:
     """A peer leaves mid-game: it reveals its secrets, everyone follows, all is verified."""
-    setup = TableSetup(3, preset("official", ["target=200"]), SEED + b"left", preset="official")
+    setup = TableSetup(3, preset("official", ["target=200"]), SEED + b"left", preset="official",
+                       version=REFERENCE_VERSION)
     net = seat_table(setup)
     net.run(until=lambda n: len(n.entries()) > 60)
     leaver = next(p for p in net.peers.values() if p.name == NAMES[2])
@@ -627,7 +632,7 @@ def bad_shuffle() -> tuple[Sequence[Entry], Expected]:
     done: list[Message] = []
 
     def stack(state: TableState, body: ShuffleDeck) -> ShuffleDeck:
-        return ShuffleDeck(1, stacked_deck(state, 1), body.proof)
+        return replace(body, ciphertexts=stacked_deck(state, 1))
 
     game = play(2, "official", ["target=60"], "bad-shuffle", tamper=_tamper_shuffle(done, stack))
     entries = game.entries
@@ -727,7 +732,7 @@ def forked() -> tuple[Sequence[Entry], Expected]:
     host = game.identity(0)
     counter = sum(1 for e in entries[:index] if e.author == host.peer)
     other = Message.sign(host, place.message.table_id, counter,
-                         Head(index, place.prev_hash), Clock(999_999))
+                         Head(index, place.prev_hash), Clock(999_999), version=REFERENCE_VERSION)
     fork = Entry.countersign(host, place.seq, place.prev_hash, other)
     return [*entries[:index + 1], fork], Expected(
         "violation", "two entries countersigned at one number", "sequencer_fork", index,

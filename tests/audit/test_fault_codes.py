@@ -73,7 +73,8 @@ def forge(entries: Sequence[Entry], index: int, who: int, body: Body) -> list[En
     author = PEOPLE[who]
     counter = sum(e.author == author.peer for e in kept)
     prev = kept[-1].hash if kept else genesis_hash(LOG[0].message.table_id)
-    message = Message.sign(author, LOG[0].message.table_id, counter, Head(index, prev), body)
+    message = Message.sign(author, LOG[0].message.table_id, counter, Head(index, prev), body,
+                           version=LOG[0].message.version)
     return [*kept, Entry.countersign(PEOPLE[0], index, prev, message)]
 
 
@@ -164,6 +165,14 @@ def _table_full() -> list[Entry]:
     return forge(log, 2, 2, Join("Cy", channel(2)))
 
 
+def _wrong_version() -> list[Entry]:
+    """Bob's join signed as version 2 at the log's version 1 table (wire.md §3)."""
+    kept = list(LOG[:FIRST_JOIN])
+    message = Message.sign(PEOPLE[1], LOG[0].message.table_id, 0, Head(FIRST_JOIN, kept[-1].hash),
+                           Join("Bob", channel(1)), version=2)
+    return [*kept, Entry.countersign(PEOPLE[0], FIRST_JOIN, kept[-1].hash, message)]
+
+
 def _clock_backwards() -> list[Entry]:
     return forge(forge(LOG, FIRST_SHUFFLE, 0, Clock(1000)), FIRST_SHUFFLE + 1, 0, Clock(5))
 
@@ -172,6 +181,7 @@ def _clock_backwards() -> list[Entry]:
 CASES: dict[str, tuple[Callable[[], list[Entry]], int | None]] = {
     "after_end": (lambda: forge(LOG, len(LOG), 0, Clock(1)), 0),
     "no_table": (lambda: forge([], 0, 0, Join("Ann", channel(0))), 0),
+    "wrong_version": (_wrong_version, 1),
     "unexpected": (lambda: forge(LOG, FIRST_JOIN, 0, PlayCard(SampleSlot(0, 1), 5)), 0),
     "not_lobby": (lambda: forge(LOG, FIRST_KEY, 1, Ready(True)), 1),
     "not_host": (lambda: forge(LOG, FIRST_JOIN, 1, SetOptions("house", ())), 1),

@@ -36,7 +36,7 @@ def test_any_logged_body_in_another_place_is_judged_there() -> None:
         donor = entries[rng.randrange(1, len(entries))].body
         old = entries[index].message
         message = Message.sign(identities[old.author.key], old.table_id, old.counter,
-                               old.head, donor)
+                               old.head, donor, version=old.version)
         forged = Entry.countersign(host, index, entries[index].prev_hash, message)
         report = audit_entries([*entries[:index], forged])
         if report.status == Status.VIOLATION:

@@ -104,7 +104,8 @@ def test_a_countersigned_bad_head_is_the_sequencers_and_the_reason_says_why() ->
     counter = sum(e.author == BOB for e in kept)
     prev = kept[-1].hash
     table_id = LOG[0].message.table_id
-    message = Message.sign(PEOPLE[1], table_id, counter, Head(index + 3, prev), Clock(1))
+    message = Message.sign(PEOPLE[1], table_id, counter, Head(index + 3, prev), Clock(1),
+                           version=LOG[0].message.version)
     log = [*kept, Entry.countersign(PEOPLE[0], index, prev, message)]
     report = audit_entries(log)
     finding = report.violation

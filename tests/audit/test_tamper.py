@@ -113,7 +113,7 @@ def test_an_author_shown_another_history_makes_the_sequencer_the_culprit(
     old = entries[index].message
     wrong = Head(old.head.seen, bytes(32))
     message = Message.sign(identities[old.author.key], old.table_id, old.counter, wrong,
-                           old.body)
+                           old.body, version=old.version)
     entries[index] = Entry.countersign(host, index, entries[index].prev_hash, message)
     path = tmp_path / "head.unolog"
     _rewrite(path, [entry.encode() for entry in entries[:index + 1]])

@@ -20,6 +20,7 @@ from uno_p2p.net.lookup import (
     list_tables,
 )
 from uno_p2p.net.memdiscovery import MemoryDiscovery, MemoryNetwork
+from uno_p2p.net.txt import OUR_PROTOCOL_VERSION
 
 
 async def test_find_by_table_name_or_instance() -> None:
@@ -71,8 +72,10 @@ async def test_two_tables_of_one_name_need_an_instance() -> None:
 
 async def test_a_table_of_another_protocol_version_is_refused() -> None:
     network = MemoryNetwork()
-    await MemoryDiscovery(network).announce(replace(ADVERT, protocol_version=2))
-    with pytest.raises(IncompatibleTable, match="protocol 2 and this uno-lan speaks 1"):
+    other = OUR_PROTOCOL_VERSION + 1
+    await MemoryDiscovery(network).announce(replace(ADVERT, protocol_version=other))
+    with pytest.raises(IncompatibleTable,
+                       match=f"protocol {other} and this uno-lan speaks {OUR_PROTOCOL_VERSION}"):
         await find_table(MemoryDiscovery(network), "Friday night", 1)
 
 

@@ -23,6 +23,7 @@ from typing import Any
 import pytest
 
 from tests.net.netns import UNO_LAN, Namespace, read_event
+from uno_p2p.net.txt import OUR_PROTOCOL_VERSION
 
 #: Issue 11: a table shows up in another process's list within 1 s.
 SHOW_UP_S = 1.0
@@ -253,7 +254,8 @@ def test_an_independent_mdns_client_reads_the_records(netns: Namespace) -> None:
     assert "status: NOERROR" in dig.stdout, dig.stdout
     assert re.search(r"_uno-lan\._tcp\.local\.\s+120\s+IN\s+PTR\s+"
                      r"Seen\\032by\\032dig\._uno-lan\._tcp\.local\.", dig.stdout)
-    assert re.search(r'IN\s+TXT\s+"txtvers=1" "proto=1" "table=Seen by dig" "host=carol" '
+    assert re.search(rf'IN\s+TXT\s+"txtvers=1" "proto={OUR_PROTOCOL_VERSION}" "table=Seen by dig" '
+                     r'"host=carol" '
                      r'"taken=1" "free=3" "preset=official" "phase=lobby" "code=0" '
                      r'"fp=0000-0000-0000-0000"', dig.stdout)
     assert re.search(r"IN\s+SRV\s+0 0 40002 uno-lan-[0-9a-f]{8}\.local\.", dig.stdout)

@@ -12,10 +12,12 @@ import pytest
 from uno_p2p.errors import LocalProtocolError
 from uno_p2p.net.adverts import TableAdvert
 from uno_p2p.net.memdiscovery import MemoryDiscovery, MemoryNetwork
+from uno_p2p.net.txt import OUR_PROTOCOL_VERSION
 
 ADVERT = TableAdvert(
     instance="", table_name="Friday night", host_player="alice", addresses=(),
-    port=45123, protocol_version=1, seats_taken=1, seats_free=3, preset="official",
+    port=45123, protocol_version=OUR_PROTOCOL_VERSION, seats_taken=1, seats_free=3,
+    preset="official",
     phase="lobby", join_code=False, host_fingerprint="625f-8f5e-3da1-b31c",
 )
 

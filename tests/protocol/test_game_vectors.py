@@ -1,6 +1,8 @@
 """The whole-game vectors (protocol/vectors/games/, docs/protocol/verdicts.md §6).
 
-The vectors are frozen: this test reads the committed logs and ``games.json``
+Two sets: version 1's (``games/``) and version 2's (``games/v2/``, wire.md §3),
+both read by the same audit. The vectors are frozen: this test reads the
+committed logs and ``games.json``
 and re-derives every value from the spec's words, by hand where the spec
 gives bytes (the file format and its CRC, entry hashes, countersignatures,
 the table digest before the engine runs, the engine digest from its
@@ -27,13 +29,29 @@ from uno_p2p.store.unolog import read_log
 from uno_p2p.table import bodies  # noqa: F401 (registers the table's body kinds)
 from uno_p2p.table.state import Misbehaviour
 
-GAMES = Path(__file__).resolve().parents[2] / "protocol" / "vectors" / "games"
-VECTORS: dict[str, Any] = json.loads((GAMES / "games.json").read_text())
-NAMES = [game["file"] for game in VECTORS["games"]]
+ROOT = Path(__file__).resolve().parents[2] / "protocol" / "vectors" / "games"
+#: Each protocol version's set of games: its directory and its games.json.
+SETS = {1: ROOT, 2: ROOT / "v2"}
+VECTORS: dict[int, dict[str, Any]] = {
+    version: json.loads((folder / "games.json").read_text()) for version, folder in SETS.items()}
+#: Every vector game as "v<version>/<file>".
+NAMES = [f"v{version}/{game['file']}" for version, doc in VECTORS.items()
+         for game in doc["games"]]
 
 
 def _game(name: str) -> dict[str, Any]:
-    return next(g for g in VECTORS["games"] if g["file"] == name)
+    version, file = _split(name)
+    return next(g for g in VECTORS[version]["games"] if g["file"] == file)
+
+
+def _split(name: str) -> tuple[int, str]:
+    version, file = name.split("/")
+    return int(version[1:]), file
+
+
+def _path(name: str) -> Path:
+    version, file = _split(name)
+    return SETS[version] / file
 
 
 def crc32(data: bytes) -> int:
@@ -63,6 +81,9 @@ def records(raw: bytes) -> list[bytes]:
     return out
 
 
+HANDOVER_KIND = 72
+
+
 def test_the_crc_is_the_standard_crc32() -> None:
     assert crc32(b"123456789") == 0xCBF43926  # the catalogue's check value
 
@@ -70,7 +91,8 @@ def test_the_crc_is_the_standard_crc32() -> None:
 @pytest.mark.parametrize("name", NAMES)
 def test_every_entry_hash_and_countersignature_by_hand(name: str) -> None:
     game = _game(name)
-    raw = (GAMES / name).read_bytes()
+    version, _ = _split(name)
+    raw = _path(name).read_bytes()
     assert hashlib.sha256(raw).hexdigest() == game["sha256"]
     table_id = bytes.fromhex(game["table_id"])
     prev = hashlib.sha256(b"uno-lan/v1/genesis\x00" + table_id).digest()
@@ -83,7 +105,14 @@ def test_every_entry_hash_and_countersignature_by_hand(name: str) -> None:
                              use_bin_type=True) == record  # canonical
         assert (seq, prev_hash, message[1]) == (expected["seq"], prev, table_id)
         assert message[6] == expected["kind"]
+        assert message[0] == version  # wire.md §3: every message in its table's version
         sequencer = sequencer or message[2]  # wire.md §4: the author of entry 0
+        if message[6] == HANDOVER_KIND:
+            # wire.md §4.4: the hand-over entry and every later one are countersigned
+            # by the new sequencer its body names, [term, old, new, votes].
+            sequencer = message[7][2]
+        if "countersigner" in expected:
+            assert sequencer.hex() == expected["countersigner"]
         message_hash = hashlib.sha256(b"uno-lan/v1/message-hash\x00"
                                       + msgpack.packb(message, use_bin_type=True)).digest()
         link = hashlib.sha256(b"uno-lan/v1/entry\x00" + table_id + seq.to_bytes(8, "big")
@@ -97,7 +126,7 @@ def test_every_entry_hash_and_countersignature_by_hand(name: str) -> None:
 def test_the_public_digest_after_every_entry(name: str) -> None:
     game = _game(name)
     table_id = bytes.fromhex(game["table_id"])
-    entries = read_log(GAMES / name).entries
+    entries = read_log(_path(name)).entries
     accepted = [e for e in game["entries"] if e["digest"] is not None]
     refused = [e for e in game["entries"] if e["digest"] is None]
     steps: list[Step] = []
@@ -131,7 +160,7 @@ def test_the_public_digest_after_every_entry(name: str) -> None:
 @pytest.mark.parametrize("name", NAMES)
 def test_the_audit_verdict(name: str) -> None:
     game = _game(name)
-    report = audit_file(GAMES / name)
+    report = audit_file(_path(name))
     verdict = game["verdict"]
     violation = report.violation
     assert (report.status.value, report.exit_code) == (verdict["status"], verdict["exit_code"])
@@ -171,10 +200,10 @@ def reseat_by_hand(table_id: bytes, round_: int, faces: list[list[int]], players
 
 
 def test_the_reseat_draw_by_hand() -> None:
-    reseated = [g for g in VECTORS["games"] if g["reseats"]]
+    reseated = [g for g in VECTORS[1]["games"] if g["reseats"]]
     assert {draw["teams"] for g in reseated for draw in g["reseats"]} >= {0, 2}
     for game in reseated:
-        entries = read_log(GAMES / game["file"]).entries
+        entries = read_log(ROOT / game["file"]).entries
         steps = {step.entry.seq: step for step in walk(entries)}
         for draw in game["reseats"]:
             order = reseat_by_hand(bytes.fromhex(game["table_id"]), draw["round"],

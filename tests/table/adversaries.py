@@ -158,7 +158,7 @@ class StacksTheDeck(Cheater):
         if len(deck.shufflers) != 1 or len(deck.card_ids) != len(deck.ciphertexts):
             return body
         proof = body.proof if self.proof is None else self.proof
-        return ShuffleDeck(body.shuffle, stacked_deck(self.state, body.shuffle), proof)
+        return replace(body, ciphertexts=stacked_deck(self.state, body.shuffle), proof=proof)
 
 
 class StacksWithoutProof(StacksTheDeck):

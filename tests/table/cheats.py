@@ -23,7 +23,7 @@ from uno_p2p.rules.cards import CARD_COLOUR
 from uno_p2p.rules.state import State
 from uno_p2p.table.bodies import Move, ShuffleDeck
 from uno_p2p.table.duties import Owed, make_item
-from uno_p2p.table.game import table_key
+from uno_p2p.table.game import named_deck, table_key
 from uno_p2p.table.peer import TablePeer
 from uno_p2p.table.state import TableState
 from uno_p2p.wire.envelope import Entry
@@ -111,4 +111,5 @@ def shuffle_from(state: TableState, shuffle: int, peer: bytes,
     message, proof = make_proven_shuffle(
         deck.ciphertexts, shuffle_master=shuffle_master, round_number=deck.round,
         deck=deck.number, joint_key=table_key(state), context=context)
-    return ShuffleDeck(shuffle, tuple(message.to_wire()), proof.to_wire())
+    start = named_deck(deck) if state.version >= 2 else None
+    return ShuffleDeck(shuffle, tuple(message.to_wire()), proof.to_wire(), start)

@@ -23,6 +23,7 @@ from uno_p2p.rules.options import preset
 from uno_p2p.table.bodies import (
     Abort,
     Clock,
+    DeckStart,
     KeySetup,
     Move,
     PrivateShares,
@@ -46,6 +47,10 @@ SAMPLES: list[Body] = [
     KeySetup(POINT, b"\x02" * 32, b"\x00" * 64),
     ShuffleDeck(0, (POINT * 2, POINT * 2), b"proof"),
     ShuffleDeck(0, (POINT * 2,)),
+    # Version 2 (table.md §4.1): a fresh deck, a reshuffle, a Wild Draw Four sent back.
+    ShuffleDeck(0, (POINT * 2,), b"proof", DeckStart(0)),
+    ShuffleDeck(4, (POINT * 2,), b"", DeckStart(2, (Slot(3, 0), Slot(1, 9)), (7, 101))),
+    ShuffleDeck(5, (POINT * 2,), b"", DeckStart(2, (Slot(4, 1),))),
     Shares((ITEM, ShareItem(3, 1, "open", -1, 18, POINT, b"\x00" * 64))),
     Move(Play(1, (Slot(3, 17),), (5,)), (ShareItem(3, 1, "open", -1, 17, POINT, b"\x00" * 64),)),
     Move(Draw(2)),
@@ -72,6 +77,11 @@ def test_every_table_body_round_trips_through_the_codec(body: Body) -> None:
     lambda: ShareItem(0, 0, "peek", 1, 0, POINT, b"\x00" * 64),   # no such purpose
     lambda: ShareItem(0, 0, "deal", 1, 108, POINT, b"\x00" * 64),  # no such position
     lambda: ShuffleDeck(0, (b"\x00" * 63,)),
+    lambda: DeckStart(1, (Slot(0, 1), Slot(0, 2)), (5,)),  # faces: none or one per source
+    lambda: DeckStart(1, (Slot(0, 108),)),  # no such position
+    lambda: DeckStart(1, (Slot(0, 1),), (108,)),  # no such card
+    lambda: DeckStart(-1),  # no such round
+    lambda: ShuffleDeck.from_wire([0, 1, [], [], [POINT * 2]]),  # neither form
     lambda: Shares(()),
     lambda: PrivateShares((ITEM,)),  # a deal share is not private
 ])

@@ -141,7 +141,8 @@ def test_an_abort_for_a_lie_under_a_head_the_chain_refuses_is_judged_on_its_body
     before = list(LOG[:FIRST_MOVE])
     counter = sum(e.author == BOB for e in before)
     ahead = Head(FIRST_MOVE + 5, bytes(32))
-    lie = Message.sign(PEOPLE[1], table_id, counter, ahead, Move(Draw(2)))
+    lie = Message.sign(PEOPLE[1], table_id, counter, ahead, Move(Draw(2)),
+                       version=LOG[0].message.version)
     entries = forge(LOG, FIRST_MOVE, 0,
                     Abort(BOB, "wrong_seat", "a move made in another player's name",
                           lie.encode()))
@@ -213,7 +214,8 @@ def test_a_passed_cards_play_may_not_carry_a_share_the_log_holds() -> None:
     kept = list(PARTY[:seq])
     counter = sum(e.author == author.peer for e in kept)
     table_id = PARTY[0].message.table_id
-    message = Message.sign(author, table_id, counter, Head(seq, kept[-1].hash), forged_body)
+    message = Message.sign(author, table_id, counter, Head(seq, kept[-1].hash), forged_body,
+                           version=PARTY[0].message.version)
     forged = Entry.countersign(PARTY_PEOPLE[0], seq, kept[-1].hash, message)
     ledger = Ledger(table_id, PARTY[0].author)
     for entry in kept:

@@ -3,7 +3,7 @@
 wire.md §1: one canonical msgpack encoding; no maps, no ext types, no
 floats, integers of 64 bits; anything else is ``InvalidMessage``. §7: the
 frame, the arrays and the nesting are bounded, and a refusal names the
-bound. §3: protocol version 1 only. §5: a kind is registered once, and an
+bound. §3: protocol versions 1 and 2 only. §5: a kind is registered once, and an
 unknown kind is refused by number; §5.3: a colour is named for a black card
 only. The sentences are what a player or a bug report reads, so each is
 held whole (fresh mutant samples kept finding them emptied or shouted).
@@ -69,8 +69,8 @@ REFUSED: list[tuple[str, Callable[[], object], str]] = [
      "a colour is named for a Wild card, and only for one"),
     ("no colour for a Wild", lambda: PlayCard(Slot(0, 1), 100),
      "a colour is named for a Wild card, and only for one"),
-    ("version 2", lambda: dataclasses.replace(LOG[3].message, version=2),
-     "protocol version 2 is not supported"),
+    ("version 3", lambda: dataclasses.replace(LOG[3].message, version=3),
+     "protocol version 3 is not supported"),
     ("an entry of no message", lambda: Entry(3, LOG[2].hash, "m", bytes(64)),  # type: ignore[arg-type]
      "an entry holds a message"),
     ("an unknown kind", lambda: _registry().decode(9, [1]), "unknown message kind 9"),

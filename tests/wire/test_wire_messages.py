@@ -69,7 +69,7 @@ def test_unknown_kind_and_version_are_refused() -> None:
     unknown_kind = [*wire[:6], 9999, *wire[7:]]
     with pytest.raises(InvalidMessage, match="unknown message kind"):
         Message.decode(pack(unknown_kind))
-    for version in (0, 2):
+    for version in (0, 3):
         with pytest.raises(InvalidMessage, match="version"):
             Message.decode(pack([version, *wire[1:]]))
 

@@ -70,6 +70,8 @@ CODES: dict[str, Code] = _codes(
     Code("after_end", "rules", "author", "an entry after the table ended"),
     Code("no_table", "rules", "author",
          "entry 0 is not an open_table, or a leave before any table"),
+    Code("wrong_version", "rules", "author",
+         "a message of another protocol version than entry 0's (wire.md §3)"),
     Code("unexpected", "rules", "author",
          "a body with no place here: a kind the table does not use (32, 33), shares, "
          "a shuffle or a move outside play, an abort outside keys/playing"),
@@ -152,9 +154,11 @@ CODES: dict[str, Code] = _codes(
          "a sealed private reveal that does not open, or is not the owed proven shares"),
     Code("contradiction", "reveal", "nobody",
          "a face opened in play differs from the re-executed deck"),
-    Code("missing_reveal", "reveal", "silent",
-         "a seat never published reveal_secrets (verdict aborted)"),
+
     # -- what the table recorded (table.md §6, §7.3), and round-end claims -------------------
+    Code("missing_reveal", "table", "silent",
+         "the sequencer's closing abort of a seat that never published reveal_secrets "
+         "(verdict aborted; the finding is at the closing entry, §1)"),
     Code("unresponsive", "table", "accused",
          "the sequencer's abort of a seat that owed work for 60 s (verdict aborted)"),
     Code("bad_private_share", "table", "accused",

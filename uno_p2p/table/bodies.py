@@ -31,7 +31,7 @@ from uno_p2p.rules.actions import (
     action_from_wire,
 )
 from uno_p2p.rules.cards import CARD_COUNT, COLOUR_NAMES, long_name
-from uno_p2p.rules.codec import MAX_SEATS, MAX_SHUFFLES
+from uno_p2p.rules.codec import MAX_SEATS, MAX_SHUFFLES, Slot
 from uno_p2p.wire import fields
 from uno_p2p.wire.codec import WireValue
 from uno_p2p.wire.registry import BODIES, Names
@@ -46,6 +46,8 @@ PURPOSES = ("deal", "open", "private")
 MAX_REASON = 200
 MAX_NOW_MS = (1 << 53) - 1
 NO_SEAT = -1
+#: Fields of a version 2 ``shuffle_deck`` (version 1 has 3).
+VERSION_2_FIELDS = 6
 
 
 def _seat(value: object, item: str, *, optional: bool = False) -> int:
@@ -148,6 +150,51 @@ class KeySetup:
         return "announced its deck key and shuffle commitment"
 
 
+@dataclass(frozen=True, slots=True)
+class DeckStart:
+    """What a version 2 shuffle names of its deck (deck.md §6.1, table.md §4.1): the
+    round the deck was requested in and the engine's request, so that a verifier
+    without the rules engine can rebuild the proof's context and starting list.
+
+    ``sources`` are the old slots the deck is made of (none: a fresh deck of 108),
+    ``faces`` their public faces in the same order (none: the carried ciphertexts
+    of a Wild Draw Four sent back).
+    """
+
+    round: int
+    sources: tuple[Slot, ...] = ()
+    faces: tuple[int, ...] = ()
+
+    def __post_init__(self) -> None:
+        fields.integer(self.round, "a round", lo=0, hi=MAX_SHUFFLES)
+        one_each = not self.faces or len(self.faces) == len(self.sources)
+        if type(self.sources) is not tuple or type(self.faces) is not tuple or \
+                len(self.sources) > CARD_COUNT or not one_each:
+            raise InvalidMessage("a deck's sources and faces are two lists of at most "
+                                 f"{CARD_COUNT}, the faces empty or one per source")
+        for slot in self.sources:
+            fields.integer(slot.shuffle, "a source shuffle", lo=0, hi=MAX_SHUFFLES)
+            fields.integer(slot.position, "a source position", lo=0, hi=CARD_COUNT - 1)
+        for card in self.faces:
+            fields.integer(card, "a card id", lo=0, hi=CARD_COUNT - 1)
+
+    def to_wire(self) -> list[WireValue]:
+        return [self.round, [[s.shuffle, s.position] for s in self.sources], list(self.faces)]
+
+    @classmethod
+    def from_wire(cls, round_: WireValue, sources: WireValue, faces: WireValue) -> DeckStart:
+        """Raises: InvalidMessage: malformed."""
+        slots = []
+        for pair in fields.items(sources, "a deck's sources", max_len=CARD_COUNT):
+            shuffle, position = fields.array(pair, 2, "a source slot")
+            slots.append(Slot(fields.integer(shuffle, "a source shuffle", lo=0, hi=MAX_SHUFFLES),
+                              fields.integer(position, "a source position", lo=0,
+                                             hi=CARD_COUNT - 1)))
+        cards = tuple(fields.integer(c, "a card id", lo=0, hi=CARD_COUNT - 1)
+                      for c in fields.items(faces, "a deck's faces", max_len=CARD_COUNT))
+        return cls(fields.integer(round_, "a round", lo=0, hi=MAX_SHUFFLES), tuple(slots), cards)
+
+
 @BODIES.kind(65, "shuffle_deck")
 @dataclass(frozen=True, slots=True)
 class ShuffleDeck:
@@ -157,11 +204,17 @@ class ShuffleDeck:
     The proof's length depends on the deck's size, which only the log knows; here
     it is a bin of at most the 108-card length, and an empty one is a shuffle
     without a proof, which the table refuses naming its author.
+
+    ``start`` is ``None`` in the version 1 form ``[shuffle, deck, proof]``; a
+    version 2 table's shuffle names its deck (``DeckStart``) in the form
+    ``[shuffle, round, sources, faces, deck, proof]`` (wire.md §5.4): the table
+    refuses the form of the other version (``bad_shuffle``).
     """
 
     shuffle: int
     ciphertexts: tuple[bytes, ...]
     proof: bytes = b""
+    start: DeckStart | None = None
 
     def __post_init__(self) -> None:
         fields.integer(self.shuffle, "a shuffle number", lo=0, hi=MAX_SHUFFLES)
@@ -170,18 +223,28 @@ class ShuffleDeck:
         for ciphertext in self.ciphertexts:
             fields.blob(ciphertext, "a ciphertext", size=CIPHERTEXT_BYTES)
         fields.blob(self.proof, "a proof of shuffle", max_size=MAX_PROOF_BYTES)
+        if self.start is not None and not isinstance(self.start, DeckStart):
+            raise InvalidMessage("a shuffle's deck is named by a DeckStart")
 
     def to_wire(self) -> list[WireValue]:
-        return [self.shuffle, list(self.ciphertexts), self.proof]
+        deck: list[WireValue] = [list(self.ciphertexts), self.proof]
+        if self.start is None:
+            return [self.shuffle, *deck]
+        return [self.shuffle, *self.start.to_wire(), *deck]
 
     @classmethod
     def from_wire(cls, value: WireValue) -> ShuffleDeck:
         """Raises: InvalidMessage: malformed."""
-        shuffle, deck, proof = fields.array(value, 3, "shuffle_deck")
+        if isinstance(value, list) and len(value) == VERSION_2_FIELDS:
+            shuffle, round_, sources, faces, deck, proof = value
+            start: DeckStart | None = DeckStart.from_wire(round_, sources, faces)
+        else:
+            shuffle, deck, proof = fields.array(value, 3, "shuffle_deck")
+            start = None
         items = fields.items(deck, "a shuffled deck", max_len=CARD_COUNT)
         return cls(fields.integer(shuffle, "a shuffle number", lo=0, hi=MAX_SHUFFLES),
                    tuple(fields.blob(c, "a ciphertext", size=CIPHERTEXT_BYTES) for c in items),
-                   fields.blob(proof, "a proof of shuffle", max_size=MAX_PROOF_BYTES))
+                   fields.blob(proof, "a proof of shuffle", max_size=MAX_PROOF_BYTES), start)
 
     def describe(self, names: Names) -> str:
         return f"shuffled deck {self.shuffle} ({len(self.ciphertexts)} cards)"

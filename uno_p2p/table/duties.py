@@ -30,7 +30,7 @@ from uno_p2p.table.bodies import (
     Shares,
     ShuffleDeck,
 )
-from uno_p2p.table.game import share_context, table_key
+from uno_p2p.table.game import named_deck, share_context, table_key
 from uno_p2p.table.state import TablePhase, TableState
 
 
@@ -146,7 +146,8 @@ def public_duty(ts: TableState, secrets: PeerSecrets, seat: int,
         message, proof = make_proven_shuffle(
             deck.ciphertexts, shuffle_master=secrets.shuffle_master, round_number=deck.round,
             deck=deck.number, joint_key=table_key(ts), context=context)
-        return ShuffleDeck(number, tuple(message.to_wire()), proof.to_wire())
+        start = named_deck(deck) if ts.version >= 2 else None  # table.md §4.1
+        return ShuffleDeck(number, tuple(message.to_wire()), proof.to_wire(), start)
     owed = public_shares_owed(ts, seat)[:MAX_SHARES]
     if owed:
         return Shares(tuple(make_item(ts, secrets, seat, o) for o in owed))

@@ -52,7 +52,7 @@ from uno_p2p.rules.events import (
     UnoSaid,
 )
 from uno_p2p.rules.state import OMNISCIENT, Phase, State
-from uno_p2p.table.bodies import Move, ShareItem, Shares, ShuffleDeck
+from uno_p2p.table.bodies import DeckStart, Move, ShareItem, Shares, ShuffleDeck
 from uno_p2p.table.events import (
     ActionApplied,
     GameEnded,
@@ -262,7 +262,8 @@ def _new_deck(ts: TableState, event: ShuffleRequested, seq: int) -> DeckState:
     if card_ids:
         start += initial_deck(card_ids)
     return DeckState(event.shuffle, ts.game.round, card_ids, carried, start,
-                     tuple(range(len(ts.seats))), start=start)
+                     tuple(range(len(ts.seats))), start=start, sources=tuple(event.sources),
+                     faces=tuple(event.faces))
 
 
 def settle(ts: TableState, seq: int) -> tuple[TableState, Events]:
@@ -421,6 +422,7 @@ def apply_shuffle(ts: TableState, entry: Entry | None, seq: int, author: PeerId,
     deck = ts.decks[body.shuffle]
     if seat is None or deck.next_shuffler != seat:
         raise fault(entry, seq, author, "out_of_turn", "it is not this seat's turn to shuffle")
+    _check_named_deck(ts, entry, seq, author, deck, body)
     context = shuffle_context(ts.table_id, deck.round, deck.number, author.key,
                               turn=len(deck.done))
     try:
@@ -435,6 +437,24 @@ def apply_shuffle(ts: TableState, entry: Entry | None, seq: int, author: PeerId,
                   proofs=(*deck.proofs, body.proof), entries=(*deck.entries, seq))
     decks = (*ts.decks[:body.shuffle], new, *ts.decks[body.shuffle + 1:])
     return settle(replace(ts, decks=decks), seq)
+
+
+def named_deck(deck: DeckState) -> DeckStart:
+    """What a version 2 shuffle of ``deck`` names (table.md §4.1): its round and request."""
+    return DeckStart(deck.round, deck.sources, deck.faces)
+
+
+def _check_named_deck(ts: TableState, entry: Entry | None, seq: int, author: PeerId,
+                      deck: DeckState, body: ShuffleDeck) -> None:
+    """A version 2 shuffle names its deck exactly as the engine asked for it, so a
+    verifier without the engine checks its proof from the log (deck.md §6.1); a
+    version 1 shuffle names nothing."""
+    if ts.version == 1 and body.start is not None:
+        raise fault(entry, seq, author, "bad_shuffle",
+                    "a version 1 table's shuffle does not name its deck")
+    if ts.version >= 2 and body.start != named_deck(deck):
+        raise fault(entry, seq, author, "bad_shuffle", "the shuffle does not name its deck's "
+                    f"round {deck.round} and starting cards as the engine asked for them")
 
 
 def discharged(ts: TableState, seat: int | None, to: int | None,

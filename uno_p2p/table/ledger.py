@@ -65,7 +65,7 @@ from uno_p2p.table.state import (
     check_transition,
 )
 from uno_p2p.wire.chain import ChainError, ChainVerifier
-from uno_p2p.wire.envelope import Entry, Head, Message
+from uno_p2p.wire.envelope import PROTOCOL_VERSION, Entry, Head, Message
 from uno_p2p.wire.limits import MAX_EVIDENCE_DEPTH
 from uno_p2p.wire.lobby import Join, Kick, Leave, OpenTable, Ready, SetOptions, Start
 from uno_p2p.wire.private import Sealed
@@ -76,9 +76,11 @@ DIGEST_LABEL = b"uno-lan/table/v1/digest\x00"
 HISTORY = 256
 
 
-def initial_state(table_id: bytes, me: bytes | None = None) -> TableState:
-    """The state before entry 0 (``me``: this peer's key, ``None`` for an observer)."""
-    return TableState(table_id=table_id, me=me, phase=TablePhase.LOBBY)
+def initial_state(table_id: bytes, me: bytes | None = None,
+                  version: int = PROTOCOL_VERSION) -> TableState:
+    """The state before entry 0 (``me``: this peer's key, ``None`` for an observer;
+    ``version``: the one it signs in until entry 0 gives the table's, wire.md §3)."""
+    return TableState(table_id=table_id, me=me, phase=TablePhase.LOBBY, version=version)
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,6 +108,8 @@ class _At:
     seen: int = 0
     #: The head its author signed (a hand-over must follow exactly that, table.md §13.2).
     head: Head | None = None
+    #: The protocol version its author signed (wire.md §3).
+    version: int = PROTOCOL_VERSION
 
     def fault(self, code: str, why: str, culprit: PeerId | None = None) -> Misbehaviour:
         return fault(self.entry, self.seq, culprit or self.author, code, why)
@@ -120,7 +124,7 @@ def apply_entry(ts: TableState, entry: Entry, view: LogView = NO_VIEW
             error names the culprit and holds the entry.
     """
     return apply_body(ts, _At(entry, entry.seq, entry.author, entry.message.head.seen,
-                              entry.message.head), entry.body, view)
+                              entry.message.head, entry.message.version), entry.body, view)
 
 
 def check_message(ts: TableState, message: Message, view: LogView = NO_VIEW
@@ -133,8 +137,8 @@ def check_message(ts: TableState, message: Message, view: LogView = NO_VIEW
     Raises:
         Misbehaviour: as ``apply_entry``, naming the message's author.
     """
-    return apply_body(ts, _At(None, ts.seq, message.author, message.head.seen, message.head),
-                      message.body, view)
+    return apply_body(ts, _At(None, ts.seq, message.author, message.head.seen, message.head,
+                              message.version), message.body, view)
 
 
 def apply_body(ts: TableState, at: _At, body: Body, view: LogView
@@ -144,6 +148,10 @@ def apply_body(ts: TableState, at: _At, body: Body, view: LogView
         raise at.fault("after_end", "the table has ended")
     if at.seq == 0 and not isinstance(body, OpenTable):
         raise at.fault("no_table", "entry 0 must open the table")
+    if at.seq > 0 and at.version != ts.version:
+        # wire.md §3: a table speaks entry 0's version, whose bodies differ (table.md §4.1).
+        raise at.fault("wrong_version", f"a version {at.version} message at a version "
+                       f"{ts.version} table")
     handler = _HANDLERS.get(type(body))
     if handler is None:
         raise at.fault("unexpected", f"a {type(body).__name__} has no place at this table")
@@ -184,8 +192,8 @@ def _open_table(ts: TableState, at: _At, body: OpenTable, _: LogView) -> tuple[T
     lobby = Seating(at.author, {at.author.key: body.name}, {at.author.key: body.channel_key},
                     (at.author,), frozenset({at.author.key}), body.preset, body.options,
                     body.max_players)
-    return replace(ts, lobby=lobby), [PlayerJoined(at.author, body.name),
-                                      OptionsChanged(body.preset, options)]
+    return replace(ts, lobby=lobby, version=at.version), [
+        PlayerJoined(at.author, body.name), OptionsChanged(body.preset, options)]
 
 
 def _join(ts: TableState, at: _At, body: Join, _: LogView) -> tuple[TableState, Events]:
@@ -548,10 +556,11 @@ class Ledger:
     either leaves both unchanged.
     """
 
-    def __init__(self, table_id: bytes, host: PeerId, me: bytes | None = None) -> None:
+    def __init__(self, table_id: bytes, host: PeerId, me: bytes | None = None, *,
+                 version: int = PROTOCOL_VERSION) -> None:
         self.chain = ChainVerifier(table_id, host, handover_successor)
         self.me = me
-        self.state = initial_state(table_id, me)
+        self.state = initial_state(table_id, me, version)
         self.digests: list[bytes] = []
         self._history: deque[TableState] = deque([self.state], maxlen=HISTORY)
 
@@ -617,7 +626,8 @@ class Ledger:
             ChainError / Misbehaviour: an entry it had accepted is refused now (a bug).
         """
         entries = self.chain.entries[:seq]
-        fresh = Ledger(self.chain.table_id, self.chain.terms[0][1], self.me)
+        fresh = Ledger(self.chain.table_id, self.chain.terms[0][1], self.me,
+                       version=self.state.version)
         for entry in entries:
             fresh.accept(entry)
         self.chain, self.state = fresh.chain, fresh.state

@@ -23,7 +23,7 @@ from uno_p2p.table.events import TableEvent
 from uno_p2p.table.offload import Statement, frame_statements
 from uno_p2p.table.peer import TablePeer
 from uno_p2p.table.state import TablePhase
-from uno_p2p.wire.envelope import Entry
+from uno_p2p.wire.envelope import PROTOCOL_VERSION, Entry
 
 #: ``tamper(sender, recipient, data) -> frames to deliver instead`` (empty: dropped).
 Tamper = Callable[[bytes, bytes, bytes], list[bytes]]
@@ -166,6 +166,8 @@ class TableSetup:
     start_ms: int = 0
     #: As ``Network.offload``.
     offload: bool = False
+    #: The table protocol version the table speaks (wire.md §3).
+    version: int = PROTOCOL_VERSION
 
 
 def seat_table(setup: TableSetup, tamper: Tamper | None = None, *,
@@ -184,11 +186,13 @@ def seat_table(setup: TableSetup, tamper: Tamper | None = None, *,
     net.add(kinds[0].host(identities[0], seeded(setup.seed, "entropy 0"), table_id=table_id,
                           name=NAMES[0], options=setup.options, preset=setup.preset,
                           max_players=max(2, setup.players), bot=bots[0],
-                          now_ms=setup.start_ms, nonce=seeded(setup.seed, "nonce 0", 16)))
+                          now_ms=setup.start_ms, nonce=seeded(setup.seed, "nonce 0", 16),
+                          version=setup.version))
     for i in range(1, setup.players):
         net.add(kinds[i].join(identities[i], seeded(setup.seed, f"entropy {i}"),
                               table_id=table_id, host=host_id, name=NAMES[i], bot=bots[i],
-                              nonce=seeded(setup.seed, f"nonce {i}", 16)))
+                              nonce=seeded(setup.seed, f"nonce {i}", 16),
+                              version=setup.version))
         net.run(until=lambda n: False, max_steps=10_000)
     lobby = net.host.state.lobby
     if lobby is None or len(lobby.joined) != setup.players or len(lobby.ready) != setup.players:

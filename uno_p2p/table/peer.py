@@ -66,7 +66,7 @@ from uno_p2p.table.sequencer import Outcome, Sequencer
 from uno_p2p.table.state import Misbehaviour, TablePhase, TableState
 from uno_p2p.table.watch import CensorshipWatch, ClockWatch
 from uno_p2p.wire.chain import ChainError
-from uno_p2p.wire.envelope import TABLE_ID_BYTES, Entry, Message
+from uno_p2p.wire.envelope import PROTOCOL_VERSION, TABLE_ID_BYTES, Entry, Message
 from uno_p2p.wire.limits import (
     CLOCK_DOUBT_MS,
     GAP_FILL_AFTER_MS,
@@ -96,7 +96,8 @@ class TablePeer(Controls):
     """One seat's (or the host's) protocol state machine. Build with ``host`` or ``join``."""
 
     def __init__(self, identity: Identity, entropy: bytes, *, table_id: bytes, host: PeerId,
-                 name: str, bot: str | None = "heuristic", nonce: bytes = b"") -> None:
+                 name: str, bot: str | None = "heuristic", nonce: bytes = b"",
+                 version: int = PROTOCOL_VERSION) -> None:
         if len(entropy) < ENTROPY_MIN or len(table_id) != TABLE_ID_BYTES or \
                 len(nonce) not in (0, NONCE_BYTES):
             raise LocalProtocolError("a peer needs 32+ bytes of entropy, a 16-byte table id "
@@ -121,7 +122,8 @@ class TablePeer(Controls):
         #: seat: ``bot`` None); the shell says when the player goes on (``go_on``).
         self.pauses_between_rounds = bot is None
         self.round_pause = initiative.RoundPause()
-        self.ledger = Ledger(table_id, host, identity.peer.key)
+        # wire.md §3: the version this peer signs in until entry 0 says the table's.
+        self.ledger = Ledger(table_id, host, identity.peer.key, version=version)
         self.sequencer = Sequencer(identity, self.ledger) if identity.peer == host else None
         self.counter = 0
         self.outstanding: int | None = None
@@ -175,10 +177,12 @@ class TablePeer(Controls):
     @classmethod
     def host(cls, identity: Identity, entropy: bytes, *, table_id: bytes, name: str,
              options: Options, preset: str = "", max_players: int = 10,
-             bot: str | None = "heuristic", now_ms: int = 0, nonce: bytes = b"") -> TablePeer:
-        """Open a table: the host's peer logs entry 0 with the options everyone will see."""
+             bot: str | None = "heuristic", now_ms: int = 0, nonce: bytes = b"",
+             version: int = PROTOCOL_VERSION) -> TablePeer:
+        """Open a table: the host's peer logs entry 0 with the options everyone will see
+        (``version``: the table protocol it speaks, wire.md §3)."""
         peer = cls(identity, entropy, table_id=table_id, host=identity.peer, name=name, bot=bot,
-                   nonce=nonce)
+                   nonce=nonce, version=version)
         peer.now_ms = now_ms
         pairs = tuple((str(k), v) for k, v in options.to_wire())
         peer._submit(OpenTable(name, peer.channel.public, preset, pairs, max_players))
@@ -187,10 +191,11 @@ class TablePeer(Controls):
     @classmethod
     def join(cls, identity: Identity, entropy: bytes, *, table_id: bytes, host: PeerId,
              name: str, bot: str | None = "heuristic", ready: bool = True,
-             nonce: bytes = b"") -> TablePeer:
-        """Ask the host for a seat (and say ready at once when ``ready``)."""
+             nonce: bytes = b"", version: int = PROTOCOL_VERSION) -> TablePeer:
+        """Ask the host for a seat (and say ready at once when ``ready``), signing in
+        ``version``, the table's (wire.md §3)."""
         peer = cls(identity, entropy, table_id=table_id, host=host, name=name, bot=bot,
-                   nonce=nonce)
+                   nonce=nonce, version=version)
         peer._submit(Join(name, peer.channel.public))
         peer._ready_wanted = ready
         peer._stays_ready = ready and bot is not None
@@ -504,7 +509,8 @@ class TablePeer(Controls):
             return
         counter = self.counter
         message = Message.sign(self.identity, self.table_id, counter, self.ledger.head,
-                               self._maker(body, to, private)(counter))
+                               self._maker(body, to, private)(counter),
+                               version=self.ledger.state.version)
         self.counter += 1
         self.outstanding = counter
         self.outstanding_ms = self.now_ms

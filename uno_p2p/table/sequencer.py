@@ -181,7 +181,7 @@ class Sequencer:
     def _sign_with(self, make: Callable[[int], Body]) -> Message:
         state = self.ledger.state
         return Message.sign(self.identity, state.table_id, self.counter, self.ledger.head,
-                            make(self.counter))
+                            make(self.counter), version=state.version)
 
     def _log(self, outcome: Outcome, message: Message, now_ms: int,
              checked: tuple[TableState, list[TableEvent]] | None = None) -> None:

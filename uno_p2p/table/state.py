@@ -94,6 +94,10 @@ class DeckState:
     start: tuple[Ciphertext, ...] = ()
     proofs: tuple[bytes, ...] = ()
     entries: tuple[int, ...] = ()
+    #: The engine's request as a version 2 shuffle names it (table.md §4.1): the old
+    #: slots the deck is made of, and their public faces in the same order.
+    sources: tuple[Slot, ...] = ()
+    faces: tuple[int, ...] = ()
 
     def input_of(self, turn: int) -> tuple[Ciphertext, ...]:
         """The deck the ``turn``-th shuffle of this deck took: the start, or the one before."""
@@ -183,6 +187,10 @@ class TableState:
     #: the decks before ``void_decks`` belong to the seating before the last removal.
     removed: tuple[tuple[int, PeerId, int], ...] = ()
     void_decks: int = 0
+    #: The table protocol version: entry 0's message version (wire.md §3), which
+    #: every later message must carry (``wrong_version``); before entry 0, the one
+    #: this peer signs in (``initial_state``).
+    version: int = 1
 
     # -- seats -------------------------------------------------------------------------------
     def seat_of(self, peer: bytes) -> int | None:

@@ -31,7 +31,11 @@ from uno_p2p.wire import fields
 from uno_p2p.wire.codec import DEFAULT_LIMITS, Limits, WireValue, pack, unpack
 from uno_p2p.wire.registry import BODIES, MAX_KIND, Body, Registry
 
-PROTOCOL_VERSION = 1
+#: The table protocol version a new table speaks (wire.md §3), and every version this
+#: program reads: version 1 logs stay auditable (version 2 adds the deck a shuffle
+#: names, table.md §4.1).
+PROTOCOL_VERSION = 2
+PROTOCOL_VERSIONS = (1, 2)
 TABLE_ID_BYTES = 16
 HASH_BYTES = 32
 #: Sequence numbers, counters and heads stay far below this.
@@ -94,7 +98,7 @@ class Message:
     hash: bytes = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        if self.version != PROTOCOL_VERSION:
+        if self.version not in PROTOCOL_VERSIONS:
             raise InvalidMessage(f"protocol version {self.version} is not supported")
         if not isinstance(self.author, PeerId) or not isinstance(self.head, Head):
             raise InvalidMessage("a message needs an author identity and a head")
@@ -121,17 +125,19 @@ class Message:
         head: Head,
         body: Body,
         registry: Registry = BODIES,
+        version: int = PROTOCOL_VERSION,
     ) -> Message:
-        """Make and sign a message by ``identity``.
+        """Make and sign a message by ``identity`` (``version``: its table's, wire.md §3).
 
         Raises:
             LocalProtocolError: ``body`` is not a registered kind.
             InvalidMessage: a field is out of range.
         """
         kind = registry.number_of(body)
-        blank = cls(table_id, identity.peer, counter, head, kind, body, bytes(SIGNATURE_BYTES))
+        blank = cls(table_id, identity.peer, counter, head, kind, body, bytes(SIGNATURE_BYTES),
+                    version)
         signature = identity.sign(blank.digest)
-        return cls(table_id, identity.peer, counter, head, kind, body, signature)
+        return cls(table_id, identity.peer, counter, head, kind, body, signature, version)
 
     def verify(self, *, entry: int | None = None) -> None:
         """Check the author's signature.
@@ -160,9 +166,9 @@ class Message:
         (version, table_id, author, counter, seen, seen_hash, kind, body,
          signature) = fields.array(value, 9, "a message")
         number = fields.integer(version, "a protocol version", lo=0, hi=MAX_POSITION)
-        if number != PROTOCOL_VERSION:
+        if number not in PROTOCOL_VERSIONS:
             raise InvalidMessage(f"protocol version {number} is not supported")
-        number = fields.integer(kind, "a kind", lo=0, hi=MAX_KIND)
+        version, number = number, fields.integer(kind, "a kind", lo=0, hi=MAX_KIND)
         return cls(
             fields.blob(table_id, "a table id", size=TABLE_ID_BYTES),
             PeerId.from_wire(author),
@@ -172,6 +178,7 @@ class Message:
             number,
             registry.decode(number, body),
             fields.blob(signature, "a signature", size=SIGNATURE_BYTES),
+            version,
         )
 
     @classmethod

@@ -5,7 +5,7 @@ holds but whose bytes are not a valid entry is one of two things:
 
 - bytes that are not even the *frame* of an entry (canonical msgpack of
   ``[seq, prev_hash(bin 32), message(array of 9), countersignature(bin 64)]``
-  with the message's ``version = 1``, ``table_id(bin 16)``, ``author(bin 32)``,
+  with the message's ``version`` 1 or 2, ``table_id(bin 16)``, ``author(bin 32)``,
   ``counter``, ``seen``, ``seen_hash(bin 32)``, ``kind``, ``body``,
   ``signature(bin 64)``): nobody's signature covers them, so the file is
   *unreadable*;
@@ -28,7 +28,7 @@ from uno_p2p.wire.envelope import (
     HASH_BYTES,
     MAX_POSITION,
     MESSAGE_HASH_LABEL,
-    PROTOCOL_VERSION,
+    PROTOCOL_VERSIONS,
     TABLE_ID_BYTES,
     Entry,
     entry_hash,
@@ -53,7 +53,7 @@ def _framed(record: bytes) -> tuple[int, bytes, list[WireValue], bytes] | None:
     if type(prev_hash) is not bytes or len(prev_hash) != HASH_BYTES or \
             type(countersignature) is not bytes or len(countersignature) != SIGNATURE_BYTES:
         return None
-    if len(message) != 9 or message[0] != PROTOCOL_VERSION or type(message[0]) is not int:
+    if len(message) != 9 or message[0] not in PROTOCOL_VERSIONS or type(message[0]) is not int:
         return None
     if any(type(message[i]) is not bytes or len(message[i]) != size  # type: ignore[arg-type]
            for i, size in _BINS.items()):

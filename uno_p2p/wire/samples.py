@@ -58,8 +58,9 @@ class SampleTable:
     def message(self, author: int, body: Body) -> Message:
         """Sign ``body`` by peer ``author`` over the current head (not yet placed)."""
         peer = self.peers[author]
+        # The wire vectors are version 1's bytes (wire.md §9): frozen, so signed as then.
         message = Message.sign(peer.identity, self.table_id, self.counters[author],
-                               self.verifier.head, body)
+                               self.verifier.head, body, version=1)
         self.counters[author] += 1
         return message
 
