@@ -11,6 +11,8 @@ from __future__ import annotations
 from uno_p2p.crypto.identity import Identity
 from uno_p2p.rules.options import preset
 from uno_p2p.table.events import GameEnded, PeerMisbehaved
+from uno_p2p.table.frames import FRAME_VOTE
+from uno_p2p.table.handover import HOST_LOST_AFTER_MS
 from uno_p2p.table.memnet import NAMES, TableSetup, game_over, seat_table, seeded
 from uno_p2p.table.peer import TablePeer
 from uno_p2p.table.replay import replay
@@ -74,3 +76,23 @@ def test_a_peer_leaving_mid_game_releases_its_key_and_the_game_stops_audited() -
     result = replay(net.entries())
     assert result.violation is None
     assert "Bob left" in result.stopped
+
+
+def test_a_peer_resumed_late_in_the_day_does_not_hold_the_sequencer_lost_at_once() -> None:
+    """table.md §13.1: the time a resumed seat waits for the sequencer runs from when it
+    came back (the shell's clock), not from the epoch. Resumed at a wall-clock time, it
+    used to vote the sequencer gone at its first timer, as if it had waited for hours."""
+    seed = b"resume late"
+    net = seat_table(TableSetup(3, preset("official", ["target=30"]), seed))
+    net.run(until=lambda n: n.host.state.engine is not None and n.host.state.seq > 40)
+    old = next(p for p in net.peers.values() if p.state.my_seat == 2)
+    now = 1_780_000_000_000  # a wall clock in December 2026
+    resumed = TablePeer.resume(Identity(seeded(seed, "identity 2")), seeded(seed, "entropy 2"),
+                               old.ledger.chain.entries, name=NAMES[2], bot="heuristic",
+                               nonce=seeded(seed, "nonce 2", 16), now_ms=now)
+    resumed.data_to_send()
+    due = resumed.next_timer()
+    assert due is None or due >= now + HOST_LOST_AFTER_MS
+    resumed.handle_timer(now + 1)
+    assert resumed.election is None
+    assert not [o for o in resumed.data_to_send() if o.data[:1] == FRAME_VOTE]

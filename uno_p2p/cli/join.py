@@ -44,6 +44,7 @@ from uno_p2p.cli.names import add_player_argument, check_name, login_name
 from uno_p2p.cli.netui import play_screens, use_screens
 from uno_p2p.crypto.identity import Identity
 from uno_p2p.errors import ConfigError
+from uno_p2p.net.driver import wall_ms
 from uno_p2p.net.link import Link, LinkLost
 from uno_p2p.net.node import NOBODY_ANSWERED, JoinNode
 from uno_p2p.net.seats import LogSaver, Seat, latest_seat, player_identity, seat_path
@@ -245,7 +246,7 @@ async def _resume(args: argparse.Namespace, saved: Seat) -> int:
     if not screens:
         say(f"Resuming {saved.name} from {saved.log_path} ({len(contents.entries)} entries).")
     peer = TablePeer.resume(saved.identity, saved.entropy, contents.entries, name=saved.name,
-                            bot=saved.bot or None)
+                            bot=saved.bot or None, now_ms=wall_ms())
     peer.think_ms = getattr(args, "think_ms", 0)  # uno-lan bot --resume --think S
     session = _resumed_session(saved) if screens else None
     event = console.event if session is None else session.event

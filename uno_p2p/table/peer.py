@@ -203,10 +203,12 @@ class TablePeer(Controls):
 
     @classmethod
     def resume(cls, identity: Identity, entropy: bytes, entries: Sequence[Entry], *,
-               name: str, bot: str | None, nonce: bytes = b"") -> TablePeer:
+               name: str, bot: str | None, nonce: bytes = b"", now_ms: int = 0) -> TablePeer:
         """Rebuild a peer from its ``.unolog`` entries (table.md §9), through the same
         entry path, then ask the sequencer for what it missed. ``bot`` has no default:
         a seat resumes as what it was (its seat file says), a bot or a person.
+        ``now_ms`` is the shell's clock: the time-outs of §13.1 run from it, not from
+        the epoch (a resumed seat would otherwise vote the sequencer gone at once).
 
         Raises:
             LocalProtocolError: no entries, or an entry of the file is refused
@@ -217,12 +219,14 @@ class TablePeer(Controls):
         first = entries[0]
         peer = cls(identity, entropy, table_id=first.message.table_id, host=first.author,
                    name=name, bot=bot, nonce=nonce)
+        peer.now_ms = now_ms
         for entry in entries:
             try:
                 events = peer.ledger.accept(entry)
             except RemoteProtocolError as error:
                 raise LocalProtocolError(f"the saved log is refused: {error}") from error
             peer._after(entry, events)
+        peer.heard_host_ms = now_ms  # nothing heard yet: we only just came back
         if peer.sequencer is not None:
             peer.sequencer.counter = peer.counter
             peer._drive()
