@@ -7,7 +7,7 @@ from uno_p2p.rules import preset
 from uno_p2p.ui.dialogs import boxed, game_over, round_table
 from uno_p2p.ui.render import Seats, plain_text, width_of, wrap_line
 from uno_p2p.ui.session import RoundSummary
-from uno_p2p.ui.status import Stopped, stopped_rows
+from uno_p2p.ui.status import Stopped, TableStatus, stopped_rows, verdict_rows
 
 NAMES = tuple(["You"] + [f"Bot {i}" for i in range(1, 10)])
 SEATS = Seats(NAMES, 0)
@@ -84,3 +84,14 @@ def test_wrap_line_keeps_styles_and_breaks_long_words_after_a_slash() -> None:
 def test_a_footer_that_fits_keeps_its_spacing() -> None:
     box = plain_text(boxed("Quit?", [[("", "Leave?")]], "y: quit    n: go on playing"))
     assert "│ y: quit    n: go on playing │" in box
+
+
+def test_a_ten_player_network_game_over_fits_80_by_24() -> None:
+    status = TableStatus(verdict="OK: the game is valid from the first entry to the final "
+                                 "scores.", log=LONG_LOG)
+    box = boxed("Game over", game_over(summary(3), SEATS, preset("official"), "")
+                + verdict_rows(status), "q: quit")
+    assert max(width_of(line) for line in box) <= 80
+    assert len(box) <= 24, plain_text(box)
+    inside = "".join(plain_text(box).replace("│", "").split())
+    assert f"uno-lan audit {LONG_LOG}".replace(" ", "") in inside

@@ -9,9 +9,9 @@ whatever the table logged meanwhile (docs/protocol/table.md §9), from
 whichever player keeps the table going now (if the host left, another
 player: the seat file keeps where every player listens, net.md §8). In a
 terminal a human comes back to the full-screen table; a seat that was a bot
-resumes as a bot. If the link breaks, the peer reconnects by itself; if the host stays
-gone, the game stops with a plain message, and the log stays on disk,
-auditable. A resumed seat that reaches nobody at all stops after ``--give-up``
+resumes as a bot. If the link breaks, the peer reconnects by itself; if the
+host stays gone, the game stops with a plain message, and the log stays on
+disk, auditable. A resumed seat that reaches nobody at all stops after ``--give-up``
 seconds (30) with exit code 1, its seat file kept for another ``--resume``.
 
 In a terminal a human plays in the full-screen UI (``--text``: plain text):
