@@ -477,7 +477,9 @@ class TablePeer(Controls):
         if why is None:
             return False
         self.doubted = (entry, self.now_ms)
-        self._events.append(Progress(f"{why}; we ask the others to move the table on"))
+        self._events.append(Progress(f"{self.state.name_of(self.host_id.key)}'s clock runs "
+                                     "ahead of this machine's: asking the other players to "
+                                     f"move the table on ({why})"))
         succession.host_lost(self)
         return True
 
