@@ -583,8 +583,9 @@ class JoinNode(Driver):
         if missing != self.missing:
             self.missing = missing
             if missing:
-                self.on_note(f"missing: {', '.join(missing)} (the turn timer keeps the "
-                             "table moving)")
+                self.on_note(f"out of reach: {', '.join(missing)} (the game goes on; one the "
+                             f"table has to wait for is removed after "
+                             f"{RESPONSE_TIMEOUT_MS // 1000} s)")
             else:
                 self.on_note("everyone is back")
 
