@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from types import SimpleNamespace
+from typing import cast
 
 import pytest
 
@@ -14,8 +16,9 @@ from uno_p2p.audit.core import audit_entries
 from uno_p2p.audit.report import AuditReport, Status
 from uno_p2p.cli.lan import Console, finish
 from uno_p2p.crypto.identity import Identity
+from uno_p2p.net.driver import Driver
 from uno_p2p.rules.options import preset
-from uno_p2p.table.events import ChatSaid, PlayerRemoved, Progress, TableEvent
+from uno_p2p.table.events import ChatSaid, GameStarted, PlayerRemoved, Progress, TableEvent
 from uno_p2p.table.memnet import Network, game_over, seeded
 from uno_p2p.table.peer import TablePeer
 from uno_p2p.table.removal import LEFT
@@ -139,3 +142,18 @@ def test_a_player_who_left_is_told_as_leaving_not_vanishing(
     console.event(PlayerRemoved(bob, "Bob", 1, 40, LEFT))
     assert capsys.readouterr().out.splitlines()[-1] == \
         "Bob left the table; the game goes on among Ann, Cy."
+
+
+def test_a_text_player_does_not_hold_the_next_round(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    # table.md §6: the pause between rounds waits for a scores box to close; the text
+    # console prints the scores and has none, so its seat does not pause.
+    me, host = Identity(seeded(b"text", "me")), Identity(seeded(b"text", "host")).peer
+    peer = TablePeer.join(me, seeded(b"text", "entropy"), table_id=bytes(16), host=host,
+                          name="Ann", bot=None)
+    before = peer.pauses_between_rounds
+    console = Console(True)
+    console.driver = cast(Driver, SimpleNamespace(seated=peer))
+    console.event(GameStarted(("Ann", "Bob"), preset("official")))
+    assert (before, peer.pauses_between_rounds) == (True, False)
+    assert capsys.readouterr().out.splitlines()[-1] == "The game starts: Ann, Bob."

@@ -24,7 +24,7 @@ import sys
 import threading
 import time
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -294,21 +294,25 @@ def take_a_step(pane: Pane, screen: str) -> None:
             pane.keys("d")
 
 
+def play_until(pane: Pane, done: Callable[[str], bool], what: str) -> str:
+    """Play as ``take_a_step`` does until the screen shows ``done``; returns that screen."""
+    deadline = time.monotonic() + GAME_S
+    screen = ""
+    while time.monotonic() < deadline:
+        screen = pane.screen()
+        if done(screen):
+            return screen
+        take_a_step(pane, screen)
+        time.sleep(LOOK_S)
+    raise AssertionError(f"timed out waiting for {what}; the screen was:\n{screen}")
+
+
 def test_a_whole_game_ends_with_the_audit_verdict(sessions: Sessions) -> None:
     pane, status = sessions.run(uno_lan("host --bots 2 --bot-think 0 --bind 127.0.0.1 "
                                         "--player Ann --option target=1"))
     pane.wait_for(lambda s: "Bot 2" in s and "press s to start" in s, "the lobby", TABLE_S)
     pane.keys("s")
-    deadline = time.monotonic() + GAME_S
-    screen = ""
-    while time.monotonic() < deadline:
-        screen = pane.screen()
-        if "Game over" in screen and "Audit:" in screen:
-            break
-        take_a_step(pane, screen)
-        time.sleep(LOOK_S)
-    else:
-        raise AssertionError(f"the game did not end; the screen was:\n{screen}")
+    screen = play_until(pane, lambda s: "Game over" in s and "Audit:" in s, "the game's end")
     assert "wins the game" in screen
     assert "Final scores:" in screen
     assert "Audit: OK: the game is valid from the first entry to the final scores." in screen
@@ -517,17 +521,9 @@ def test_a_leaver_at_four_and_the_other_three_finish_the_round(sessions: Session
     asked = quit_game(guest, guest_rc)
     assert "The others play on without you." in asked
     assert wait_exit(guest_rc) in (0, 1)
-    deadline = time.monotonic() + GAME_S
-    screen = ""
-    while time.monotonic() < deadline:
-        screen = host.screen()
-        if "won round" in screen and "Enter: next round" in screen:
-            break
-        assert "The game stopped" not in screen, screen
-        take_a_step(host, screen)
-        time.sleep(LOOK_S)
-    else:
-        raise AssertionError(f"the three did not finish a round:\n{screen}")
+    screen = play_until(host, lambda s: ("won round" in s and "Enter: next round" in s)
+                        or "The game stopped" in s, "the three finishing a round")
+    assert "The game stopped" not in screen, screen
     rows = _round_rows(screen, ("Ann", "Bot 1", "Bot 2"))
     winner = next(name for name, (_, change) in rows.items() if change > 0)
     assert rows[winner][0] == 0

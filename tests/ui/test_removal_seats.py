@@ -27,6 +27,9 @@ class Seated:
     def __init__(self, peer: TablePeer) -> None:
         self.seated = peer
 
+    def pump(self) -> None:
+        """The in-memory network moves the peer's frames at its next delivery."""
+
 
 def test_after_a_removal_the_screen_follows_the_seats_and_names_the_winner() -> None:
     session = NetSession()

@@ -191,6 +191,11 @@ class Console:
         if isinstance(event, GameStarted):
             self.names = event.players
             say(f"The game starts: {', '.join(event.players)}.")
+            seated = None if self.driver is None else self.driver.seated
+            if seated is not None:
+                # The scores are printed, with no box to close: the next round need
+                # not wait for this player (table.md §6).
+                seated.pauses_between_rounds = False
         elif isinstance(event, PlayerRemoved):
             self._removed(event)
         elif isinstance(event, RoundEnded):

@@ -26,6 +26,7 @@ from uno_p2p.rules.actions import Action
 from uno_p2p.table.events import GameEnded, PlayerLeft, PlayerRemoved, RoundEnded, TableEvent
 from uno_p2p.table.offload import Duty, DutyJob, Statement, frame_statements
 from uno_p2p.table.peer import TablePeer
+from uno_p2p.table.removal import LEFT
 from uno_p2p.table.sending import Outgoing
 from uno_p2p.table.state import TablePhase
 
@@ -92,8 +93,11 @@ class Driver:
             if isinstance(event, PlayerLeft) and event.kicked and event.peer == peer.peer_id:
                 self.removed = event.reason or "removed by the host"
                 self.finished.set()  # no place at this table any more
-            if isinstance(event, PlayerRemoved) and event.peer == peer.peer_id:
-                self.finished.set()  # our leave was logged (table.md §8): we are done
+            if isinstance(event, PlayerRemoved) and event.peer == peer.peer_id \
+                    and event.reason == LEFT:
+                # Our leave was logged (table.md §8): we are done. (A seat removed for
+                # vanishing that comes back watches the rest, §14.3.)
+                self.finished.set()
             self.on_event(event)
         self._schedule()
         peer.duties.offload = self.offloader.offloads
