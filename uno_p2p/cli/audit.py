@@ -20,7 +20,6 @@ from uno_p2p.audit import audit_file
 from uno_p2p.cli import EXIT_USAGE
 from uno_p2p.cli.voice import plain, say_error
 from uno_p2p.store.unolog import UnreadableLog
-from uno_p2p.table import bodies  # noqa: F401 (registers the table's body kinds)
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

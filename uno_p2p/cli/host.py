@@ -56,8 +56,8 @@ from uno_p2p.net.node import HostNode
 from uno_p2p.net.seats import LogSaver, Seat, player_identity, seat_path
 from uno_p2p.rules.options import MAX_PLAYERS, MIN_PLAYERS, PRESETS, Options
 from uno_p2p.rules.options import network_options as with_network_defaults
-from uno_p2p.table import bodies  # noqa: F401 (registers the table's body kinds)
 from uno_p2p.table.peer import TablePeer
+from uno_p2p.table.state import TablePhase
 
 MAX_BOTS = MAX_PLAYERS - 1
 MAX_PORT = 65535
@@ -206,12 +206,12 @@ async def _open_table(args: argparse.Namespace, player: str, players: int, peer:
                 session, node, node.run, lambda: seat,
                 f"Others join with: uno-lan join --address {where}:{port}")
         finally:
-            if peer.state.phase.value != "ended":
+            if peer.state.phase != TablePhase.ENDED:
                 for process in bots:  # the game is abandoned: the bots need not wait
                     with contextlib.suppress(ProcessLookupError):
                         process.terminate()
             await _stop_bots(bots)
-        if peer.state.phase.value == "ended":
+        if peer.state.phase == TablePhase.ENDED:
             seat.ended()
         return EXIT_OK if ok else EXIT_FAILURE
     loop = asyncio.get_running_loop()
@@ -226,7 +226,7 @@ async def _open_table(args: argparse.Namespace, player: str, players: int, peer:
         return EXIT_OK
     stopped = "" if peer.stopped is None else str(peer.stopped)
     ok = finish(seat.log_path, console, stopped)
-    if peer.state.phase.value == "ended":
+    if peer.state.phase == TablePhase.ENDED:
         seat.ended()
     return EXIT_OK if ok else EXIT_FAILURE  # as in the full screen (play_screens)
 

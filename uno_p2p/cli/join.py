@@ -49,8 +49,8 @@ from uno_p2p.net.link import Link, LinkLost
 from uno_p2p.net.node import NOBODY_ANSWERED, JoinNode
 from uno_p2p.net.seats import LogSaver, Seat, latest_seat, player_identity, seat_path
 from uno_p2p.store.unolog import GameLog
-from uno_p2p.table import bodies  # noqa: F401 (registers the table's body kinds)
 from uno_p2p.table.peer import TablePeer
+from uno_p2p.table.state import TablePhase
 
 if TYPE_CHECKING:
     from uno_p2p.ui.netsession import NetSession
@@ -292,7 +292,7 @@ async def _play_screens(node: JoinNode, session: NetSession,
     ok, why = await play_screens(session, node, node.run, seat, hint)
     current = seat()
     if current is not None and node.seated is not None and \
-            node.seated.state.phase.value == "ended":
+            node.seated.state.phase == TablePhase.ENDED:
         current.ended()
     return EXIT_OK if ok or (session.result is not None and not why) else EXIT_FAILURE
 
@@ -317,6 +317,6 @@ async def _play(node: JoinNode, console: Console, seat: Callable[[], Seat | None
         return EXIT_FAILURE
     stopped = why_it_stopped(node)
     ok = finish(current.log_path, console, stopped)
-    if node.peer.state.phase.value == "ended":
+    if node.peer.state.phase == TablePhase.ENDED:
         current.ended()
     return EXIT_OK if ok or (console.result is not None and not stopped) else EXIT_FAILURE

@@ -19,7 +19,6 @@ from uno_p2p.audit.text import replay_lines
 from uno_p2p.cli import EXIT_FAILURE, EXIT_OK, EXIT_USAGE
 from uno_p2p.cli.voice import plain, say_error
 from uno_p2p.store.unolog import UnreadableLog, read_log
-from uno_p2p.table import bodies  # noqa: F401 (registers the table's body kinds)
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
