@@ -15,8 +15,9 @@ from dataclasses import replace
 import pytest
 
 from uno_p2p.crypto.identity import PeerId
-from uno_p2p.net.link import DEFAULT_TIMINGS, Link
+from uno_p2p.net.link import DEFAULT_TIMINGS
 from uno_p2p.net.mesh import ADDRESSES, FORWARD, LINKED, Mesh
+from uno_p2p.net.stats import LinkBytes
 from uno_p2p.rules.actions import Draw
 from uno_p2p.rules.options import preset
 from uno_p2p.table.bodies import Move
@@ -42,6 +43,7 @@ class FakeLink:
         self.peer = PeerId(key)
         self.sent: list[bytes] = []
         self.aborted = False
+        self.sent_bytes = self.received_bytes = 0
 
     def send(self, data: bytes) -> None:
         self.sent.append(data)
@@ -53,7 +55,7 @@ class FakeLink:
 class FakeNode:
     def __init__(self, peer: TablePeer) -> None:
         self.finished = asyncio.Event()
-        self.all_links: list[Link] = []
+        self.link_bytes = LinkBytes()
         self.notes: list[str] = []
         self.on_note = self.notes.append
         self._peer = peer

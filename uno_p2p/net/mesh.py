@@ -36,6 +36,7 @@ from uno_p2p.crypto.identity import PeerId
 from uno_p2p.errors import InvalidMessage, UnoError
 from uno_p2p.net.handshake import MAX_PLAINTEXT, HandshakeFailed
 from uno_p2p.net.link import Link, LinkLost, Timings, accept, connect
+from uno_p2p.net.stats import LinkBytes
 from uno_p2p.table.frames import (
     FRAME_CHAT,
     FRAME_ENTRY,
@@ -98,7 +99,7 @@ class MeshNode(Protocol):
     """What the mesh needs of its node (``uno_p2p.net.driver.Driver``)."""
 
     finished: asyncio.Event
-    all_links: list[Link]
+    link_bytes: LinkBytes
     on_note: Callable[[str], None]
 
     @property
@@ -205,8 +206,9 @@ class Mesh:
         old = self.links.get(key)
         if old is not None and old is not link:
             old.abort()
+            self.node.link_bytes.closed(old)
         self.links[key] = link
-        self.node.all_links.append(link)
+        self.node.link_bytes.opened(link)
         link.send(ADDRESSES + self._book())
         self._tell_linked()
         self.judge()
@@ -214,6 +216,7 @@ class Mesh:
 
     def detach(self, key: bytes, link: Link) -> None:
         """A link ended (its reader saw it): forget it and what its member said."""
+        self.node.link_bytes.closed(link)
         if self.links.get(key) is link:
             del self.links[key]
             self.reports.pop(key, None)
