@@ -383,7 +383,7 @@ class JoinNode(Driver):
         #: Where the members listened when the seat was saved: the oldest stamp, so that
         #: any address a member sends since wins (net.md §5.3).
         for key, (host, port) in (members or {}).items():
-            self.mesh.addresses[key] = (host, port, 0)
+            self.mesh.remember(key, host, port)
         self.on_members = on_members
         self._told = dict(members or {})
 
@@ -412,11 +412,12 @@ class JoinNode(Driver):
                  self.expect_host]
         targets: list[tuple[tuple[str, int], PeerId | None, str | None]] = []
         for member in dict.fromkeys(order):
-            where = None if member is None else self.mesh.addresses.get(member.key)
             if member == self.expect_host:
                 targets.append(host)
-            elif where is not None and member != peer.peer_id:
-                targets.append(((where[0], where[1]), member, None))
+            elif member is not None and member != peer.peer_id:
+                # Every address known for it: a false hint costs one try (net.md §5.3).
+                targets.extend((where, member, None)
+                               for where in self.mesh.candidates(member.key))
         return targets
 
     async def _connect(self) -> Link:
