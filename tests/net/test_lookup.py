@@ -57,17 +57,42 @@ async def test_no_table_is_one_sentence_after_the_timeout() -> None:
         "network, or use --address HOST:PORT.")
 
 
-async def test_two_tables_of_one_name_need_an_instance() -> None:
+BOBS_KEY = "0b0b-0b0b-0b0b-0b0b"
+
+
+async def test_two_tables_of_one_name_need_a_fingerprint() -> None:
     network = MemoryNetwork()
     await MemoryDiscovery(network).announce(ADVERT)
-    await MemoryDiscovery(network).announce(replace(ADVERT, host_player="bob"))
+    await MemoryDiscovery(network).announce(replace(ADVERT, host_player="bob",
+                                                    host_fingerprint=BOBS_KEY))
     guest = MemoryDiscovery(network)
     with pytest.raises(AmbiguousTable) as caught:
         await find_table(guest, "Friday night", 1)
-    assert str(caught.value).startswith(
-        "2 tables are named Friday night ('Friday night' by alice at 127.0.0.1:45123; "
-        "'Friday night-2' by bob at 127.0.0.1:45123): join one by its instance name")
+    assert caught.value.code == "ambiguous_table"
+    assert str(caught.value) == (
+        "2 tables are named Friday night or look like it ('Friday night' by alice at "
+        "127.0.0.1:45123, host 625f-8f5e-3da1-b31c; 'Friday night' by bob at "
+        "127.0.0.1:45123, host 0b0b-0b0b-0b0b-0b0b): join one with --fingerprint and its "
+        "host's fingerprint, or with --address HOST:PORT.")
     assert (await find_table(guest, "Friday night-2", 1)).host_player == "bob"
+    found = await find_table(guest, "friday night", 1, fingerprint=BOBS_KEY.upper())
+    assert found.host_player == "bob"
+    with pytest.raises(TableNotFound, match="whose host is 1234-5678-9abc-def0"):
+        await find_table(guest, "Friday night", 0.3, fingerprint="1234-5678-9abc-def0")
+
+
+async def test_a_look_alike_name_is_ambiguous_too() -> None:
+    """Issue 24 item 9: a Cyrillic "i" (U+0456) in the other table's name."""
+    network = MemoryNetwork()
+    await MemoryDiscovery(network).announce(ADVERT)
+    await MemoryDiscovery(network).announce(replace(
+        ADVERT, table_name="Friday n\u0456ght", host_player="mallory",
+        host_fingerprint=BOBS_KEY))
+    guest = MemoryDiscovery(network)
+    with pytest.raises(AmbiguousTable, match=r"625f-8f5e-3da1-b31c.*0b0b-0b0b-0b0b-0b0b"):
+        await find_table(guest, "Friday night", 1)
+    found = await find_table(guest, "Friday night", 1, fingerprint="625f-8f5e-3da1-b31c")
+    assert found.host_player == "alice"
 
 
 async def test_a_table_of_another_protocol_version_is_refused() -> None:

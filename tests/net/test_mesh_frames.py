@@ -15,8 +15,9 @@ from dataclasses import replace
 import pytest
 
 from uno_p2p.crypto.identity import PeerId
-from uno_p2p.net.link import DEFAULT_TIMINGS, Link
-from uno_p2p.net.mesh import ADDRESSES, FORWARD, LINKED, Mesh
+from uno_p2p.net.link import DEFAULT_TIMINGS
+from uno_p2p.net.mesh import ADDRESSES, FORWARD, LINKED, STAMP_AHEAD_MS, Mesh
+from uno_p2p.net.stats import LinkBytes
 from uno_p2p.rules.actions import Draw
 from uno_p2p.rules.options import preset
 from uno_p2p.table.bodies import Move
@@ -25,7 +26,7 @@ from uno_p2p.table.memnet import TableSetup, seat_table
 from uno_p2p.table.peer import TablePeer
 from uno_p2p.table.sending import Outgoing
 from uno_p2p.table.state import TablePhase
-from uno_p2p.wire.codec import pack
+from uno_p2p.wire.codec import WireValue, pack
 from uno_p2p.wire.envelope import Message
 from uno_p2p.wire.limits import GAP_FILL_AFTER_MS
 
@@ -42,6 +43,7 @@ class FakeLink:
         self.peer = PeerId(key)
         self.sent: list[bytes] = []
         self.aborted = False
+        self.sent_bytes = self.received_bytes = 0
 
     def send(self, data: bytes) -> None:
         self.sent.append(data)
@@ -53,7 +55,7 @@ class FakeLink:
 class FakeNode:
     def __init__(self, peer: TablePeer) -> None:
         self.finished = asyncio.Event()
-        self.all_links: list[Link] = []
+        self.link_bytes = LinkBytes()
         self.notes: list[str] = []
         self.on_note = self.notes.append
         self._peer = peer
@@ -114,6 +116,46 @@ def test_the_newest_address_wins_and_news_is_passed_on(table: list[TablePeer]) -
     mesh.control(bob.peer.key, ADDRESSES + pack([[cy_key, "127.0.0.1", 5000, 9]]))
     assert mesh.addresses[cy_key] == ("127.0.0.1", 5000, 9)
     assert bob.sent[-1][:1] == ADDRESSES
+
+
+def test_a_stamp_far_in_the_future_is_refused(table: list[TablePeer]) -> None:
+    """Issue 24 item 7: the highest stamp the codec allows (2^62) would outrank every
+    honest address to come; more than ``STAMP_AHEAD_MS`` past our clock is refused."""
+    mesh, node = mesh_of(table[0])
+    bob, cy = link(mesh, table[1]), link(mesh, table[2])
+    poison: list[WireValue] = [[p.peer_id.key, "127.0.0.1", 9, 1 << 62] for p in table[2:4]]
+    mesh.control(bob.peer.key, ADDRESSES + pack(poison))
+    mesh.control(bob.peer.key, ADDRESSES + pack(
+        [[table[3].peer_id.key, "127.0.0.1", 9, node.clock() + STAMP_AHEAD_MS + 1]]))
+    assert mesh.addresses == {}
+    mesh.control(cy.peer.key, ADDRESSES + pack(
+        [[cy.peer.key, "127.0.0.1", 4000, node.clock() + STAMP_AHEAD_MS]]))  # within: taken
+    assert mesh.addresses[cy.peer.key] == ("127.0.0.1", 4000, node.clock() + STAMP_AHEAD_MS)
+
+
+def test_a_members_own_word_on_its_address_wins_over_what_others_say(
+        table: list[TablePeer]) -> None:
+    """Issue 24 item 7: what one member says of another's address is a hint; the member's
+    own ``a`` wins whatever the hint's stamp, and a resume still has every address."""
+    mesh, _ = mesh_of(table[0])
+    bob, cy = link(mesh, table[1]), link(mesh, table[2])
+    di_key = table[3].peer_id.key
+    mesh.control(cy.peer.key, ADDRESSES + pack([[cy.peer.key, "127.0.0.1", 4000, 5]]))
+    mesh.control(bob.peer.key, ADDRESSES + pack([[cy.peer.key, "127.0.0.1", 9, 50],
+                                                 [di_key, "127.0.0.1", 9, 50]]))
+    assert mesh.addresses[cy.peer.key] == ("127.0.0.1", 4000, 5)
+    assert mesh.member_addresses()[cy.peer.key] == ("127.0.0.1", 4000)  # the seat file's
+    assert mesh.candidates(cy.peer.key) == [("127.0.0.1", 4000), ("127.0.0.1", 9)]
+    mesh.control(cy.peer.key, ADDRESSES + pack([[cy.peer.key, "127.0.0.1", 4001, 6]]))
+    assert mesh.addresses[cy.peer.key] == ("127.0.0.1", 4001, 6)  # its newer word
+    # With no word of Di's own, the newest hint is the best guess, and Di's own word,
+    # once heard, overrides it even with an older stamp.
+    assert mesh.addresses[di_key] == ("127.0.0.1", 9, 50)
+    di = link(mesh, table[3])
+    mesh.control(di.peer.key, ADDRESSES + pack([[di_key, "127.0.0.1", 4002, 7]]))
+    assert mesh.addresses[di_key] == ("127.0.0.1", 4002, 7)
+    mesh.control(bob.peer.key, ADDRESSES + pack([[di_key, "127.0.0.1", 9, 60]]))
+    assert mesh.addresses[di_key] == ("127.0.0.1", 4002, 7)
 
 
 def test_without_a_direct_link_a_frame_goes_through_a_member_that_has_one(

@@ -16,6 +16,8 @@ from uno_p2p.table.peer import TablePeer
 
 MAX_STEPS = 400_000
 HOST = ("192.0.2.1", 7777)
+#: A member passing on where others listen: what it says is a hint (net.md §5.3).
+TELLER = b"\x09" * 32
 
 
 def _table(seed: bytes) -> tuple[Network, list[TablePeer]]:
@@ -88,11 +90,24 @@ def test_the_seat_is_told_the_members_addresses_only_as_they_change() -> None:
     _, (ann, bob, cy, di) = _table(b"resume targets, learning")
     told: list[dict[bytes, tuple[str, int]]] = []
     node = _resumed(cy, ann, _where([bob]), told)
-    node.mesh._learn(cy.peer_id.key, "127.0.0.1", 42000, 5)  # itself: not a member to dial
-    node.mesh._learn(b"\x07" * 32, "127.0.0.1", 42001, 5)  # no member of this table
-    node.mesh._learn(bob.peer_id.key, "127.0.0.1", 41000, 5)  # what the seat had
+    node.mesh._learn(cy.peer_id.key, "127.0.0.1", 42000, 5, teller=TELLER)  # itself: no dial
+    node.mesh._learn(b"\x07" * 32, "127.0.0.1", 42001, 5, teller=TELLER)  # no member of this table
+    node.mesh._learn(bob.peer_id.key, "127.0.0.1", 41000, 5, teller=TELLER)  # what the seat had
     assert told == []
-    node.mesh._learn(di.peer_id.key, "10.0.0.4", 42002, 5)
-    node.mesh._learn(bob.peer_id.key, "10.0.0.2", 42003, 6)
+    node.mesh._learn(di.peer_id.key, "10.0.0.4", 42002, 5, teller=TELLER)
+    node.mesh._learn(bob.peer_id.key, "10.0.0.2", 42003, 6, teller=TELLER)
     assert told == [{bob.peer_id.key: ("127.0.0.1", 41000), di.peer_id.key: ("10.0.0.4", 42002)},
                     {bob.peer_id.key: ("10.0.0.2", 42003), di.peer_id.key: ("10.0.0.4", 42002)}]
+
+
+def test_a_resume_tries_every_address_it_knows_for_a_member(
+        handed_over: tuple[Network, list[TablePeer]]) -> None:
+    """Issue 24 item 7: the seat file's address and a hint a member passed on since are
+    both tried, so one false hint cannot leave a resumed joiner with nobody to reach."""
+    _, (ann, bob, cy, _) = handed_over
+    where = _where([bob])
+    node = _resumed(cy, ann, where)
+    node.mesh._learn(bob.peer_id.key, "127.0.0.1", 9, 5, teller=TELLER)  # a false hint
+    assert node._targets() == [(("127.0.0.1", 9), bob.peer_id, None),
+                               (where[bob.peer_id.key], bob.peer_id, None),
+                               (HOST, ann.peer_id, "tulip-42")]

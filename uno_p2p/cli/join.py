@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING
 
 from uno_p2p.cli import EXIT_FAILURE, EXIT_OK
 from uno_p2p.cli.lan import (
+    FIND_SECONDS,
     Console,
     discovery_for,
     end_in_lobby,
@@ -46,6 +47,7 @@ from uno_p2p.crypto.identity import Identity
 from uno_p2p.errors import ConfigError
 from uno_p2p.net.driver import wall_ms
 from uno_p2p.net.link import Link, LinkLost
+from uno_p2p.net.lookup import find_table as find_named
 from uno_p2p.net.node import NOBODY_ANSWERED, JoinNode
 from uno_p2p.net.seats import LogSaver, Seat, latest_seat, player_identity, seat_path
 from uno_p2p.store.unolog import GameLog
@@ -68,6 +70,9 @@ def add_join_arguments(parser: argparse.ArgumentParser,
     parser.add_argument("table", nargs="?", default=None, help="the table's name (mDNS)")
     parser.add_argument("--address", default=None, metavar="HOST:PORT",
                         help="join the host at this address directly")
+    parser.add_argument("--fingerprint", default=None, metavar="XXXX-XXXX-XXXX-XXXX",
+                        help="the host key's fingerprint: picks one of several tables "
+                             "whose names are alike, and is checked when linking")
     parser.add_argument("--no-mdns", action="store_true",
                         help="neither announce nor browse by mDNS (use --address)")
     add_player_argument(parser, said=said)
@@ -139,9 +144,16 @@ async def _where(args: argparse.Namespace) -> tuple[tuple[str, int], str | None]
     if discovery is None:
         raise ConfigError("mDNS discovery is not available here: give --address HOST:PORT")
     try:
-        advert = await find_table(discovery, args.table)
+        if args.table is None:
+            advert = await find_table(discovery, None)
+        else:  # look-alike names are refused, a fingerprint picks one (discovery.md §5)
+            advert = await find_named(discovery, args.table, FIND_SECONDS,
+                                      fingerprint=args.fingerprint)
     finally:
         await discovery.close()
+    if not advert.addresses:
+        raise ConfigError(f"the table {advert.table_name} gives no address: "
+                          "use --address HOST:PORT")
     return (advert.addresses[0], advert.port), advert.host_fingerprint
 
 

@@ -98,11 +98,19 @@ async def find_table(discovery: Discovery, name: str | None,
 
     async def look() -> TableAdvert | None:
         nonlocal seen
-        async for tables in discovery.browse():
-            seen = [t for t in tables if t.addresses and t.phase == "lobby"]
-            named = [t for t in seen if name in (None, t.table_name, t.instance)]
-            if len(named) == 1 or (named and name is not None):
-                return named[0]
+        # Closed here, not by the garbage collector after the discovery is: its pending
+        # resolves end with the browse (issue 24: a traceback after every join by name).
+        snapshots = discovery.browse()
+        try:
+            async for tables in snapshots:
+                seen = [t for t in tables if t.addresses and t.phase == "lobby"]
+                named = [t for t in seen if name in (None, t.table_name, t.instance)]
+                if len(named) == 1 or (named and name is not None):
+                    return named[0]
+        finally:
+            close = getattr(snapshots, "aclose", None)
+            if close is not None:
+                await close()
         return None
 
     try:

@@ -289,6 +289,7 @@ class ZeroconfDiscovery:
         self._closed = True
         for tables in self._browsing:
             tables.wake()  # a browse in progress ends now, not at its next sweep
+            tables.stop_resolving()  # before zeroconf stops under them (issue 24)
         zeroconf, self._zeroconf = self._zeroconf, None
         if zeroconf is not None:
             with contextlib.suppress(TimeoutError, OSError, RuntimeError):
@@ -335,6 +336,8 @@ class _TableList:
                     break
         except (BadTypeInNameException, ValueError, OSError) as error:
             log.debug("ignoring unresolvable table %r: %r", name, error)
+        except NotRunningException:
+            pass  # the discovery closed while we asked: nobody waits for the answer
         finally:
             self._resolving.pop(instance, None)
 
@@ -374,10 +377,14 @@ class _TableList:
             self.sweep()
         self._changed.clear()
 
+    def stop_resolving(self) -> None:
+        """Cancel the questions still in flight (the discovery is closing)."""
+        for task in self._resolving.values():
+            task.cancel()
+
     async def close(self) -> None:
         tasks = list(self._resolving.values())
-        for task in tasks:
-            task.cancel()
+        self.stop_resolving()
         await asyncio.gather(*tasks, return_exceptions=True)
 
 

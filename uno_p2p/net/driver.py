@@ -17,10 +17,10 @@ from collections.abc import Callable
 
 from uno_p2p.crypto.identity import PeerId
 from uno_p2p.errors import UnoError
-from uno_p2p.net.link import PRESENCE, Link
+from uno_p2p.net.link import PRESENCE
 from uno_p2p.net.mesh import Mesh
 from uno_p2p.net.seats import LogSaver
-from uno_p2p.net.stats import NodeStats
+from uno_p2p.net.stats import LinkBytes, NodeStats
 from uno_p2p.net.verify import Offloader
 from uno_p2p.rules.actions import Action
 from uno_p2p.table.events import GameEnded, PlayerLeft, PlayerRemoved, RoundEnded, TableEvent
@@ -53,7 +53,8 @@ class Driver:
         self.finished = asyncio.Event()
         self._timer: asyncio.TimerHandle | None = None
         self.stats = NodeStats.from_env()
-        self.all_links: list[Link] = []
+        #: Bytes on the wire: open links, and totals of closed ones (never kept).
+        self.link_bytes = LinkBytes()
         self.mesh: Mesh
         self.closed = False
         #: Why the host removed this peer from the lobby (a kick), else "".
@@ -188,7 +189,7 @@ class Driver:
             self.saver.close()
         self.offloader.close()
         if self.stats is not None and self._peer is not None:
-            self.stats.bytes_sent = sum(link.sent_bytes for link in self.all_links)
-            self.stats.bytes_received = sum(link.received_bytes for link in self.all_links)
+            self.stats.bytes_sent = self.link_bytes.sent
+            self.stats.bytes_received = self.link_bytes.received
             self.stats.write(self._peer)
             self.stats = None

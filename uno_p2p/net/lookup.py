@@ -14,6 +14,7 @@ from collections.abc import Iterable
 
 from uno_p2p.errors import UnoError
 from uno_p2p.net.adverts import Discovery, TableAdvert
+from uno_p2p.net.lookalike import skeleton
 from uno_p2p.net.txt import OUR_PROTOCOL_VERSION
 
 #: How long ``find_table`` waits for a second table of the same name once the
@@ -111,17 +112,21 @@ async def list_tables(discovery: Discovery, timeout: float) -> tuple[TableAdvert
 
 async def find_table(
     discovery: Discovery, name: str, timeout: float = 2.0,  # noqa: ASYNC109 (a browse window)
+    *, fingerprint: str | None = None,
 ) -> TableAdvert:
-    """The one table named ``name``, or whose instance name is ``name``.
+    """The one table named ``name``, or whose instance name is ``name``; with
+    ``fingerprint``, the one of those whose host key has that fingerprint.
 
     An instance name that is not also a table's name ("Friday night-2", the
-    second table of that name) is answered at once. A table name
-    (case-insensitive) is answered once no second table of that name shows up
-    within ``SAME_NAME_SETTLE_S``.
+    second table of that name) is answered at once. A table name is answered
+    once no second table of a look-alike name (``lookalike.skeleton``: case,
+    NFKC and confusable letters) shows up within ``SAME_NAME_SETTLE_S``; a
+    fingerprint picks one of them at once.
 
     Raises:
         TableNotFound: nothing matching answered within ``timeout`` seconds.
-        AmbiguousTable: several tables carry that name and none that instance.
+        AmbiguousTable: several tables carry that name (or look-alikes) and no
+            fingerprint picks one.
         IncompatibleTable: the table speaks another protocol version.
         DiscoveryUnavailable: mDNS cannot run on this machine.
     """
@@ -132,7 +137,9 @@ async def find_table(
     settle_until: float | None = None
     try:
         while True:
-            exact, named = _matches(watch.tables, name)
+            exact, named = _matches(watch.tables, name, fingerprint)
+            if fingerprint is not None and named:
+                return _usable(named[0])  # a host key names one table
             if exact is not None and exact not in named:
                 return _usable(exact)  # an instance like "Friday night-2" names one table
             if named and settle_until is None:
@@ -145,9 +152,10 @@ async def find_table(
                 until = loop.time()
             changed = await watch.wait_change(until - loop.time())
             if not changed and settle_until is None:
+                whose = "" if fingerprint is None else f" whose host is {fingerprint}"
                 raise TableNotFound(
-                    f"No table named {name} found on the network within {timeout:g} s: check "
-                    "you're on the same network, or use --address HOST:PORT."
+                    f"No table named {name}{whose} found on the network within {timeout:g} s: "
+                    "check you're on the same network, or use --address HOST:PORT."
                 )
     finally:
         task.cancel()
@@ -155,23 +163,29 @@ async def find_table(
             await task
 
 
-def _matches(tables: tuple[TableAdvert, ...], name: str) -> tuple[TableAdvert | None,
-                                                                   list[TableAdvert]]:
+def _matches(tables: tuple[TableAdvert, ...], name: str, fingerprint: str | None,
+             ) -> tuple[TableAdvert | None, list[TableAdvert]]:
+    """The table whose instance is ``name``, and those whose names look like it; only
+    those of the host ``fingerprint`` when one is given."""
+    if fingerprint is not None:
+        wanted = fingerprint.strip().casefold()
+        tables = tuple(t for t in tables if t.host_fingerprint.casefold() == wanted)
     exact = next((advert for advert in tables if advert.instance == name), None)
-    folded = name.casefold()
-    return exact, [advert for advert in tables if advert.table_name.casefold() == folded]
+    alike = skeleton(name)
+    return exact, [advert for advert in tables if skeleton(advert.table_name) == alike or
+                   (fingerprint is not None and advert is exact)]
 
 
 def _one_of(named: list[TableAdvert], name: str) -> TableAdvert:
     if len(named) == 1:
         return _usable(named[0])
     which = "; ".join(
-        f"'{advert.instance}' by {advert.host_player} at {_where(advert)}"
-        for advert in ordered(named)
+        f"'{advert.table_name}' by {advert.host_player} at {_where(advert)}, host "
+        f"{advert.host_fingerprint}" for advert in ordered(named)
     )
     raise AmbiguousTable(
-        f"{len(named)} tables are named {name} ({which}): join one by its instance name in "
-        "quotes or with --address HOST:PORT."
+        f"{len(named)} tables are named {name} or look like it ({which}): join one with "
+        "--fingerprint and its host's fingerprint, or with --address HOST:PORT."
     )
 
 

@@ -36,6 +36,7 @@ from uno_p2p.crypto.identity import PeerId
 from uno_p2p.errors import InvalidMessage, UnoError
 from uno_p2p.net.handshake import MAX_PLAINTEXT, HandshakeFailed
 from uno_p2p.net.link import Link, LinkLost, Timings, accept, connect
+from uno_p2p.net.stats import LinkBytes
 from uno_p2p.table.frames import (
     FRAME_CHAT,
     FRAME_ENTRY,
@@ -65,6 +66,10 @@ FORWARD_OVERHEAD = 64
 MAX_MEMBERS = 16
 ADDRESS_LIMITS = Limits(max_frame=8192, max_array=MAX_MEMBERS, max_str=64, max_bin=32,
                         max_depth=3)
+#: An address whose stamp is more than this ahead of this node's clock is refused
+#: (net.md §5.3): clocks on a LAN differ by seconds, and a stamp far in the future
+#: would outrank every honest address to come.
+STAMP_AHEAD_MS = 60_000
 TICK_S = 0.25
 REDIAL_S = 0.5
 #: A link that lived this long was a working link: the next one is dialed at once.
@@ -98,7 +103,7 @@ class MeshNode(Protocol):
     """What the mesh needs of its node (``uno_p2p.net.driver.Driver``)."""
 
     finished: asyncio.Event
-    all_links: list[Link]
+    link_bytes: LinkBytes
     on_note: Callable[[str], None]
 
     @property
@@ -136,8 +141,14 @@ class Mesh:
         self.give_up_ms = give_up_ms
         self.host_lost_after_ms = host_lost_after_ms
         self.links: dict[bytes, Link] = {}
-        #: key -> (host, port, stamp): where each member listens; the newest stamp wins.
+        #: key -> (host, port, stamp): where each member listens, the best we know: its
+        #: own word (``a`` from its own link) if we heard it, else the newest hint.
         self.addresses: dict[bytes, tuple[str, int, int]] = {}
+        #: The members whose entry in ``addresses`` is their own word: no hint overrides it.
+        self.own_word: set[bytes] = set()
+        #: key -> teller -> (host, port, stamp): what each member (or the seat file, b"")
+        #: said about another's address. Hints only: a resume tries them all (net.md §5.3).
+        self.hints: dict[bytes, dict[bytes, tuple[str, int, int]]] = {}
         #: For each linked member, the members it says it has a link to.
         self.reports: dict[bytes, frozenset[bytes]] = {}
         self.lost: set[bytes] = set()
@@ -173,7 +184,8 @@ class Mesh:
         self.port = int(self._server.sockets[0].getsockname()[1])
         peer = self.node.seated
         if peer is not None:
-            self._learn(peer.peer_id.key, listen_host, self.port, self.node.clock())
+            me = peer.peer_id.key
+            self._learn(me, listen_host, self.port, self.node.clock(), teller=me)
             book = ADDRESSES + self._book()
             for link in self.links.values():
                 link.send(book)
@@ -205,8 +217,9 @@ class Mesh:
         old = self.links.get(key)
         if old is not None and old is not link:
             old.abort()
+            self.node.link_bytes.closed(old)
         self.links[key] = link
-        self.node.all_links.append(link)
+        self.node.link_bytes.opened(link)
         link.send(ADDRESSES + self._book())
         self._tell_linked()
         self.judge()
@@ -214,6 +227,7 @@ class Mesh:
 
     def detach(self, key: bytes, link: Link) -> None:
         """A link ended (its reader saw it): forget it and what its member said."""
+        self.node.link_bytes.closed(link)
         if self.links.get(key) is link:
             del self.links[key]
             self.reports.pop(key, None)
@@ -265,9 +279,13 @@ class Mesh:
         a link that keeps ending soon after it is made is dialed again later and later
         (``Backoff``)."""
         backoff = Backoff()
+        tried = 0
         while not self.node.finished.is_set():
             peer = self.node.seated
-            where = self.addresses.get(member.key)
+            # Every address we know for it in turn: a false hint costs one try (§5.3).
+            known = self.candidates(member.key)
+            where = known[tried % len(known)] if known else None
+            tried += 1
             wait = REDIAL_S
             if peer is not None and where is not None and member.key not in self.links:
                 with contextlib.suppress(LinkLost, HandshakeFailed):
@@ -276,7 +294,7 @@ class Mesh:
                     if link.table_id != peer.table_id:
                         link.abort()
                     else:
-                        linked = time.monotonic()
+                        linked, tried = time.monotonic(), 0
                         await self.serve(link)
                         wait = max(REDIAL_S, backoff.after(time.monotonic() - linked))
             await asyncio.sleep(wait)
@@ -299,7 +317,7 @@ class Mesh:
             return False
         try:
             if tag == ADDRESSES:
-                self._addresses(data[1:])
+                self._addresses(key, data[1:])
             elif tag == LINKED:
                 self._linked(key, data[1:])
             else:
@@ -350,27 +368,62 @@ class Mesh:
         for link in self.links.values():
             link.send(LINKED + pack(linked))
 
-    def _addresses(self, payload: bytes) -> None:
+    def _addresses(self, teller: bytes, payload: bytes) -> None:
+        """An ``a`` frame from ``teller``'s link: its own entry is its word, the others are
+        hints; an entry stamped more than ``STAMP_AHEAD_MS`` ahead of our clock is refused."""
         changed = False
+        latest = self.node.clock() + STAMP_AHEAD_MS
         for item in fields.items(unpack(payload, ADDRESS_LIMITS), "addresses", max_len=MAX_MEMBERS):
             key, host, port, stamp = fields.array(item, 4, "an address")
+            stamp = fields.integer(stamp, "a stamp", lo=0, hi=(1 << 62))
+            if stamp > latest:
+                continue
             changed |= self._learn(fields.blob(key, "a key", size=32),
                                    fields.text(host, "a host", max_chars=64),
                                    fields.integer(port, "a port", lo=1, hi=65535),
-                                   fields.integer(stamp, "a stamp", lo=0, hi=(1 << 62)))
+                                   stamp, teller=teller)
         if changed:  # pass news on: a stamp only grows, so this ends
             book = ADDRESSES + self._book()
             for link in self.links.values():
                 link.send(book)
 
-    def _learn(self, key: bytes, host: str, port: int, stamp: int) -> bool:
+    def _learn(self, key: bytes, host: str, port: int, stamp: int, *, teller: bytes) -> bool:
+        """Take what ``teller`` says about where ``key`` listens; True if our best
+        address for ``key`` changed. A member's own word (``teller == key``) wins over any
+        hint, whatever its stamp; among hints, and among its own words, the newest wins."""
         known = self.addresses.get(key)
-        if known is not None and known[2] >= stamp:
-            return False
+        if teller == key:
+            if key in self.own_word and known is not None and known[2] >= stamp:
+                return False
+            self.own_word.add(key)
+        else:
+            told = self.hints.setdefault(key, {})
+            said = told.get(teller)
+            if (said is not None and said[2] >= stamp) or \
+                    (said is None and len(told) >= MAX_MEMBERS):
+                return False
+            told[teller] = (host, port, stamp)
+            if key in self.own_word or (known is not None and known[2] >= stamp):
+                return False
         self.addresses[key] = (host, port, stamp)
         if self.on_learned is not None:
             self.on_learned()
         return True
+
+    def remember(self, key: bytes, host: str, port: int) -> None:
+        """Where the seat file says ``key`` listened: a hint with the oldest stamp, so that
+        anything the table says since wins, and kept to be tried on a resume. Nothing
+        learned: the seat file holds it already."""
+        self.hints.setdefault(key, {})[b""] = (host, port, 0)
+        self.addresses.setdefault(key, (host, port, 0))
+
+    def candidates(self, key: bytes) -> list[tuple[str, int]]:
+        """Every address we know for ``key``, best first: its own word (or the newest
+        hint), then the other hints, newest first. A resume tries them all (net.md §6)."""
+        said = sorted(self.hints.get(key, {}).values(), key=lambda where: -where[2])
+        best = self.addresses.get(key)
+        ordered = ([best] if best is not None else []) + said
+        return list(dict.fromkeys((host, port) for host, port, _ in ordered))
 
     def member_addresses(self) -> dict[bytes, tuple[str, int]]:
         """Where the other members of the table listen, as far as this node knows: the

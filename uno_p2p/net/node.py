@@ -28,7 +28,7 @@ from uno_p2p.crypto.identity import Identity, PeerId
 from uno_p2p.errors import UnoError
 from uno_p2p.net.adverts import Announcement, Discovery, TableAdvert
 from uno_p2p.net.driver import Driver, EventSink, NoteSink, wall_ms
-from uno_p2p.net.handshake import VERSION, HandshakeFailed
+from uno_p2p.net.handshake import HandshakeFailed
 from uno_p2p.net.link import (
     DEFAULT_TIMINGS,
     PRESENCE,
@@ -40,6 +40,7 @@ from uno_p2p.net.link import (
 )
 from uno_p2p.net.mesh import REDIAL_S, Backoff, Mesh, members_in_order
 from uno_p2p.net.seats import LogSaver
+from uno_p2p.net.txt import OUR_PROTOCOL_VERSION
 from uno_p2p.table.events import GameStarted, PeerMisbehaved, PlayerLeft, TableEvent
 from uno_p2p.table.frames import FRAME_SYNC, FRAMES, frame, sync_request
 from uno_p2p.table.peer import TablePeer
@@ -124,7 +125,7 @@ class HostNode(Driver):
         return TableAdvert(
             instance=self.table_name, table_name=self.table_name,
             host_player=self.peer.name, addresses=() if wildcard else (self.address,),
-            port=self.port, protocol_version=VERSION, seats_taken=taken,
+            port=self.port, protocol_version=OUR_PROTOCOL_VERSION, seats_taken=taken,
             seats_free=max(0, most - taken) if state.phase == TablePhase.LOBBY else 0,
             preset=lobby.preset if lobby is not None else "",
             phase="lobby" if state.phase == TablePhase.LOBBY else "playing",
@@ -383,7 +384,7 @@ class JoinNode(Driver):
         #: Where the members listened when the seat was saved: the oldest stamp, so that
         #: any address a member sends since wins (net.md §5.3).
         for key, (host, port) in (members or {}).items():
-            self.mesh.addresses[key] = (host, port, 0)
+            self.mesh.remember(key, host, port)
         self.on_members = on_members
         self._told = dict(members or {})
 
@@ -412,11 +413,12 @@ class JoinNode(Driver):
                  self.expect_host]
         targets: list[tuple[tuple[str, int], PeerId | None, str | None]] = []
         for member in dict.fromkeys(order):
-            where = None if member is None else self.mesh.addresses.get(member.key)
             if member == self.expect_host:
                 targets.append(host)
-            elif where is not None and member != peer.peer_id:
-                targets.append(((where[0], where[1]), member, None))
+            elif member is not None and member != peer.peer_id:
+                # Every address known for it: a false hint costs one try (net.md §5.3).
+                targets.extend((where, member, None)
+                               for where in self.mesh.candidates(member.key))
         return targets
 
     async def _connect(self) -> Link:

@@ -17,6 +17,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from uno_p2p.net.link import Link
 from uno_p2p.net.loopwatch import LoopWatch
 from uno_p2p.net.verify import VERIFY_ENV
 from uno_p2p.rules.state import Phase
@@ -80,3 +81,39 @@ class NodeStats:
         }
         path = self.directory / f"{peer.peer_id.key.hex()[:16]}.json"
         path.write_text(json.dumps(data))
+
+
+class LinkBytes:
+    """The bytes a node's links carried, for ``NodeStats`` (net.md §6): the links still
+    open, and running totals of the closed ones. A closed link is folded into the
+    totals and dropped, so a node holds no link it no longer uses (net.md §4.1: a
+    stranger that links and leaves again and again costs the host nothing it keeps)."""
+
+    __slots__ = ("_open", "_received", "_sent")
+
+    def __init__(self) -> None:
+        self._open: set[Link] = set()
+        self._sent = 0
+        self._received = 0
+
+    def opened(self, link: Link) -> None:
+        self._open.add(link)
+
+    def closed(self, link: Link) -> None:
+        """Fold ``link``'s counts into the totals and let it go; idempotent."""
+        if link in self._open:
+            self._open.discard(link)
+            self._sent += link.sent_bytes
+            self._received += link.received_bytes
+
+    @property
+    def open_links(self) -> int:
+        return len(self._open)
+
+    @property
+    def sent(self) -> int:
+        return self._sent + sum(link.sent_bytes for link in self._open)
+
+    @property
+    def received(self) -> int:
+        return self._received + sum(link.received_bytes for link in self._open)
