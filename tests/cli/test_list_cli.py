@@ -14,6 +14,7 @@ from uno_p2p.cli import list as list_cli
 from uno_p2p.cli import main
 from uno_p2p.net.adverts import Discovery
 from uno_p2p.net.memdiscovery import MemoryDiscovery, MemoryNetwork
+from uno_p2p.net.txt import OUR_PROTOCOL_VERSION
 
 
 @pytest.fixture
@@ -38,14 +39,15 @@ def announce(network: MemoryNetwork, *adverts: object) -> None:
 def test_tables_are_listed_one_per_line(network: MemoryNetwork,
                                         capsys: pytest.CaptureFixture[str]) -> None:
     announce(network, replace(ADVERT, addresses=("192.168.1.20",)),
-             replace(ADVERT, host_player="bob", join_code=True, protocol_version=2))
+             replace(ADVERT, host_player="bob", join_code=True,
+                     protocol_version=OUR_PROTOCOL_VERSION + 1))
     assert main(["list", "--timeout", "0.1"]) == 0
     assert capsys.readouterr().out.splitlines() == [
         "2 tables on the network:",
         "  Friday night: hosted by alice, 1/4 seats taken, lobby, official; at "
         "192.168.1.20:45123; host key 625f-8f5e-3da1-b31c",
         "  Friday night [Friday night-2]: hosted by bob, 1/4 seats taken, lobby, official, "
-        "join code needed, protocol 2: cannot join; at 127.0.0.1:45123; "
+        f"join code needed, protocol {OUR_PROTOCOL_VERSION + 1}: cannot join; at 127.0.0.1:45123; "
         "host key 625f-8f5e-3da1-b31c",
     ]
 
@@ -56,7 +58,8 @@ def test_json_is_one_array(network: MemoryNetwork, capsys: pytest.CaptureFixture
     (table,) = json.loads(capsys.readouterr().out)
     assert table == {
         "instance": "Friday night", "table": "Friday night", "host": "alice",
-        "addresses": ["127.0.0.1"], "port": 45123, "protocol_version": 1, "compatible": True,
+        "addresses": ["127.0.0.1"], "port": 45123, "protocol_version": OUR_PROTOCOL_VERSION,
+        "compatible": True,
         "seats_taken": 1, "seats_free": 3, "preset": "official", "phase": "lobby",
         "join_code": False, "host_fingerprint": "625f-8f5e-3da1-b31c",
     }
