@@ -39,12 +39,12 @@ MOVE_SAMPLES: list[float] = []
 class TimedPeer(TablePeer):
     """A peer that records the CPU it spends on each move entry it accepts."""
 
-    def _accept(self, entry: Entry) -> None:
+    def _accept(self, entry: Entry, arrived_ms: int | None) -> None:
         if not isinstance(entry.body, Move):
-            super()._accept(entry)
+            super()._accept(entry, arrived_ms)
             return
         started = time.process_time()
-        super()._accept(entry)
+        super()._accept(entry, arrived_ms)
         MOVE_SAMPLES.append(time.process_time() - started)
 
 

@@ -10,19 +10,23 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
+from dataclasses import replace
 
 import pytest
 
 from uno_p2p.crypto.identity import PeerId
 from uno_p2p.net.link import DEFAULT_TIMINGS, Link
 from uno_p2p.net.mesh import ADDRESSES, FORWARD, LINKED, Mesh
+from uno_p2p.rules.actions import Draw
 from uno_p2p.rules.options import preset
+from uno_p2p.table.bodies import Move
 from uno_p2p.table.frames import FRAME_ENTRY, FRAME_MESSAGE, FRAME_SYNC
 from uno_p2p.table.memnet import TableSetup, seat_table
 from uno_p2p.table.peer import TablePeer
 from uno_p2p.table.sending import Outgoing
 from uno_p2p.table.state import TablePhase
 from uno_p2p.wire.codec import pack
+from uno_p2p.wire.envelope import Message
 from uno_p2p.wire.limits import GAP_FILL_AFTER_MS
 
 #: net.md §5.1: one member (key 11 repeated 32 times) on 127.0.0.1:40000, stamp 1,700,000,000,000.
@@ -65,7 +69,7 @@ class FakeNode:
     def pump(self) -> None:
         self._peer.data_to_send()
 
-    def deliver(self, key: bytes, data: bytes) -> None:
+    def deliver(self, key: bytes, data: bytes, arrived_ms: int = 0) -> None:
         self.delivered.append((key, data))
 
     async def take_frame(self, data: bytes, deliver: Callable[[], None]) -> None:
@@ -135,11 +139,16 @@ def test_a_member_passes_a_forwarded_frame_on_once_and_only_table_frames(
     mesh, _ = mesh_of(bob)
     to_cy = link(mesh, cy)
     link(mesh, ann)
-    message = FRAME_MESSAGE + b"a signed message"
+    signed = Message.sign(ann.identity, ann.table_id, 0, ann.ledger.head, Move(Draw(0)))
+    message = FRAME_MESSAGE + signed.encode()
     mesh.control(ann.peer_id.key, FORWARD + pack([cy.peer_id.key, message]))
     assert to_cy.sent[-1] == message
     sent = len(to_cy.sent)
-    for bad in (FORWARD + pack([cy.peer_id.key, FRAME_SYNC + b"x"]),
+    # table.md §3.1: a member passes on no forgery (a message its author did not sign).
+    forged = replace(signed, author=cy.peer_id)
+    for bad in (FORWARD + pack([cy.peer_id.key, FRAME_MESSAGE + forged.encode()]),
+                FORWARD + pack([cy.peer_id.key, FRAME_MESSAGE + b"not a message"]),
+                FORWARD + pack([cy.peer_id.key, FRAME_SYNC + b"x"]),
                 FORWARD + pack([cy.peer_id.key, b"p" + b"x"]),
                 FORWARD + b"\xc1", FORWARD + pack([b"short", message])):
         assert mesh.control(ann.peer_id.key, bad)

@@ -231,7 +231,7 @@ class UncheckingHost(EvilHost):
     done = False
 
     def receive(self, data: bytes, now_ms: int | None = None,
-                sender: PeerId | None = None) -> None:
+                sender: PeerId | None = None, arrived_ms: int | None = None) -> None:
         if not self.done and data[:1] == FRAME_MESSAGE:
             message = Message.decode(data[1:])
             if isinstance(message.body, Move) and \
@@ -239,7 +239,7 @@ class UncheckingHost(EvilHost):
                 self.done = True
                 self.send_entry(self.wrap(message))
                 return
-        super().receive(data, now_ms, sender)
+        super().receive(data, now_ms, sender, arrived_ms)
 
 
 class SkipsTurn(EvilHost):
@@ -248,14 +248,14 @@ class SkipsTurn(EvilHost):
     done = False
 
     def receive(self, data: bytes, now_ms: int | None = None,
-                sender: PeerId | None = None) -> None:
+                sender: PeerId | None = None, arrived_ms: int | None = None) -> None:
         if not self.done and data[:1] == FRAME_MESSAGE:
             message = Message.decode(data[1:])
             if isinstance(message.body, Move) and self.state.seat_of(message.author.key) == 1:
                 self.done = True
                 self.inject(Move(TimeOut(1)))
                 return
-        super().receive(data, now_ms, sender)
+        super().receive(data, now_ms, sender, arrived_ms)
 
 
 class Forks(EvilHost):
@@ -294,7 +294,7 @@ class Reorders(EvilHost):
     held: Message | None = None
 
     def receive(self, data: bytes, now_ms: int | None = None,
-                sender: PeerId | None = None) -> None:
+                sender: PeerId | None = None, arrived_ms: int | None = None) -> None:
         if not self.done and data[:1] == FRAME_MESSAGE:
             message = Message.decode(data[1:])
             seat = self.state.seat_of(message.author.key)
@@ -306,7 +306,7 @@ class Reorders(EvilHost):
                 self.send_entry(Entry.countersign(self.identity, last.seq, last.prev_hash,
                                                   message))
                 return
-        super().receive(data, now_ms, sender)
+        super().receive(data, now_ms, sender, arrived_ms)
 
 
 def decode_entry(data: bytes) -> Entry:

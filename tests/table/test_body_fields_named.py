@@ -29,7 +29,7 @@ from uno_p2p.table.bodies import (
     Shares,
     ShuffleDeck,
 )
-from uno_p2p.table.frames import FRAME_SYNC, decode_drop, decode_sync, frame
+from uno_p2p.table.frames import FRAME_SYNC, DropNotice, decode_drop, decode_sync, frame
 from uno_p2p.table.handover import Vote
 from uno_p2p.wire.codec import WireValue, pack, unpack
 from uno_p2p.wire.registry import BODIES
@@ -203,8 +203,8 @@ def test_a_frame_of_an_unknown_kind_is_refused_naming_its_tag() -> None:
 def test_a_drop_notice_for_message_zero_decodes() -> None:
     """table.md §3.1: a drop notice names the dropped message's counter, and a peer's
     first message is number 0."""
-    assert decode_drop(pack([0, "race", "a move already made"])) == (
-        0, "race", "a move already made")
+    assert decode_drop(pack([0, "race", "a move already made", bytes(32)])) == DropNotice(
+        0, "race", "a move already made", bytes(32))
 
 
 @pytest.mark.parametrize(("decode", "payload", "words"), [

@@ -27,8 +27,9 @@ class Watched(TablePeer):
     def _note(self) -> None:
         self.seen.setdefault(self.state.seq, self.now_ms)
 
-    def receive(self, data: bytes, now_ms: int | None = None, sender: object = None) -> None:
-        super().receive(data, now_ms, sender)  # type: ignore[arg-type]
+    def receive(self, data: bytes, now_ms: int | None = None, sender: object = None,
+                arrived_ms: int | None = None) -> None:
+        super().receive(data, now_ms, sender, arrived_ms)  # type: ignore[arg-type]
         self._note()
 
     def handle_timer(self, now_ms: int) -> None:

@@ -133,7 +133,7 @@ def test_any_member_answers_a_sync_request_and_only_the_sequencer_closes_it() ->
         drops = [decode_drop(o.data[1:]) for o in out if o.data[:1] == FRAME_DROP]
         if answerer is host:
             mine = sum(1 for e in held if e.author == asker.peer_id)
-            assert [(counter, code) for counter, code, _ in drops] == [(mine, "synced")]
+            assert [(d.counter, d.code) for d in drops] == [(mine, "synced")]
             assert out[-1].data[:1] == FRAME_DROP, "the closing D comes last"
         else:
             assert drops == []

@@ -13,7 +13,7 @@ from uno_p2p.crypto.identity import Identity
 from uno_p2p.rules.options import preset
 from uno_p2p.table.bodies import Clock
 from uno_p2p.table.events import OptionsChanged, PlayerReady, Progress
-from uno_p2p.table.frames import FRAME_DROP, decode_drop
+from uno_p2p.table.frames import FRAME_DROP, DropNotice, decode_drop
 from uno_p2p.table.memnet import Network, seeded
 from uno_p2p.table.peer import TablePeer
 from uno_p2p.table.state import TablePhase
@@ -77,7 +77,7 @@ def test_a_joiner_changing_the_rules_is_told_why_the_host_dropped_it() -> None:
     cheat worth an abort: the sequencer drops the message and tells its author (``D``,
     ``[counter, code, reason]``, §2) with the code (``not_host``, verdicts.md) and a
     reason the player reads, which the joiner passes on as ``Progress``."""
-    drops: list[tuple[bytes, tuple[int, str, str]]] = []
+    drops: list[tuple[bytes, DropNotice]] = []
 
     def watch(sender: bytes, recipient: bytes, data: bytes) -> list[bytes]:
         if data[:1] == FRAME_DROP:
@@ -95,7 +95,8 @@ def test_a_joiner_changing_the_rules_is_told_why_the_host_dropped_it() -> None:
     assert net.host.state.lobby is not None
     assert net.host.state.lobby.preset != "house"
     assert len(drops) == 1
-    recipient, (_counter, code, reason) = drops[0]
+    recipient, notice = drops[0]
+    code, reason = notice.code, notice.reason
     assert recipient == joiner.peer_id.key
     assert code == "not_host"
     assert "host" in reason

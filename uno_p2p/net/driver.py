@@ -24,7 +24,6 @@ from uno_p2p.net.stats import NodeStats
 from uno_p2p.net.verify import Offloader
 from uno_p2p.rules.actions import Action
 from uno_p2p.table.events import GameEnded, PlayerLeft, RoundEnded, TableEvent
-from uno_p2p.table.frames import FRAME_ENTRY
 from uno_p2p.table.offload import Duty, DutyJob, Statement, frame_statements
 from uno_p2p.table.peer import TablePeer
 from uno_p2p.table.sending import Outgoing
@@ -133,8 +132,9 @@ class Driver:
         """To the sequencer or the listed members, on any path the mesh has."""
         self.mesh.route(out)
 
-    def deliver(self, key: bytes, data: bytes) -> None:
-        """A frame from a member's link: the mesh's own, or one for the peer.
+    def deliver(self, key: bytes, data: bytes, arrived_ms: int) -> None:
+        """A frame from a member's link (taken off it at ``arrived_ms``): the mesh's own,
+        or one for the peer.
 
         Raises:
             LinkLost: a frame a member never sends, or one that does not decode.
@@ -142,17 +142,10 @@ class Driver:
         if self.mesh.control(key, data) or data[:1] == PRESENCE or self._peer is None or \
                 self.closed:
             return
-        self.peer.receive(data, self._arrival(key, data), PeerId(key))
+        # table.md §6.1: the clock check counts from when the frame came off the link,
+        # not from when its proofs were checked; a forward's delay only makes it looser.
+        self.peer.receive(data, self.clock(), PeerId(key), arrived_ms)
         self.pump()
-
-    def _arrival(self, key: bytes, data: bytes) -> int | None:
-        """The time a frame came, or None for an entry that came from another member
-        than the sequencer: a forward or a supply adds a delay that is not the
-        sequencer's, so it is no sample of the sequencer's clock (table.md §6.1,
-        net.md §5.3); the sequencer's own link gives those."""
-        if data[:1] == FRAME_ENTRY and key != self.peer.host_id.key:
-            return None
-        return self.clock()
 
     def give_up(self) -> None:
         """The sequencer stayed out of reach and no hand-over came (a joiner stops)."""

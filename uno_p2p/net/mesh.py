@@ -49,6 +49,7 @@ from uno_p2p.table.sending import Outgoing
 from uno_p2p.table.state import TablePhase
 from uno_p2p.wire import fields
 from uno_p2p.wire.codec import Limits, WireValue, pack, unpack
+from uno_p2p.wire.envelope import Message
 from uno_p2p.wire.limits import GAP_FILL_AFTER_MS
 
 #: Link-level frames of the mesh (net.md §5.1).
@@ -107,7 +108,7 @@ class MeshNode(Protocol):
 
     def pump(self) -> None: ...
 
-    def deliver(self, key: bytes, data: bytes) -> None: ...
+    def deliver(self, key: bytes, data: bytes, arrived_ms: int) -> None: ...
 
     async def take_frame(self, data: bytes, deliver: Callable[[], None]) -> None: ...
 
@@ -228,7 +229,8 @@ class Mesh:
                 data = await link.receive()
                 if self.links.get(key) is not link:
                     break  # a newer link of this member took over
-                await self.node.take_frame(data, partial(self.node.deliver, key, data))
+                await self.node.take_frame(data, partial(self.node.deliver, key, data,
+                                                         self.node.clock()))
         except LinkLost as error:
             if not self.node.finished.is_set():
                 self.node.on_note(f"the link to {self._name(key)} ended ({error.code})")
@@ -334,7 +336,7 @@ class Mesh:
         link = self.links.get(target)
         peer = self.node.seated
         if link is None or peer is None or data[:1] not in FORWARDABLE or \
-                PeerId(key) not in members_in_order(peer):
+                PeerId(key) not in members_in_order(peer) or not _signed(data):
             return
         link.send(data)
 
@@ -484,6 +486,18 @@ class Mesh:
     def _name(self, key: bytes) -> str:
         peer = self.node.seated
         return PeerId(key).fingerprint if peer is None else peer.state.name_of(key)
+
+
+def _signed(data: bytes) -> bool:
+    """A message frame carries its author's own signature: a member passes on no
+    forgery, so the sequencer may name the link a forgery comes by (table.md §3.1)."""
+    if data[:1] not in (FRAME_MESSAGE, FRAME_RELAY):
+        return True
+    try:
+        Message.decode(data[1:]).verify()
+    except (InvalidMessage, UnoError):
+        return False
+    return True
 
 
 __all__ = ["ADDRESSES", "FORWARD", "LINKED", "MESH_FRAMES", "Backoff", "Mesh", "MeshNode"]

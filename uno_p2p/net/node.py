@@ -43,6 +43,7 @@ from uno_p2p.net.seats import LogSaver
 from uno_p2p.table.events import GameStarted, PeerMisbehaved, PlayerLeft, TableEvent
 from uno_p2p.table.frames import FRAME_SYNC, FRAMES, frame, sync_request
 from uno_p2p.table.peer import TablePeer
+from uno_p2p.table.sequencer import RESPONSE_TIMEOUT_MS
 from uno_p2p.table.state import TablePhase
 from uno_p2p.wire.codec import WireValue, pack, unpack
 
@@ -204,7 +205,7 @@ class HostNode(Driver):
                 data = await link.receive()
                 if self.links.get(key) is not link:
                     break  # a newer link of this peer took over, or a stranger's was closed
-                await self.take_frame(data, partial(self._deliver, key, data))
+                await self.take_frame(data, partial(self._deliver, key, data, self.clock()))
                 await self._announce()
         except LinkLost as error:
             if not self.finished.is_set():
@@ -217,8 +218,9 @@ class HostNode(Driver):
                 self._gone(key)
             self._link_ended.set()
 
-    def _deliver(self, key: bytes, data: bytes) -> None:
-        """One frame from a member: to the sequencer, or, after a hand-over, from it.
+    def _deliver(self, key: bytes, data: bytes, arrived_ms: int) -> None:
+        """One frame from a member (it came off the link at ``arrived_ms``): to the
+        sequencer, or, after a hand-over, from it.
 
         Raises:
             LinkLost: a frame a joiner never sends, or one that does not decode.
@@ -232,7 +234,7 @@ class HostNode(Driver):
         if data[:1] not in FRAMES:
             raise LinkLost(f"a frame of unknown kind {data[:1]!r}", code="unexpected_frame")
         self._sender, self._bad_frame = key, ""
-        self.peer.receive(data, self._arrival(key, data), PeerId(key))
+        self.peer.receive(data, self.clock(), PeerId(key), arrived_ms)
         self.pump()
         self._sender = None
         if self._bad_frame:
@@ -245,8 +247,9 @@ class HostNode(Driver):
                               f"table: {event.reason or 'no reason given'}")
         if isinstance(event, GameStarted):
             self._close_strangers()
-        if isinstance(event, PeerMisbehaved) and event.code == "invalid_frame" and \
-                event.peer is None and self._sender is not None:
+        if isinstance(event, PeerMisbehaved) and self._sender is not None and (
+                (event.code == "invalid_frame" and event.peer is None) or
+                (event.code == "forged_message" and event.peer == PeerId(self._sender))):
             self._bad_frame = event.reason
 
     def _say_goodbye(self, link: Link, reason: str) -> None:
@@ -278,8 +281,10 @@ class HostNode(Driver):
     def _gone(self, key: bytes) -> None:
         if self._seated(key) and not self.finished.is_set():
             self.missing.add(key)
-            self.on_note(f"{self.name_of(key)} is missing; the turn timer keeps the table "
-                         "moving until it comes back")
+            name = self.name_of(key)
+            self.on_note(f"{name} is out of reach; the game goes on, and if the table has to "
+                         f"wait for {name}, {name} is removed after "
+                         f"{RESPONSE_TIMEOUT_MS // 1000} s")
             self._tell_presence()
             # table.md §14: out of reach by every path (the mesh judges), it is removed
             # when the table must wait for it, and the others play on.
@@ -559,7 +564,8 @@ class JoinNode(Driver):
                 if data[:1] == PRESENCE:
                     self._presence(data[1:])
                     continue
-                await self.take_frame(data, partial(self.deliver, link.peer.key, data))
+                await self.take_frame(data, partial(self.deliver, link.peer.key, data,
+                                                    self.clock()))
         except LinkLost as error:
             link.abort()
             self.link = None

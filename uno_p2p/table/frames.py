@@ -2,8 +2,10 @@
 
 One tag byte, then the payload: ``M`` a signed message for the sequencer,
 ``E`` a countersigned entry from it, ``D`` the sequencer's notice that it
-did not log a message (``[counter, code, reason]``, unsigned: it only lets
-the author decide again; nothing depends on it), ``S`` a resumed peer's
+did not log a message (``[counter, code, reason, digest]``, unsigned: it only
+lets the author decide again, and only for the message whose hash is
+``digest``, so a notice earned by a forgery in the author's name names no
+message the author sent; ``synced`` carries no digest), ``S`` a resumed peer's
 request for the entries after the ``[seen]`` it has, ``R`` a peer's own signed
 message relayed to every peer (any peer may carry it on), ``V`` a hand-over
 vote (table.md §13), ``C`` a chat line (§15, never logged). ``E`` frames may
@@ -11,6 +13,8 @@ come from any peer: an entry proves itself by its countersignature.
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 from uno_p2p.errors import InvalidMessage
 from uno_p2p.wire import fields
@@ -42,23 +46,41 @@ def frame(tag: bytes, payload: bytes) -> bytes:
     return tag + payload
 
 
-def drop_notice(counter: int, code: str, reason: str) -> bytes:
+#: The ``digest`` of a drop notice: the dropped message's hash (wire.md §3), or empty.
+DIGEST_BYTES = 32
+
+
+@dataclass(frozen=True, slots=True)
+class DropNotice:
+    """A ``D`` frame: the sequencer did not log the message ``digest`` names."""
+
+    counter: int
+    code: str
+    reason: str
+    #: ``Message.hash`` of the message not logged; empty for ``synced`` (table.md §9).
+    digest: bytes = b""
+
+
+def drop_notice(counter: int, code: str, reason: str, digest: bytes = b"") -> bytes:
     """The payload of a ``D`` frame."""
-    return pack([counter, code[:48], reason[:200]])
+    return pack([counter, code[:48], reason[:200], digest])
 
 
-def decode_drop(payload: bytes) -> tuple[int, str, str]:
+def decode_drop(payload: bytes) -> DropNotice:
     """Decode a ``D`` frame's payload.
 
     Raises:
         InvalidMessage: malformed.
     """
-    counter, code, reason = fields.array(unpack(payload), 3, "a drop notice")
+    counter, code, reason, digest = fields.array(unpack(payload), 4, "a drop notice")
     if not isinstance(code, str) or not isinstance(reason, str):
         raise InvalidMessage("a drop notice holds a code and a reason")
-    return (fields.integer(counter, "a counter", lo=0, hi=(1 << 48) - 1),
-            fields.text(code, "a code", max_chars=48),
-            fields.text(reason, "a reason", max_chars=200))
+    digest = fields.blob(digest, "a message digest")
+    if len(digest) not in (0, DIGEST_BYTES):
+        raise InvalidMessage(f"a drop notice's digest is {DIGEST_BYTES} bytes or none")
+    return DropNotice(fields.integer(counter, "a counter", lo=0, hi=(1 << 48) - 1),
+                      fields.text(code, "a code", max_chars=48),
+                      fields.text(reason, "a reason", max_chars=200), digest)
 
 
 def sync_request(seen: int) -> bytes:

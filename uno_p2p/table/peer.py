@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 
 from uno_p2p.crypto.channel import ChannelKey
 from uno_p2p.crypto.group import Point
@@ -32,7 +33,7 @@ from uno_p2p.rules.codec import Slot
 from uno_p2p.rules.options import Options
 from uno_p2p.rules.state import Claim
 from uno_p2p.table import initiative, sight, succession
-from uno_p2p.table.bodies import Abort, Handover, PrivateShares, ShareItem
+from uno_p2p.table.bodies import Abort, Clock, Handover, PrivateShares, ShareItem
 from uno_p2p.table.chat import Chat
 from uno_p2p.table.controls import Controls
 from uno_p2p.table.events import (
@@ -49,6 +50,7 @@ from uno_p2p.table.frames import (
     FRAME_RELAY,
     FRAME_SYNC,
     FRAME_VOTE,
+    DropNotice,
     decode_drop,
     decode_sync,
     drop_notice,
@@ -66,6 +68,7 @@ from uno_p2p.table.watch import CensorshipWatch, ClockWatch
 from uno_p2p.wire.chain import ChainError
 from uno_p2p.wire.envelope import TABLE_ID_BYTES, Entry, Message
 from uno_p2p.wire.limits import (
+    CLOCK_DOUBT_MS,
     GAP_FILL_AFTER_MS,
     MAX_EARLY_BYTES,
     MAX_EARLY_ENTRIES,
@@ -78,6 +81,15 @@ from uno_p2p.wire.registry import Body
 ENTROPY_MIN = 32
 #: The code of the sequencer's last frame in answer to a sync request.
 SYNCED = "synced"
+
+
+@dataclass(frozen=True, slots=True)
+class InFlight:
+    """Our one message neither logged nor dropped yet (table.md §3.1)."""
+
+    message: Message
+    at_ms: int
+    relayed: bool = False
 
 
 class TablePeer(Controls):
@@ -133,8 +145,12 @@ class TablePeer(Controls):
         #: table.md §6.1-§6.2: the sequencer's clock against ours; relayed messages.
         self.clock_watch = ClockWatch()
         self.censorship = CensorshipWatch()
-        self._live = False
-        self._sent: tuple[Message, int] | None = None
+        #: A ``clock`` entry held back because it made us doubt the sequencer, and since
+        #: when (table.md §6.1): our vote stands meanwhile; then we follow the table.
+        self.doubted: tuple[Entry, int] | None = None
+        #: Our message in flight (``outstanding``): when we sent it, and whether we have
+        #: relayed it yet (§6.2). A drop notice must name it (§3.1).
+        self._sent: InFlight | None = None
         #: table.md §13: the election while the table has no sequencer, and when we
         #: last heard from the sequencer.
         self.election: Election | None = None
@@ -145,6 +161,9 @@ class TablePeer(Controls):
         self.supplied: dict[bytes, int] = {}
         self.heard_host_ms = 0
         self.outstanding_ms = 0
+        #: When (our clock) we accepted the last entry that was not a ``clock``: the
+        #: sequencer's response time-out runs from about then (table.md §6).
+        self.progress_ms = 0
 
     # -- construction ---------------------------------------------------------------------
     @classmethod
@@ -258,14 +277,16 @@ class TablePeer(Controls):
         return out
 
     def receive(self, data: bytes, now_ms: int | None = None,
-                sender: PeerId | None = None) -> None:
+                sender: PeerId | None = None, arrived_ms: int | None = None) -> None:
         """Bytes from the network: an entry, a message for the host, a drop notice, or
         (for the host, from ``sender``) a resumed peer's sync request.
 
-        A peer's fault becomes a ``PeerMisbehaved`` event, never an exception.
-        Only the sequencer sends ``E`` and ``D`` frames (table.md §3.1): from a
-        known ``sender`` other than the host they are ignored, so a seated peer
-        cannot stop another's game with a forged entry or make it reuse a counter.
+        ``arrived_ms`` is when the shell took the frame off its link (default
+        ``now_ms``): the clock check counts from it, not from when the frame was
+        processed (table.md §6.1). A peer's fault becomes a ``PeerMisbehaved``
+        event, never an exception. Only the sequencer sends ``D`` frames
+        (table.md §3.1): from a known ``sender`` other than the host they are
+        ignored, so a seated peer cannot make another reuse a counter.
         """
         if now_ms is not None:
             self.now_ms = max(self.now_ms, now_ms)
@@ -277,20 +298,20 @@ class TablePeer(Controls):
         if not data or (relayed and data[:1] == FRAME_DROP):
             return
         tag, payload = data[:1], data[1:]
-        self._live = now_ms is not None
+        arrived = now_ms if arrived_ms is None else arrived_ms
         try:
             if tag == FRAME_ENTRY:
                 entry = Entry.decode(payload)
                 if not relayed or succession.relayed_ok(self, entry):
-                    self._receive_entry(entry)
+                    self._receive_entry(entry, arrived)
             elif tag == FRAME_VOTE and self.stopped is None:
                 succession.hear_vote(self, payload, sender)
             elif tag in (FRAME_MESSAGE, FRAME_RELAY) and self.sequencer is not None:
-                self._order(self.sequencer.submit(Message.decode(payload), self.now_ms))
+                self._sequence(Message.decode(payload), sender)
             elif tag == FRAME_RELAY and self.stopped is None:
                 succession.hear_relay(self, Message.decode(payload))
             elif tag == FRAME_DROP:
-                self._dropped(*decode_drop(payload))
+                self._dropped(decode_drop(payload))
             elif tag == FRAME_SYNC and sender is not None:
                 self._resend(sender, decode_sync(payload))
             elif tag == FRAME_CHAT:
@@ -299,9 +320,22 @@ class TablePeer(Controls):
             # Bytes from another peer than the sequencer name nobody: anyone can send them.
             named = None if relayed or tag in (FRAME_MESSAGE, FRAME_RELAY) else self.host_id
             self._misbehaved(named, None, "invalid_frame", str(error), ())
-        finally:
-            self._live = False
         self._drive()
+
+    def _sequence(self, message: Message, sender: PeerId | None) -> None:
+        """The sequencer's part of ``receive``: order a message, and name the link a
+        message came by that its author never signed (a forgery in another's name:
+        an honest member forwards only verified messages, net.md §5.3)."""
+        assert self.sequencer is not None  # noqa: S101 (the caller's condition)
+        outcome = self.sequencer.submit(message, self.now_ms)
+        if outcome.forged:
+            name = "" if sender is None else self.state.name_of(sender.key)
+            self._events.append(PeerMisbehaved(
+                sender, name, None, "forged_message",
+                f"sent a message in {self.state.name_of(message.author.key)}'s name that "
+                f"{self.state.name_of(message.author.key)} did not sign: {outcome.forged}",
+                (message,)))
+        self._order(outcome)
 
     # -- chat (table.md §15) -------------------------------------------------------------
     def say(self, text: str, now_ms: int | None = None) -> None:
@@ -330,8 +364,10 @@ class TablePeer(Controls):
         for deadline in (initiative.grace_deadline(self), initiative.think_deadline(self)):
             if deadline is not None:
                 times.append(deadline)
-        if self._sent is not None and self.stopped is None:
-            times.append(self._sent[1] + RELAY_AFTER_MS)
+        if self._sent is not None and not self._sent.relayed and self.stopped is None:
+            times.append(self._sent.at_ms + RELAY_AFTER_MS)
+        if self.doubted is not None and self.stopped is None:
+            times.append(self.doubted[1] + CLOCK_DOUBT_MS)
         lost = succession.deadline(self)
         if lost is not None:
             times.append(lost)
@@ -345,8 +381,10 @@ class TablePeer(Controls):
         self.now_ms = max(self.now_ms, now_ms)
         if self.sequencer is not None and self.stopped is None:
             self._order(self.sequencer.tick(self.now_ms))
-        if self._sent is not None and self.now_ms >= self._sent[1] + RELAY_AFTER_MS:
-            self._relay(self._sent[0])
+        if self._sent is not None and not self._sent.relayed and \
+                self.now_ms >= self._sent.at_ms + RELAY_AFTER_MS:
+            self._relay(self._sent.message)
+        self._follow_doubted()
         self._fill_gap()
         succession.tick(self)
         self._drive()
@@ -405,19 +443,36 @@ class TablePeer(Controls):
     def _relay(self, message: Message) -> None:
         """Show our unlogged message to every peer: they hold it as evidence, and the host
         may get it this way if the direct path lost it."""
-        self._sent = None
+        if self._sent is not None:
+            self._sent = InFlight(self._sent.message, self._sent.at_ms, relayed=True)
         others = tuple(p for p in self.state.seats if p != self.peer_id)
         if others:
             self._out.append(Outgoing(others, frame(FRAME_RELAY, message.encode())))
 
-    def _clock_ahead(self, entry: Entry) -> bool:
-        """Refuse a live ``clock`` that runs ahead of our own clock (table.md §6.1)."""
-        if not self._live or self._syncing:
+    def _clock_doubted(self, entry: Entry, arrived_ms: int | None) -> bool:
+        """Hold back a ``clock`` that shows the table clock gaining on ours (table.md §6.1),
+        and vote for another sequencer. Only we see it, so it names nobody and stops
+        nothing: if no majority agrees within ``CLOCK_DOUBT_MS``, we follow the table."""
+        held = self.doubted
+        if held is not None:
+            return held[0].hash == entry.hash
+        why = self.clock_watch.judge(entry, self.host_id, arrived_ms)
+        if why is None:
             return False
-        why = self.clock_watch.judge(entry, self.host_id, self.now_ms)
-        if why is not None:
-            self._stop(self.host_id, entry.seq, "clock_ahead", why, (entry,))
-        return why is not None
+        self.doubted = (entry, self.now_ms)
+        self._events.append(Progress(f"{why}; we ask the others to move the table on"))
+        succession.host_lost(self)
+        return True
+
+    def _follow_doubted(self) -> None:
+        """No hand-over came for the clock we doubted: the others trust it, so take it
+        and measure the clock afresh from here (§6.1)."""
+        held = self.doubted
+        if held is None or self.now_ms < held[1] + CLOCK_DOUBT_MS or self.stopped is not None:
+            return
+        self.doubted = None
+        self.clock_watch.reanchor()
+        self._receive_entry(held[0], None)
 
     def _watch_censorship(self, entry: Entry, before: TableState) -> None:
         held = self.censorship.logged(entry, before,
@@ -445,7 +500,8 @@ class TablePeer(Controls):
         self.counter += 1
         self.outstanding = counter
         self.outstanding_ms = self.now_ms
-        self._sent = (message, self.now_ms)
+        self._sent = InFlight(message, self.now_ms)
+        self.clock_watch.sending(message.hash, self.now_ms)
         self._out.append(Outgoing(None, frame(FRAME_MESSAGE, message.encode())))
 
     def _maker(self, body: Body | None, to: PeerId | None,
@@ -471,7 +527,8 @@ class TablePeer(Controls):
             drop = outcome.drop
             target = PeerId(drop.author)
             if target != self.peer_id:
-                payload = frame(FRAME_DROP, drop_notice(drop.counter, drop.code, drop.reason))
+                payload = frame(FRAME_DROP, drop_notice(drop.counter, drop.code, drop.reason,
+                                                        drop.digest))
                 self._out.append(Outgoing((target,), payload))
 
     def _broadcast(self, entry: Entry, events: Sequence[TableEvent]) -> None:
@@ -488,7 +545,7 @@ class TablePeer(Controls):
             self._out.append(Outgoing(tuple(members), frame(FRAME_ENTRY, entry.encode())))
 
     # -- receiving ------------------------------------------------------------------------
-    def _receive_entry(self, entry: Entry) -> None:
+    def _receive_entry(self, entry: Entry, arrived_ms: int | None) -> None:
         handover = isinstance(entry.body, Handover)
         if self.stopped is not None or (self.sequencer is not None and not handover):
             return
@@ -501,11 +558,11 @@ class TablePeer(Controls):
         if entry.seq > expected:
             self._keep_early(entry)
             return
-        self._accept(entry)
-        while self.state.seq in self._early and self.stopped is None:
+        self._accept(entry, arrived_ms)
+        while self.state.seq in self._early and self.stopped is None and self.doubted is None:
             early = self._early.pop(self.state.seq)
             self._early_bytes -= len(early.encode())
-            self._accept(early)
+            self._accept(early, None)
         if not self._early:
             self._gap_since = None
 
@@ -541,8 +598,8 @@ class TablePeer(Controls):
             self._misbehaved(None, entry.seq, error.code,
                              f"an entry at a number we accepted does not verify: {error}", ())
 
-    def _accept(self, entry: Entry) -> None:
-        if self._clock_ahead(entry):
+    def _accept(self, entry: Entry, arrived_ms: int | None) -> None:
+        if self._clock_doubted(entry, arrived_ms):
             return
         before = self.state
         try:
@@ -566,6 +623,15 @@ class TablePeer(Controls):
 
     def _after(self, entry: Entry, events: Iterable[TableEvent]) -> None:
         self._events.extend(events)
+        self.clock_watch.logged(entry)
+        if not isinstance(entry.body, Clock):
+            self.progress_ms = self.now_ms
+        if self.doubted is not None and entry.seq >= self.doubted[0].seq:
+            self.doubted = None  # a hand-over took the doubted entry's place
+        if isinstance(entry.body, Handover) and self._early:
+            # Kept early under the old sequencer, at places the new term fills anew.
+            self._early.clear()
+            self._early_bytes = 0
         succession.after_entry(self, entry)
         if entry.author == self.peer_id:
             self.counter = max(self.counter, entry.message.counter + 1)
@@ -575,7 +641,12 @@ class TablePeer(Controls):
             self._open_private(entry)
         sight.learn(self)
 
-    def _dropped(self, counter: int, code: str, reason: str) -> None:
+    def _dropped(self, notice: DropNotice) -> None:
+        """The sequencer did not log a message of ours (table.md §3.1): decide again,
+        under the same number, only if it names the very message we sent; any other
+        notice (a forgery in our name earned it, or it is stale) changes nothing, or
+        we would sign one number twice."""
+        counter, code, reason = notice.counter, notice.code, notice.reason
         if code == SYNCED:
             # The sequencer's count is the truth: a message of ours it never logged
             # (lost with a broken link) is void, and its number is ours to use again.
@@ -586,7 +657,9 @@ class TablePeer(Controls):
                 self.counter = counter
                 self.outstanding = None
             return
-        if self.outstanding == counter:
+        sent = self._sent
+        if self.outstanding == counter and sent is not None and \
+                sent.message.hash == notice.digest:
             self.outstanding = None
             self._sent = None
             self.counter = counter

@@ -8,13 +8,19 @@ never countersigns an invalid entry. What it refuses:
   had not seen the latest entries) is dropped, not logged, and its author
   told (``Drop``), so it can decide again;
 - a replay of a logged message is dropped silently;
+- a message whose signature does not verify, or (after the start) whose
+  author holds no seat, is dropped silently: its author is told nothing
+  (a notice would let whoever forged it make the author sign its number
+  again, table.md §3.1), and the link it came by is reported (``forged``);
 - anything else is cheating: the sequencer logs an ``Abort`` naming the
   author, with the signed message as evidence, which every peer re-checks.
 
 It also keeps the table clock (``Clock`` entries) and proposes time-outs:
 a ``TimeOut`` move when the turn timer has run out (peers accept it only if
 the engine agrees from the logged times), an ``Abort`` naming a peer that
-owes the table work and has not answered for ``response_timeout_ms``.
+owes the table work and has not answered for ``response_timeout_ms``: a
+``Remove`` when the rules let the seat go (table.md §14), else the closing
+``Abort``. Never its own seat: its own work is late only on its own machine.
 """
 
 from __future__ import annotations
@@ -52,14 +58,19 @@ class Drop:
     counter: int
     code: str
     reason: str
+    #: ``Message.hash`` of the message not logged: its author acts on the notice only
+    #: if it sent that very message (table.md §3.1).
+    digest: bytes
 
 
 @dataclass(slots=True)
 class Outcome:
-    """What one submission produced: the entries logged (with their facts) and any drop."""
+    """What one submission produced: the entries logged (with their facts), any drop,
+    and why the message was not its author's (``forged``: a bad signature), if so."""
 
     entries: list[tuple[Entry, list[TableEvent]]] = field(default_factory=list)
     drop: Drop | None = None
+    forged: str = ""
 
 
 class Sequencer:
@@ -87,9 +98,19 @@ class Sequencer:
     def submit(self, message: Message, now_ms: int) -> Outcome:
         """Check a peer's message and log it, or drop it, or stop the game naming its author."""
         outcome = Outcome()
-        handovers = self.ledger.state.handovers
-        if handovers and message.head.seen <= handovers[-1][0]:
+        state = self.ledger.state
+        if state.handovers and message.head.seen <= state.handovers[-1][0]:
             # table.md §13.3: signed before the hand-over, void; its author signs anew.
+            return outcome
+        if state.phase != TablePhase.LOBBY and state.seat_of(message.author.key) is None:
+            # table.md §7.2: after the start only the seats speak. A key with no seat
+            # (a stranger on the LAN, a removed seat) is not worth an entry, a notice
+            # or an abort: anyone can make a key.
+            return outcome
+        try:
+            message.verify()
+        except RemoteProtocolError as error:
+            outcome.forged = str(error)
             return outcome
         self._clock(outcome, now_ms, message)
         try:
@@ -102,9 +123,6 @@ class Sequencer:
                 self._log(outcome, self._sign(Clock(now_ms)), now_ms)
                 return self._retry(outcome, message, now_ms)
             self._refuse(outcome, message, error)
-            return outcome
-        except RemoteProtocolError as error:  # a bad signature: not even the author's
-            outcome.drop = Drop(message.author.key, message.counter, error.code, str(error))
             return outcome
         self._log(outcome, message, now_ms, checked)
         return outcome
@@ -175,7 +193,9 @@ class Sequencer:
             events = self.ledger.accept_checked(entry, *checked)
         if message.author == self.identity.peer:
             self.counter += 1
-        if not isinstance(message.body, Clock) and not _timeout(message.body):
+        if not isinstance(message.body, Clock):
+            # A time-out is progress too (table.md §6): the table waits afresh, and the
+            # seat that owes the next work gets its full time from here.
             self.last_progress_ms = max(self.last_progress_ms, now_ms)
         outcome.entries.append((entry, events))
 
@@ -206,30 +226,29 @@ class Sequencer:
         if error.code == "equivocation" and self.ledger.state.phase in LIVE:
             self._abort(outcome, message, error.code, "signed two messages with one number")
             return
-        outcome.drop = Drop(message.author.key, message.counter, error.code, str(error))
+        outcome.drop = _drop(message, error.code, str(error))
 
     def _refuse(self, outcome: Outcome, message: Message, error: Misbehaviour) -> None:
         state = self.ledger.state
         if state.phase not in LIVE or self._grace_rule(error) or \
                 not refused(state, message, self.ledger.view):
-            outcome.drop = Drop(message.author.key, message.counter, error.code, str(error))
+            outcome.drop = _drop(message, error.code, str(error))
             return
         self._abort(outcome, message, error.code, str(error))
 
     def _abort(self, outcome: Outcome, message: Message, code: str, reason: str) -> None:
         body = Abort(message.author, code, reason[:200], message.encode())
         self._log(outcome, self._sign(body), self.last_progress_ms)
-        outcome.drop = Drop(message.author.key, message.counter, code, reason)
+        outcome.drop = _drop(message, code, reason)
 
     # -- timers (table.md §6) -------------------------------------------------------------
     def next_timer(self) -> int | None:
         """When ``tick`` has something to do, if ever."""
-        state = self.ledger.state
         deadlines = []
         turn = self._turn_deadline()
         if turn is not None:
             deadlines.append(turn)
-        if state.phase in WAITING and (waiting_for(state) or self._lost_awaited()):
+        if self._late():
             deadlines.append(self.last_progress_ms + self.response_timeout_ms)
         if self._gone_awaited():
             deadlines.append(self.last_progress_ms)
@@ -243,7 +262,26 @@ class Sequencer:
     def _lost_awaited(self) -> list[int]:
         """Seats the shell reported gone whose decision the table waits for."""
         state = self.ledger.state
-        return [s for s, p in enumerate(state.seats) if p.key in self.lost and awaited(state, s)]
+        return [s for s, p in enumerate(state.seats) if p.key in self.lost and awaited(state, s)
+                and p != self.identity.peer]
+
+    def _late(self) -> list[int]:
+        """The seats the table waits for, other than ours, in seat order: the ones the
+        response time-out runs for. Our own seat's work is on its way (computed on this
+        machine, however busy), never a reason to stop or name anyone."""
+        state = self.ledger.state
+        if state.phase not in WAITING:
+            return []
+        mine = state.seat_of(self.identity.peer.key)
+        return sorted({*waiting_for(state), *self._lost_awaited()} - {mine})
+
+    def removal_due(self) -> tuple[int, int] | None:
+        """The first seat the response time-out runs for, and when it runs out (for the
+        shell's words: "waiting for Bo's cards, removed in 45 s"), if any."""
+        late = self._late()
+        if not late:
+            return None
+        return late[0], self.last_progress_ms + self.response_timeout_ms
 
     def _gone_awaited(self) -> list[int]:
         """The old host's seat, out of reach, when the table waits for it and the rules
@@ -251,10 +289,9 @@ class Sequencer:
         state = self.ledger.state
         if state.phase not in WAITING:
             return []
-        late = {*waiting_for(state), *self._lost_awaited()}
         # ``gone`` is a part of ``lost``: both are set at the hand-over, and ``back``
         # clears both.
-        return [s for s in sorted(late) if state.seats[s].key in self.gone
+        return [s for s in self._late() if state.seats[s].key in self.gone
                 and not removable(state, state.seats[s], self.identity.peer)]
 
     def tick(self, now_ms: int) -> Outcome:
@@ -268,7 +305,7 @@ class Sequencer:
                 self._log(outcome, self._sign(Clock(now_ms)), now_ms)
             self._log(outcome, self._sign(Move(TimeOut(seat))), now_ms)
             return outcome
-        late = [*waiting_for(state), *self._lost_awaited()] if state.phase in WAITING else []
+        late = self._late()
         gone = self._gone_awaited()
         if gone or (late and now_ms >= self.last_progress_ms + self.response_timeout_ms):
             culprit = state.seats[(gone or late)[0]]
@@ -288,8 +325,8 @@ class Sequencer:
         return outcome
 
 
-def _timeout(body: Body) -> bool:
-    return isinstance(body, Move) and isinstance(body.action, TimeOut)
+def _drop(message: Message, code: str, reason: str) -> Drop:
+    return Drop(message.author.key, message.counter, code, reason, message.hash)
 
 
 __all__ = ["Drop", "Outcome", "Sequencer"]

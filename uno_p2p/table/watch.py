@@ -4,14 +4,15 @@ docs/protocol/table.md §6.1-§6.2. The sequencer keeps the table clock and
 proposes time-outs; the log alone cannot show that a ``clock`` entry ran
 ahead of real time, nor that a move the sequencer timed out had in fact been
 sent. Each peer therefore checks both against what only it can see, its own
-clock (the ``now_ms`` the shell gives it) and the signed messages other
-peers relay to it, and names the sequencer when they disagree. Pure and
-bounded: a fixed number of clock samples, one relayed message per author.
+clock (the times the shell gives it) and the signed messages other peers
+relay to it. What one peer alone sees proves nothing to the others, so it
+never stops the table: a doubted clock makes the peer vote for another
+sequencer (table.md §6.1, §13), censorship is told to its player (§6.2).
+Pure and bounded: two clock bounds, one relayed message per author.
 """
 
 from __future__ import annotations
 
-from collections import deque
 from dataclasses import dataclass
 
 from uno_p2p.crypto.identity import PeerId
@@ -21,57 +22,94 @@ from uno_p2p.table.bodies import Abort, Clock, Move
 from uno_p2p.table.ledger import Ledger, check_message
 from uno_p2p.table.state import TableState
 from uno_p2p.wire.envelope import Entry, Message
-from uno_p2p.wire.limits import (
-    CLOCK_TOLERANCE_MS,
-    CLOCK_WINDOW_MS,
-    MAX_CLOCK_SAMPLES,
-    RELAY_AFTER_MS,
-)
+from uno_p2p.wire.limits import CLOCK_TOLERANCE_MS, MAX_CLOCK_SAMPLES, RELAY_AFTER_MS
 
 #: Codes of the sequencer's entries that say a seat did not answer (table.md §6).
 SILENCING_CODES = frozenset({"unresponsive", "missing_reveal"})
 
 
 class ClockWatch:
-    """The table clock against this peer's own clock (table.md §6.1).
+    """The table clock's pace against this peer's own clock (table.md §6.1).
 
-    Clocks of different machines have different origins, so what is compared
-    is the *offset* ``table_ms - local_ms`` of each ``clock`` entry when it is
-    accepted: with honest clocks it only shrinks by the delay of delivery.
-    A ``clock`` entry whose offset exceeds the smallest one seen in the last
-    ``CLOCK_WINDOW_MS`` (and always the last one) by more than
-    ``CLOCK_TOLERANCE_MS`` ran ahead of real time: refused. So the sequencer
-    can move the table clock ahead of real time by at most the tolerance per
-    window, and cannot time a player out early by more than that.
+    Clocks of different machines have different origins, so what is bounded
+    is the offset ``c`` between the table clock and ours. Each ``clock`` entry
+    gives two bounds that hold for an honest sequencer *whatever the delays*:
+
+    - a **lower** bound ``table_ms - arrived_ms``: the entry was stamped
+      before it reached us (a late arrival, a paused process, a long proof
+      queue only make this bound looser);
+    - an **upper** bound ``table_ms - sent_ms``, when a message of ours,
+      sent at ``sent_ms``, was logged before this entry: the sequencer
+      stamped it after our message reached it (a late stamp of ours only
+      makes this bound looser).
+
+    The highest lower bound can exceed the lowest upper bound only if the
+    table clock ran ahead of ours between the two entries that gave them:
+    by more than ``CLOCK_TOLERANCE_MS``, the sequencer's clock is doubted.
+    No delay on our side can cause it, so an honest sequencer is never
+    doubted (clock *rates* differ by parts per million). Memory is bounded:
+    two numbers and at most ``MAX_CLOCK_SAMPLES`` messages of ours in flight.
     """
 
     def __init__(self) -> None:
-        self.samples: deque[tuple[int, int]] = deque(maxlen=MAX_CLOCK_SAMPLES)
+        #: Our messages not logged yet (``Message.hash``), with when we sent them.
+        self.sent: dict[bytes, int] = {}
+        #: When we sent our latest message logged so far (``None``: none yet).
+        self.since: int | None = None
+        self.lower: int | None = None
+        self.upper: int | None = None
 
-    def ahead_by(self, table_ms: int, local_ms: int) -> int:
-        """How far past the tolerance a ``clock(table_ms)`` received at ``local_ms`` runs
-        (0: it may be accepted)."""
-        window = [o for t, o in self.samples if local_ms - t <= CLOCK_WINDOW_MS]
-        if self.samples:
-            window.append(self.samples[-1][1])
-        if not window:
+    def sending(self, digest: bytes, local_ms: int) -> None:
+        """We send the message that hashes to ``digest`` now (our clock)."""
+        if len(self.sent) >= MAX_CLOCK_SAMPLES:
+            del self.sent[next(iter(self.sent))]  # the oldest: dropped or void by now
+        self.sent.setdefault(digest, local_ms)
+
+    def logged(self, entry: Entry) -> None:
+        """An entry was accepted: one of ours bounds every ``clock`` after it."""
+        sent = self.sent.pop(entry.message.hash, None)
+        if sent is not None:
+            self.since = sent if self.since is None else max(self.since, sent)
+
+    def bounds(self, table_ms: int, arrived_ms: int | None) -> tuple[int | None, int | None]:
+        """The bounds on the offset once a ``clock(table_ms)`` that came at ``arrived_ms``
+        (our clock; ``None``: unknown) is counted."""
+        lower, upper = self.lower, self.upper
+        if arrived_ms is not None:
+            sample = table_ms - arrived_ms
+            lower = sample if lower is None else max(lower, sample)
+        if self.since is not None:
+            sample = table_ms - self.since
+            upper = sample if upper is None else min(upper, sample)
+        return lower, upper
+
+    def ahead_by(self, table_ms: int, arrived_ms: int | None) -> int:
+        """How far past the tolerance a ``clock(table_ms)`` shows the table clock gained
+        on ours (0: nothing to doubt)."""
+        lower, upper = self.bounds(table_ms, arrived_ms)
+        if lower is None or upper is None:
             return 0
-        return max(0, table_ms - local_ms - min(window) - CLOCK_TOLERANCE_MS)
+        return max(0, lower - upper - CLOCK_TOLERANCE_MS)
 
-    def accepted(self, table_ms: int, local_ms: int) -> None:
-        """Remember an accepted ``clock`` entry."""
-        self.samples.append((local_ms, table_ms - local_ms))
+    def accepted(self, table_ms: int, arrived_ms: int | None) -> None:
+        """Count a ``clock`` entry that was accepted."""
+        self.lower, self.upper = self.bounds(table_ms, arrived_ms)
 
-    def judge(self, entry: Entry, host: PeerId, local_ms: int) -> str | None:
-        """Why a live ``clock`` entry is refused, or None (then it is remembered)."""
+    def reanchor(self) -> None:
+        """Forget the bounds (not our messages in flight): the table went on with a clock
+        we doubted and no majority agreed (§6.1), so its pace is measured afresh."""
+        self.lower = self.upper = None
+
+    def judge(self, entry: Entry, host: PeerId, arrived_ms: int | None) -> str | None:
+        """Why a ``clock`` entry makes us doubt the sequencer, or None (then it is counted)."""
         body = entry.body
         if not isinstance(body, Clock) or entry.author != host:
             return None
-        ahead = self.ahead_by(body.now_ms, local_ms)
+        ahead = self.ahead_by(body.now_ms, arrived_ms)
         if ahead:
-            return (f"entry {entry.seq}: the table clock runs {ahead} ms ahead of ours "
-                    "(beyond the tolerance): a time-out on it would come too early")
-        self.accepted(body.now_ms, local_ms)
+            return (f"entry {entry.seq}: the table clock ran {ahead} ms further ahead of ours "
+                    "than the tolerance allows: a time-out on it would come too early")
+        self.accepted(body.now_ms, arrived_ms)
         return None
 
 

@@ -41,6 +41,7 @@ from uno_p2p.table.events import (
     TableEvent,
 )
 from uno_p2p.table.peer import TablePeer
+from uno_p2p.table.sequencer import RESPONSE_TIMEOUT_MS
 from uno_p2p.table.state import TablePhase
 from uno_p2p.ui.lobby import LobbySeat, LobbyView
 from uno_p2p.ui.session import NEWS_KEPT, RoundSummary, SelfPaced
@@ -222,6 +223,12 @@ class NetSession(SelfPaced):
         if waiting:
             text = f"waiting for {', '.join(state.player_names[s] for s in waiting)} " \
                 f"({_doing(state.phase)})"
+            gone = [state.player_names[s] for s in waiting if state.player_names[s] in missing]
+            if gone and self.driver is not None:
+                # table.md §6: the sequencer removes a seat it waits for this long after
+                # the last progress; say so instead of promising the table moves on.
+                left = max(0, peer.progress_ms + RESPONSE_TIMEOUT_MS - self.driver.clock())
+                text += f"; {' and '.join(gone)} removed in {left // 1000} s if not back"
         elif state.phase == TablePhase.REVEALING:
             text = "revealing every secret for the final check"
         # Our own turn's countdown is in the centre already; here, the others' turns.

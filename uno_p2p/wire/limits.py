@@ -52,12 +52,15 @@ MAX_RELAYED_PER_AUTHOR = 1
 #: An ``abort``'s evidence is one message; that message may not itself be an
 #: ``abort`` that carries evidence (no nesting, so no recursion, table.md §7.2).
 MAX_EVIDENCE_DEPTH = 1
-#: How far the sequencer's ``clock`` may run ahead of a peer's own clock
-#: (table.md §6.1), and how long a peer remembers its observations of it.
+#: How far the table clock may gain on a peer's own clock before that peer
+#: doubts the sequencer (table.md §6.1).
 CLOCK_TOLERANCE_MS = 5_000
-CLOCK_WINDOW_MS = 120_000
-#: Observations of the table clock a peer keeps inside that window.
+#: A peer's own messages in flight whose sending time it keeps, to bound the
+#: table clock (table.md §6.1); more than one only across drops and resyncs.
 MAX_CLOCK_SAMPLES = 256
+#: How long a peer that doubts the table clock holds the ``clock`` entry back
+#: while its vote stands (table.md §6.1); then it follows the table.
+CLOCK_DOUBT_MS = 15_000
 #: A peer relays its own message to every peer when the sequencer has neither
 #: logged nor dropped it after this long (table.md §6.2).
 RELAY_AFTER_MS = 5_000
