@@ -41,6 +41,7 @@ def all_ok_and_nobody_named(xdg: Path, outputs: list[Path]) -> None:
 
 @pytest.mark.slow
 @pytest.mark.timeout(1500)
+@pytest.mark.xdist_group("busy_loops")
 def test_whole_bot_games_beside_busy_loops_finish_and_audit_ok(tmp_path: Path) -> None:
     with busy_loops(LOAD, LOAD_S):
         for game in range(2):
@@ -58,7 +59,12 @@ def test_whole_bot_games_beside_busy_loops_finish_and_audit_ok(tmp_path: Path) -
 
 @pytest.mark.slow
 @pytest.mark.timeout(900)
-def test_a_player_at_nice_19_beside_busy_loops_finishes(tmp_path: Path) -> None:
+@pytest.mark.xdist_group("busy_loops")
+def test_a_player_at_nice_19_beside_busy_loops_does_not_stop_the_game(tmp_path: Path) -> None:
+    """The issue's slow laptop: it used to accuse the host (``clock_ahead``) and stop the
+    table. Now the game finishes for everyone; the starved player plays on, or, if the
+    table had to wait for it past the response time-out, is removed and told so (table.md
+    §14): a fair end for a machine that cannot keep up, and nobody is named."""
     xdg = tmp_path / "data"
     with busy_loops(LOAD, LOAD_S):
         host = Uno(["host", "--autoplay", "--player", "Ann", "--players", "3", "--bind",
@@ -69,10 +75,24 @@ def test_a_player_at_nice_19_beside_busy_loops_finishes(tmp_path: Path) -> None:
         other = Uno(["bot", "--think", "0", "--address", f"127.0.0.1:{port}", "--player",
                      "Zed"], xdg, tmp_path / "Zed.out")
         try:
-            for process in (host, slow, other):
+            for process in (host, other):
                 assert process.wait(600) == 0, process.text()[-3000:]
+            slow.wait(120)
         finally:
             for process in (host, slow, other):
                 process.stop()
-    assert len(logs(xdg)) == 3
-    all_ok_and_nobody_named(xdg, [host.out, slow.out, other.out])
+    games = {name: logs(xdg, name)[0] for name in ("Ann", "Yan", "Zed")}
+    table = entry_bytes(games["Ann"])
+    assert entry_bytes(games["Zed"]) == table
+    assert table[:len(entry_bytes(games["Yan"]))] == entry_bytes(games["Yan"])
+    verdict = json.loads(audit(games["Ann"], xdg).stdout)
+    assert verdict["status"] == "ok", verdict
+    assert verdict["violation"] is None, verdict
+    assert {r["name"] for r in verdict["removed"]} <= {"Yan"}
+    for out in (host.out, slow.out, other.out):
+        assert "misbehaved" not in out.read_text(errors="replace"), out.name
+    if verdict["removed"]:
+        assert "Yan vanished and was removed" in slow.text() or slow.process.returncode \
+            is not None, slow.text()[-3000:]
+    else:
+        assert "Audit: OK" in slow.text(), slow.text()[-3000:]
