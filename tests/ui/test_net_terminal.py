@@ -375,7 +375,7 @@ def test_a_resumed_joiner_comes_back_to_the_full_screen_table(sessions: Sessions
     guest, _ = sessions.run(uno_lan(f"join --address 127.0.0.1:{port} --player Bob"), 80, 24)
     host.wait_for(lambda s: "Bob" in s and "press s to start" in s, "Bob ready", TABLE_S)
     host.keys("s")
-    guest.wait_for(lambda s: "deals round 1" in s, "the first deal", TABLE_S)
+    guest.wait_for(first_deal, "the first deal", TABLE_S)
     kill_program(guest, signal.SIGKILL)
     back, back_rc = sessions.run(uno_lan("join --resume --player Bob"), 80, 24)
     table = back.wait_for(lambda s: "Players: " in s and re.search(r"Bob · \d+ cards?", s)
@@ -420,7 +420,7 @@ def test_the_end_box_is_whole_at_120_by_36_and_80_by_24(sessions: Sessions) -> N
     host.wait_for(lambda s: "Bob" in s and "press s to start" in s, "Bob ready", TABLE_S)
     host.keys("s")
     for pane in (host, guest):
-        pane.wait_for(lambda s: "deals round 1" in s, "the first deal", TABLE_S)
+        pane.wait_for(first_deal, "the first deal", TABLE_S)
     quit_game(guest, guest_rc)
     wait_exit(guest_rc)
     screen = host.wait_for(lambda s: re.search(r"╭─ Game (stopped|over) .*\n(.*\n)*.*╰", s)
