@@ -11,9 +11,14 @@ bound of what the full suite kills (docs/testing.md).
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 
 import pytest
 from hypothesis import settings
+
+from uno_p2p.crypto.audit import REEXECUTED
+from uno_p2p.crypto.shares import VERIFIED_SHARES
+from uno_p2p.crypto.shuffle_proof import VERIFIED
 
 MUTATION = bool(os.environ.get("UNO_MUTATION"))
 
@@ -32,6 +37,19 @@ if MUTATION:
 #: these start first and the short ones fill in at the end: without it, the whole
 #: suite waited minutes for one worker finishing a long game alone.
 LONG_FIRST = ("tests/net/", "tests/ui/test_net_terminal.py", "tests/table/")
+
+
+@pytest.fixture(autouse=True)
+def _memos_on() -> Iterator[None]:
+    """Each test starts with the proof memos on. A benchmark run in-process turns them
+    off (every peer pays its own checks), and that must not reach the next test that
+    the same xdist worker runs (a test that wants them off turns them off itself)."""
+    memos = (VERIFIED, REEXECUTED, VERIFIED_SHARES)
+    for memo in memos:
+        memo.enabled = True
+    yield
+    for memo in memos:
+        memo.enabled = True
 
 
 def _start_order(item: pytest.Item) -> int:
