@@ -11,6 +11,8 @@ their meaning (tests/audit/test_reference_logs.py).
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from tests.audit.test_report_schema import SCHEMA, errors
@@ -23,7 +25,7 @@ from uno_p2p.table.bodies import RevealSecrets
 from uno_p2p.table.events import PeerMisbehaved, PlayerRemoved, RoundEnded
 from uno_p2p.table.memnet import Network, TableSetup, game_over, seat_table
 from uno_p2p.table.peer import TablePeer
-from uno_p2p.table.removal import LEFT
+from uno_p2p.table.removal import LEFT, leave_removes
 from uno_p2p.table.state import TablePhase, TableState
 from uno_p2p.wire.lobby import Leave
 
@@ -125,3 +127,15 @@ def test_before_and_after_a_game_leaving_stops_nothing_for_the_others() -> None:
     peer = list(net.peers.values())[1]
     net.run(until=game_over, max_steps=MAX_STEPS)
     assert not peer.leaving_stops_the_game()
+
+
+def test_a_leave_in_play_still_stops_a_version_1_table() -> None:
+    """A log written at version 1 keeps version 1's meaning: the leave stops the game
+    (table.md §8), whatever the seats left; only version 2 removes the seat."""
+    net = seat_table(TableSetup(4, preset("official", ["target=200"]), b"v1 leave"))
+    net.run(until=lambda n: n.host.state.engine is not None
+            and n.host.state.engine.phase.value == "playing")
+    state = net.host.state
+    leaver = state.seats[1]
+    assert leave_removes(state, leaver) == ""
+    assert leave_removes(replace(state, version=1), leaver) != ""

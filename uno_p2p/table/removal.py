@@ -29,6 +29,8 @@ PHASES = (TablePhase.KEYS, TablePhase.PLAYING)
 #: The reason of a removal that a leave made (table.md §8); a vanished seat's is the
 #: sequencer's own words.
 LEFT = "left the table"
+#: The table protocol version from which a leave in play removes the seat (wire.md §3).
+LEAVE_REMOVES_FROM = 2
 
 
 def awaited(ts: TableState, seat: int) -> bool:
@@ -73,9 +75,12 @@ def leave_removes(ts: TableState, peer: PeerId) -> str:
     round is void and the others play on. Where a vanished seat could not be
     removed either (teams, a table left with one player, a game already over), or
     the leaver is the sequencer (whose peer orders every entry), the leave stops
-    the game as before.
+    the game as before. A version 1 table keeps version 1's meaning (a leave stops
+    it), so a log written before version 2 audits as it did.
     """
     seat = ts.seat_of(peer.key)
+    if ts.version < LEAVE_REMOVES_FROM:
+        return "a leave stops a version 1 table"
     if ts.phase != TablePhase.PLAYING or ts.engine is None or seat is None:
         return "only a seat in play is removed when it leaves"
     if ts.host is not None and peer == ts.host:
