@@ -29,7 +29,14 @@ from uno_p2p.table.bodies import (
     Shares,
     ShuffleDeck,
 )
-from uno_p2p.table.frames import FRAME_SYNC, DropNotice, decode_drop, decode_sync, frame
+from uno_p2p.table.frames import (
+    FRAME_SYNC,
+    DropNotice,
+    decode_drop,
+    decode_sync,
+    drop_notice,
+    frame,
+)
 from uno_p2p.table.handover import Vote
 from uno_p2p.wire.codec import WireValue, pack, unpack
 from uno_p2p.wire.registry import BODIES
@@ -223,3 +230,15 @@ def test_a_broken_notice_is_refused_naming_it(decode: Callable[[bytes], object],
     text = str(refused.value)
     assert text.startswith(words), text
     reads_on(text)
+
+
+def test_a_drop_notice_is_four_fields_the_last_the_message_digest() -> None:
+    """table.md §3.1 / wire.cddl ``drop-frame``, in bytes from the msgpack spec: fixarray
+    of 4, fixint counter, fixstr code, fixstr reason, bin 8 of 32 bytes (or of 0)."""
+    digest = bytes(range(32))
+    expected = b"\x94\x03\xa4race\xa1r\xc4\x20" + digest
+    assert drop_notice(3, "race", "r", digest) == expected
+    assert decode_drop(expected) == DropNotice(3, "race", "r", digest)
+    assert drop_notice(7, "synced", "") == b"\x94\x07\xa6synced\xa0\xc4\x00"
+    with pytest.raises(InvalidMessage, match="digest"):
+        decode_drop(b"\x94\x03\xa4race\xa1r\xc4\x05" + bytes(5))
