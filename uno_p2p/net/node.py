@@ -332,11 +332,16 @@ class HostNode(Driver):
 
     def give_up(self) -> None:
         """The sequencer (another member, after a hand-over) stayed out of reach and no
-        new hand-over came: stop, as a joiner does; the log holds what we accepted."""
+        new hand-over came, or, this node the sequencer, no other seat came back in
+        reach (table.md §6.3): stop, as a joiner does; the log holds what we accepted."""
         if self.finished.is_set():
             return
-        self.on_note(f"the sequencer is gone: the game stopped after entry "
-                     f"{self.peer.state.seq}")
+        if self.peer.sequencer is not None:
+            self.on_note(f"nobody at the table is in reach any more: the game stopped here "
+                         f"after entry {self.peer.state.seq}")
+        else:
+            self.on_note(f"the sequencer is gone: the game stopped after entry "
+                         f"{self.peer.state.seq}")
         self.finished.set()
 
     async def shutdown(self, reason: str) -> None:

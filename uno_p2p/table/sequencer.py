@@ -21,6 +21,12 @@ the engine agrees from the logged times), an ``Abort`` naming a peer that
 owes the table work and has not answered for ``response_timeout_ms``: a
 ``Remove`` when the rules let the seat go (table.md §14), else the closing
 ``Abort``. Never its own seat: its own work is late only on its own machine.
+
+Its timers are its own private view (table.md §6.3), so they hold back where
+that view is the likelier fault: while no other seat is in reach (this
+sequencer is the one cut off, and what it logged alone would reach nobody),
+and for ``WAKE_GRACE_MS`` after a timer fired ``WOKE_LATE_MS`` late (this
+machine was away: a paused process, a closed lid, a starved core).
 """
 
 from __future__ import annotations
@@ -45,6 +51,15 @@ from uno_p2p.wire.registry import Body
 CLOCK_STEP_MS = 500
 #: How long the table waits for a peer that owes it work before stopping the game.
 RESPONSE_TIMEOUT_MS = 60_000
+#: A timer that fires this much after it was due: this machine, not a player, was
+#: away. Far above a busy machine's timer lateness (tens of milliseconds, at most a
+#: few hundred at load 10), far below a closed lid.
+WOKE_LATE_MS = 5_000
+#: How long a sequencer that was away waits before it times anyone out. The others
+#: saw it gone and may have handed the table on (table.md §13.1, after 15 s); their
+#: links take a few redials to come back and tell it so. Timing them out first would
+#: log, alone, entries the table never sees.
+WAKE_GRACE_MS = 15_000
 LIVE = (TablePhase.KEYS, TablePhase.PLAYING)
 #: Phases in which the table waits for a seat's work and times it out (table.md §6).
 WAITING = (*LIVE, TablePhase.REVEALING)
@@ -88,6 +103,8 @@ class Sequencer:
         #: The old host after a hand-over: a majority already held it gone (§13.1), so
         #: the table does not wait the response time-out for it again (§14.1).
         self.gone: set[bytes] = set()
+        #: No time-out before this (``WAKE_GRACE_MS`` after a timer fired late).
+        self.hold_until_ms = 0
 
     def back(self, key: bytes) -> None:
         """A frame came from ``key``, or the shell reaches it again: no longer gone."""
@@ -243,7 +260,10 @@ class Sequencer:
 
     # -- timers (table.md §6) -------------------------------------------------------------
     def next_timer(self) -> int | None:
-        """When ``tick`` has something to do, if ever."""
+        """When ``tick`` has something to do, if ever: never while this sequencer is
+        alone, and not before a wake-up's grace has run out."""
+        if self.alone():
+            return None
         deadlines = []
         turn = self._turn_deadline()
         if turn is not None:
@@ -252,7 +272,14 @@ class Sequencer:
             deadlines.append(self.last_progress_ms + self.response_timeout_ms)
         if self._gone_awaited():
             deadlines.append(self.last_progress_ms)
-        return min(deadlines) if deadlines else None
+        return max(min(deadlines), self.hold_until_ms) if deadlines else None
+
+    def alone(self) -> bool:
+        """Every other seat out of reach, as the shell reports: as far as this sequencer
+        can tell, it is the one cut off (table.md §6.3)."""
+        me, removed = self.identity.peer, {peer for _, peer, _ in self.ledger.state.removed}
+        others = [p.key for p in self.ledger.state.seats if p != me and p not in removed]
+        return bool(others) and all(key in self.lost for key in others)
 
     def _turn_deadline(self) -> int | None:
         state = self.ledger.state
@@ -297,6 +324,14 @@ class Sequencer:
     def tick(self, now_ms: int) -> Outcome:
         """Time out the player whose turn ran out, or stop a game a peer stalls."""
         outcome = Outcome()
+        due = self.next_timer()
+        if due is None or now_ms < due:
+            return outcome
+        if now_ms - due >= WOKE_LATE_MS:
+            # This machine was away (table.md §6.3): whoever looks late may be waiting
+            # for us, or may have handed the table on. Give their links time first.
+            self.hold_until_ms = now_ms + WAKE_GRACE_MS
+            return outcome
         turn = self._turn_deadline()
         state = self.ledger.state
         if turn is not None and now_ms >= turn:

@@ -1,0 +1,89 @@
+"""The sequencer's own absence (table.md §6.3): a sequencer that reaches no other
+seat, or whose timer fired long after it was due, times nobody out; the table's
+time-outs come later than §6 allows them, never earlier, and never from a
+sequencer alone."""
+
+from __future__ import annotations
+
+from uno_p2p.crypto.identity import PeerId
+from uno_p2p.rules.options import preset
+from uno_p2p.table.bodies import Abort, Remove
+from uno_p2p.table.memnet import Network, TableSetup, seat_table
+from uno_p2p.table.peer import TablePeer
+from uno_p2p.table.sequencer import WAKE_GRACE_MS, WOKE_LATE_MS, Sequencer
+
+#: Away by this much, by table.md §6.3.
+LATE_MS = WOKE_LATE_MS
+GRACE_MS = WAKE_GRACE_MS
+
+
+def _table(silent: int) -> tuple[Network, list[PeerId]]:
+    """Three bots; the last ``silent`` seats vanish right after the start."""
+    net = seat_table(TableSetup(3, preset("official", ["turn_timer=30"]), b"absent"))
+    seats = list(net.host.state.seats)
+    for peer in seats[3 - silent:]:
+        net.silent.add(peer.key)
+    return net, seats
+
+
+def _sequencer(host: TablePeer) -> Sequencer:
+    assert host.sequencer is not None
+    return host.sequencer
+
+
+def _time_outs(net: Network) -> list[object]:
+    return [e.body for e in net.entries() if isinstance(e.body, Remove | Abort)]
+
+
+def _waiting(net: Network) -> int:
+    """Run until the table waits on the sequencer's timer alone; return when it is due."""
+    sequencer = _sequencer(net.host)
+    net.run(until=lambda n: not n.queue and sequencer.next_timer() is not None,
+            max_steps=100_000)
+    due = sequencer.next_timer()
+    assert due is not None
+    assert not net.queue
+    return due
+
+
+def test_a_sequencer_that_reaches_nobody_times_nobody_out() -> None:
+    net, seats = _table(silent=2)
+    for peer in seats[1:]:
+        net.host.peer_lost(peer)
+    net.run(max_steps=100_000)
+    assert _sequencer(net.host).next_timer() is None
+    assert _time_outs(net) == []
+    # One seat in reach again: the table's time-outs run as §6 says.
+    net.host.peer_back(seats[1])
+    net.run(max_steps=100_000)
+    removed = [b for b in _time_outs(net) if isinstance(b, Remove)]
+    assert removed
+    assert removed[0].peer in seats[1:]
+
+
+def test_one_seat_in_reach_is_enough_for_the_time_outs() -> None:
+    net, seats = _table(silent=1)
+    net.host.peer_lost(seats[2])
+    net.run(max_steps=100_000)
+    removed = [b for b in _time_outs(net) if isinstance(b, Remove)]
+    assert [r.peer for r in removed] == [seats[2]]
+
+
+def test_a_timer_that_fired_late_waits_the_grace_first() -> None:
+    net, seats = _table(silent=1)
+    due = _waiting(net)
+    before = len(net.entries())
+    net.host.handle_timer(due + LATE_MS)
+    assert len(net.entries()) == before
+    assert _sequencer(net.host).next_timer() == due + LATE_MS + GRACE_MS
+    net.host.handle_timer(due + LATE_MS + GRACE_MS - 1)
+    assert len(net.entries()) == before
+    net.host.handle_timer(due + LATE_MS + GRACE_MS)
+    assert [b.peer for b in _time_outs(net) if isinstance(b, Remove)] == [seats[2]]
+
+
+def test_a_timer_late_by_less_acts_at_once() -> None:
+    net, seats = _table(silent=1)
+    due = _waiting(net)
+    net.host.handle_timer(due + LATE_MS - 1)
+    assert [b.peer for b in _time_outs(net) if isinstance(b, Remove)] == [seats[2]]
