@@ -28,7 +28,6 @@ from uno_p2p.audit import audit_entries
 from uno_p2p.crypto.identity import Identity
 from uno_p2p.net.driver import Driver
 from uno_p2p.net.link import Link, Timings
-from uno_p2p.net.mesh import Backoff
 from uno_p2p.net.node import HostNode, JoinNode
 from uno_p2p.net.seats import LogSaver
 from uno_p2p.rules.options import network_options, preset
@@ -204,11 +203,3 @@ async def test_the_host_killed_mid_round_the_others_hand_over_and_finish() -> No
     finally:
         await stop(game)
 
-
-def test_a_link_that_keeps_failing_is_dialed_later_and_later() -> None:
-    """net.md §6: after a link that failed within 10 s, wait 0.5 s, doubling up to 8 s;
-    after one that worked 10 s or more, dial again at once."""
-    backoff = Backoff()
-    assert [backoff.after(0.1) for _ in range(7)] == [0.5, 1.0, 2.0, 4.0, 8.0, 8.0, 8.0]
-    assert backoff.after(10.0) == 0.0
-    assert backoff.after(9.9) == 0.5
