@@ -349,10 +349,15 @@ class Mesh:
         """Tell the peer who is lost and who is back, by every path the mesh knows."""
         self._do(self.core.judge(self._standing()))
 
+    def tick(self) -> None:
+        """What the core decides with the time alone (``MeshCore.tick``), on the node's
+        clock: the one the peer runs on, so a test or a replay can move it."""
+        self._do(self.core.tick(self._standing(), self.node.clock()))
+
     async def _tick_loop(self) -> None:
         while not self.node.finished.is_set():
             await asyncio.sleep(TICK_S)
-            self._do(self.core.tick(self._standing(), self.node.clock()))
+            self.tick()
 
     def _name(self, key: bytes) -> str:
         peer = self.node.seated
