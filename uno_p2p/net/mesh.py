@@ -345,10 +345,6 @@ class Mesh:
         return self.core.member_addresses(self._standing())
 
     # -- who is in reach (table.md §13.1, §14.1) ----------------------------------------
-    def judge(self) -> None:
-        """Tell the peer who is lost and who is back, by every path the mesh knows."""
-        self._do(self.core.judge(self._standing()))
-
     def tick(self) -> None:
         """What the core decides with the time alone (``MeshCore.tick``), on the node's
         clock: the one the peer runs on, so a test or a replay can move it."""
