@@ -74,11 +74,26 @@ def test_pure_layer_imports_point_down(layer: str) -> None:
     assert not offenders, f"{layer}/ imports upward: {sorted(offenders)}"
 
 
+#: The network layer's sans-IO cores: the link's crypto (net.md §3-4) and the mesh's
+#: decisions (net.md §5.3), each under an asyncio adapter (``link.py``, ``mesh.py``).
+NET_CORES = ("handshake.py", "meshcore.py")
+
+
 def test_the_handshake_is_sans_io() -> None:
     """The link's crypto (docs/protocol/net.md §3-4) is unit-testable without sockets."""
     for path in (PACKAGE / "net" / "handshake.py", PACKAGE / "crypto" / "spake2.py"):
         bad = {n for n in imported_modules(path) if n.split(".")[0] in FORBIDDEN}
         assert not bad, f"{path.name} imports {sorted(bad)}"
+
+
+@pytest.mark.parametrize("core", NET_CORES)
+def test_the_nets_cores_import_no_io_nor_their_adapters(core: str) -> None:
+    """A core of ``net/`` imports no I/O, clock or randomness, and of ``net/`` only the
+    other cores: an adapter (``link``, ``mesh``, ``node``) would bring asyncio in."""
+    names = imported_modules(PACKAGE / "net" / core)
+    bad = {n for n in names if n.split(".")[0] in FORBIDDEN or (
+        n.startswith("uno_p2p.net") and n.removeprefix("uno_p2p.net.") + ".py" not in NET_CORES)}
+    assert not bad, f"{core} imports {sorted(bad)}"
 
 
 def test_walker_sees_imports(tmp_path: Path) -> None:

@@ -8,6 +8,11 @@ it): the others vote over their own links, the next seat takes over, the
 host's seat is removed when the table waits for it, and the game ends with a
 winner; every remaining log is the same and the audit says OK.
 
+Below it, the adapter (``Mesh``) without sockets, over peers of an in-memory
+table and stand-in links: what its core decides reaches the peer, on the
+node's clock. The core's own rules are ``test_mesh_frames`` and
+``test_mesh_reach``'s.
+
 A joiner whose link to the host is cut while its link to the other joiner
 stays up is tested between processes (``test_lan_faults``): in one process,
 four nodes share one event loop, and a shuffle proof checked for one of them
@@ -27,14 +32,20 @@ import pytest
 from uno_p2p.audit import audit_entries
 from uno_p2p.crypto.identity import Identity
 from uno_p2p.net.driver import Driver
-from uno_p2p.net.link import Link, Timings
-from uno_p2p.net.mesh import Backoff
+from uno_p2p.net.link import DEFAULT_TIMINGS, Link, Timings
+from uno_p2p.net.mesh import LINKED, Mesh
 from uno_p2p.net.node import HostNode, JoinNode
 from uno_p2p.net.seats import LogSaver
+from uno_p2p.net.stats import LinkBytes
 from uno_p2p.rules.options import network_options, preset
 from uno_p2p.table.events import TableEvent
+from uno_p2p.table.frames import FRAME_VOTE
+from uno_p2p.table.handover import HOST_LOST_AFTER_MS
+from uno_p2p.table.memnet import TableSetup
+from uno_p2p.table.memnet import seat_table as seat_in_memory
 from uno_p2p.table.peer import TablePeer
 from uno_p2p.table.state import TablePhase
+from uno_p2p.wire.codec import pack
 
 #: Four nodes share one event loop and its CPU: a link's idle time-out is generous.
 TIMINGS = Timings(handshake_s=5.0, heartbeat_s=1.0, idle_s=10.0)
@@ -205,10 +216,103 @@ async def test_the_host_killed_mid_round_the_others_hand_over_and_finish() -> No
         await stop(game)
 
 
-def test_a_link_that_keeps_failing_is_dialed_later_and_later() -> None:
-    """net.md §6: after a link that failed within 10 s, wait 0.5 s, doubling up to 8 s;
-    after one that worked 10 s or more, dial again at once."""
-    backoff = Backoff()
-    assert [backoff.after(0.1) for _ in range(7)] == [0.5, 1.0, 2.0, 4.0, 8.0, 8.0, 8.0]
-    assert backoff.after(10.0) == 0.0
-    assert backoff.after(9.9) == 0.5
+
+class FakeLink:
+    """What the mesh uses of a link: who is at the other end, ``send`` and ``abort``."""
+
+    def __init__(self, peer: TablePeer) -> None:
+        self.peer = peer.peer_id
+        self.sent: list[bytes] = []
+        self.sent_bytes = self.received_bytes = 0
+
+    def send(self, data: bytes) -> None:
+        self.sent.append(data)
+
+    def abort(self) -> None:
+        pass
+
+
+class FakeNode:
+    """A node whose clock the test moves, and whose pump routes what its peer queued
+    through the mesh, as the driver does."""
+
+    mesh: Mesh
+
+    def __init__(self, peer: TablePeer, now_ms: int) -> None:
+        self.finished = asyncio.Event()
+        self.link_bytes = LinkBytes()
+        self.notes: list[str] = []
+        self.on_note = self.notes.append
+        self.now_ms = now_ms
+        self._peer = peer
+
+    @property
+    def seated(self) -> TablePeer | None:
+        return self._peer
+
+    def clock(self) -> int:
+        return self.now_ms
+
+    def pump(self) -> None:
+        for out in self._peer.data_to_send():
+            self.mesh.route(out)
+
+    def deliver(self, key: bytes, data: bytes, arrived_ms: int) -> None:
+        raise AssertionError("no frame is delivered here")
+
+    async def take_frame(self, data: bytes, deliver: Callable[[], None]) -> None:
+        deliver()
+
+    def give_up(self) -> None:
+        self.notes.append("gave up")
+
+
+def in_memory_game() -> list[TablePeer]:
+    """Four peers of an in-memory table, playing (Ann the host and sequencer)."""
+    net = seat_in_memory(TableSetup(4, preset("official"), b"mesh adapter"))
+    peers = list(net.peers.values())
+    net.run(until=lambda _: all(p.state.phase == TablePhase.PLAYING for p in peers))
+    return peers
+
+
+def mesh_of(peer: TablePeer, now_ms: int = 0) -> tuple[Mesh, FakeNode]:
+    node = FakeNode(peer, now_ms)
+    node.mesh = Mesh(node, DEFAULT_TIMINGS, dials=False, give_up_ms=30_000)
+    return node.mesh, node
+
+
+def test_the_sequencer_out_of_reach_on_the_nodes_clock_makes_the_peer_vote() -> None:
+    """net.md §6 "Who holds the sequencer gone": the node's clock, not another, counts
+    the hand-over time-out; then the peer votes for the next seat over the mesh."""
+    ann, bob, cy, _ = in_memory_game()
+    start = bob.now_ms
+    mesh, node = mesh_of(bob, start)
+    to_cy = FakeLink(cy)
+    mesh.attach(to_cy)  # type: ignore[arg-type]
+    mesh.tick()
+    node.now_ms = start + HOST_LOST_AFTER_MS - 1
+    mesh.tick()
+    assert not any(f[:1] == FRAME_VOTE for f in to_cy.sent)
+    node.now_ms = start + HOST_LOST_AFTER_MS
+    mesh.tick()
+    election = bob.election
+    assert election is not None
+    assert (election.old, election.new) == (ann.peer_id, bob.peer_id)
+    assert [f[:1] for f in to_cy.sent if f[:1] == FRAME_VOTE] == [FRAME_VOTE]
+    assert "gave up" not in node.notes
+
+
+def test_the_sequencer_is_told_who_is_out_of_reach_and_back() -> None:
+    host, bob, cy, di = in_memory_game()
+    assert host.sequencer is not None
+    mesh, _ = mesh_of(host)
+    to_bob, to_cy = FakeLink(bob), FakeLink(cy)
+    for link in (to_bob, to_cy, FakeLink(di)):
+        mesh.attach(link)  # type: ignore[arg-type]
+    mesh.control(bob.peer_id.key, LINKED + pack([cy.peer_id.key]))
+    mesh.detach(cy.peer_id.key, to_cy)  # type: ignore[arg-type]
+    assert cy.peer_id.key not in host.sequencer.lost  # Bob still reaches Cy
+    mesh.detach(bob.peer_id.key, to_bob)  # type: ignore[arg-type]
+    assert {bob.peer_id.key, cy.peer_id.key} <= host.sequencer.lost
+    mesh.attach(FakeLink(cy))  # type: ignore[arg-type]
+    assert cy.peer_id.key not in host.sequencer.lost

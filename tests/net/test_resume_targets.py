@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import pytest
 
+from uno_p2p.net.mesh import ADDRESSES
 from uno_p2p.net.node import JoinNode
 from uno_p2p.rules.options import preset
 from uno_p2p.table.memnet import Network, TableSetup, seat_table
 from uno_p2p.table.peer import TablePeer
+from uno_p2p.wire.codec import pack
 
 MAX_STEPS = 400_000
 HOST = ("192.0.2.1", 7777)
@@ -29,6 +31,11 @@ def _table(seed: bytes) -> tuple[Network, list[TablePeer]]:
 
 def _where(peers: list[TablePeer]) -> dict[bytes, tuple[str, int]]:
     return {p.peer_id.key: ("127.0.0.1", 41000 + i) for i, p in enumerate(peers)}
+
+
+def _hint(node: JoinNode, key: bytes, host: str, port: int, stamp: int) -> None:
+    """What a member passes on of where ``key`` listens (an ``a`` frame, net.md §5.1)."""
+    assert node.mesh.control(TELLER, ADDRESSES + pack([[key, host, port, stamp]]))
 
 
 def _resumed(me: TablePeer, host: TablePeer, members: dict[bytes, tuple[str, int]],
@@ -90,12 +97,12 @@ def test_the_seat_is_told_the_members_addresses_only_as_they_change() -> None:
     _, (ann, bob, cy, di) = _table(b"resume targets, learning")
     told: list[dict[bytes, tuple[str, int]]] = []
     node = _resumed(cy, ann, _where([bob]), told)
-    node.mesh._learn(cy.peer_id.key, "127.0.0.1", 42000, 5, teller=TELLER)  # itself: no dial
-    node.mesh._learn(b"\x07" * 32, "127.0.0.1", 42001, 5, teller=TELLER)  # no member of this table
-    node.mesh._learn(bob.peer_id.key, "127.0.0.1", 41000, 5, teller=TELLER)  # what the seat had
+    _hint(node, cy.peer_id.key, "127.0.0.1", 42000, 5)  # itself: no dial
+    _hint(node, b"\x07" * 32, "127.0.0.1", 42001, 5)  # no member of this table
+    _hint(node, bob.peer_id.key, "127.0.0.1", 41000, 5)  # what the seat had
     assert told == []
-    node.mesh._learn(di.peer_id.key, "10.0.0.4", 42002, 5, teller=TELLER)
-    node.mesh._learn(bob.peer_id.key, "10.0.0.2", 42003, 6, teller=TELLER)
+    _hint(node, di.peer_id.key, "10.0.0.4", 42002, 5)
+    _hint(node, bob.peer_id.key, "10.0.0.2", 42003, 6)
     assert told == [{bob.peer_id.key: ("127.0.0.1", 41000), di.peer_id.key: ("10.0.0.4", 42002)},
                     {bob.peer_id.key: ("10.0.0.2", 42003), di.peer_id.key: ("10.0.0.4", 42002)}]
 
@@ -107,7 +114,7 @@ def test_a_resume_tries_every_address_it_knows_for_a_member(
     _, (ann, bob, cy, _) = handed_over
     where = _where([bob])
     node = _resumed(cy, ann, where)
-    node.mesh._learn(bob.peer_id.key, "127.0.0.1", 9, 5, teller=TELLER)  # a false hint
+    _hint(node, bob.peer_id.key, "127.0.0.1", 9, 5)  # a false hint
     assert node._targets() == [(("127.0.0.1", 9), bob.peer_id, None),
                                (where[bob.peer_id.key], bob.peer_id, None),
                                (HOST, ann.peer_id, "tulip-42")]
