@@ -122,7 +122,30 @@ def test_a_lobby_whose_host_is_gone_holds_no_vote_and_gives_up() -> None:
 def test_the_sequencer_never_holds_itself_gone() -> None:
     core, table = MeshCore(dials=False, give_up_ms=GIVE_UP_MS), standing(ANN)
     assert core.tick(table, T0) == [Lost(BOB), Lost(CY), Lost(DI)]
-    assert core.tick(table, T0 + 10 * HOST_LOST_AFTER_MS) == []
+    assert not [a for a in core.tick(table, T0 + 10 * HOST_LOST_AFTER_MS)
+                if isinstance(a, SequencerGone)]
+
+
+def test_a_sequencer_that_reaches_nobody_gives_up_when_the_others_would_have() -> None:
+    """net.md §6, table.md §6.3: the sequencer with no other member in reach holds its
+    time-outs; once the others would have handed the table on and given up (the
+    hand-over time-out plus the give-up time), nobody comes back: the node gives up.
+    One member in reach, even through another, restarts the count."""
+    core, table = MeshCore(dials=False, give_up_ms=GIVE_UP_MS), standing(ANN)
+    alone = HOST_LOST_AFTER_MS + GIVE_UP_MS
+    core.tick(table, T0)
+    assert GiveUp() not in core.tick(table, T0 + alone - 1)
+    core.link_up(BOB.key, table)
+    assert GiveUp() not in core.tick(table, T0 + alone)
+    core.link_down(BOB.key, table)
+    core.tick(table, T0 + alone + 1)
+    assert GiveUp() not in core.tick(table, T0 + 2 * alone)
+    assert GiveUp() in core.tick(table, T0 + 2 * alone + 1)
+    # A joiner's count is the sequencer's absence, not this one.
+    joiner = MeshCore(dials=True, give_up_ms=GIVE_UP_MS)
+    joiner.link_up(ANN.key, standing(BOB))
+    joiner.tick(standing(BOB), T0)
+    assert GiveUp() not in joiner.tick(standing(BOB), T0 + 10 * alone)
 
 
 def test_the_later_member_dials_the_earlier_and_everyone_has_its_own_link_to_the_host() -> None:

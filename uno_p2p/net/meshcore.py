@@ -278,6 +278,8 @@ class MeshCore:
         #: The sequencer out of reach, and since when (``now_ms``); whether we voted.
         self.out_of_reach: tuple[bytes, int] | None = None
         self.voted = False
+        #: This node the sequencer with no other member in reach: since when (``now_ms``).
+        self.alone_since_ms: int | None = None
         #: When we last asked the members for entries, our link to the sequencer down.
         self.asked_at_ms: int | None = None
         #: Whether this node ever had a link (a node resumed from disk had one).
@@ -456,7 +458,7 @@ class MeshCore:
         if table is None:
             return []
         return [*self.judge(table), *self._watch_sequencer(table, now_ms),
-                *self._ask_around(table, now_ms)]
+                *self._watch_alone(table, now_ms), *self._ask_around(table, now_ms)]
 
     def _watch_sequencer(self, table: Standing, now_ms: int) -> list[MeshAction]:
         """The one judge of "is the sequencer gone?" by reach (net.md §6): out of reach
@@ -481,6 +483,24 @@ class MeshCore:
         if self.give_up_ms is not None and gone_ms >= self.host_lost_after_ms + self.give_up_ms:
             actions.append(GiveUp())
         return actions
+
+    def _watch_alone(self, table: Standing, now_ms: int) -> list[MeshAction]:
+        """This node the sequencer, no other member in reach: its peer holds its time-outs
+        (table.md §6.3). Past the time the others take to hand the table on and then give
+        up on a hand-over, nobody comes back to this table: the node gives up (net.md §6),
+        its log a prefix of the table's, never a fork it logged alone."""
+        others = [m.key for m in table.members if m != table.me]
+        if self.give_up_ms is None or table.sequencer != table.me or \
+                table.phase not in LIVE or not others or \
+                any(self.reachable(key) for key in others):
+            self.alone_since_ms = None
+            return []
+        if self.alone_since_ms is None:
+            self.alone_since_ms = now_ms
+            return []
+        if now_ms - self.alone_since_ms >= self.host_lost_after_ms + self.give_up_ms:
+            return [GiveUp()]
+        return []
 
     def _ask_around(self, table: Standing, now_ms: int) -> list[MeshAction]:
         """No link to the sequencer, links to other members: ask them for the entries
