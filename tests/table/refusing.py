@@ -65,11 +65,12 @@ def live(net: Network) -> list[TablePeer]:
 
 
 def table_at(players: int, options: Options, seed: bytes,
-             when: Callable[[TableState], bool], *, vanished: int | None = None) -> Table:
+             when: Callable[[TableState], bool], *, vanished: int | None = None,
+             start_ms: int = 0) -> Table:
     """A ``players``-seat bot table run until every peer holds the same log and the
     host's state is as ``when`` wants it; seat ``vanished``, if any, hears nothing
-    from the start of the game on."""
-    net = seat_table(TableSetup(players, options, seed, preset="official"))
+    from the start of the game on. The table's clock starts at ``start_ms``."""
+    net = seat_table(TableSetup(players, options, seed, preset="official", start_ms=start_ms))
     ids = [Identity(seeded(seed, f"identity {i}")) for i in range(players)]
     if vanished is not None:
         net.silent.add(ids[vanished].peer.key)
@@ -90,14 +91,17 @@ def sequencer_of(table: Table, body: Body) -> Identity:
     return next(i for i in table.ids if i.peer.key == key)
 
 
-def forge(table: Table, author: Identity, body: Body, head: Head | None = None) -> Entry:
+def forge(table: Table, author: Identity, body: Body, head: Head | None = None,
+          sequencer: Identity | None = None) -> Entry:
     """``body`` as the next entry of the log: signed by ``author`` with its next counter
-    and ``head`` (default: the last entry), countersigned by its sequencer."""
+    and ``head`` (default: the last entry), countersigned by ``sequencer`` (default: the
+    one of its term, ``sequencer_of``)."""
     last = table.head
     chain = table.host.ledger.chain
     message = Message.sign(author, table.host.table_id, chain.next_counter(author.peer),
                            head or last, body)
-    return Entry.countersign(sequencer_of(table, body), last.seen, last.hash, message)
+    return Entry.countersign(sequencer or sequencer_of(table, body), last.seen, last.hash,
+                             message)
 
 
 def votes(table: Table, voters: list[Identity], new: Identity, *, term: int = 1,
