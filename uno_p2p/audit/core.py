@@ -552,7 +552,7 @@ class _Audit:
         players = self._players(state)
         engine = None if state is None else state.engine
         winner = None
-        if engine is not None and engine.winner >= 0 and status == Status.OK:
+        if engine is not None and engine.winner is not None and status == Status.OK:
             winner = engine.players[engine.winner]
         options = () if state is None or state.lobby is None else state.lobby.options
         return AuditReport(
