@@ -60,6 +60,17 @@ def test_not_the_sequencer_itself(playing: Table) -> None:
         == "bad_remove"
 
 
+def test_not_the_sequencer_itself_even_when_the_table_waits_for_it() -> None:
+    """"another seat": on the host's own turn the table waits for the host's seat, and
+    still its sequencer cannot remove it."""
+    table = table_at(3, OPTIONS, b"removal refused, host 2",
+                     lambda state: state.phase == TablePhase.PLAYING and state.engine is not None
+                     and state.engine.decider() == 0)
+    ann = table.ids[0]
+    assert refused_everywhere(table, forge(table, ann, Remove(ann.peer, "gone"))) \
+        == "bad_remove"
+
+
 def test_only_a_seat(playing: Table) -> None:
     stranger = Identity(b"\x09" * 32)
     entry = forge(playing, playing.ids[0], Remove(stranger.peer, "gone"))
