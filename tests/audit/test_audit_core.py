@@ -22,6 +22,7 @@ def test_honest_game_is_ok_with_its_summary(small_game: Network,
     assert report.scores == host_state.engine.scores
     assert report.rounds
     assert report.rounds[-1].scores == report.scores
+    assert host_state.engine.winner is not None
     assert report.winner == host_state.player_names[host_state.engine.winner]
     assert max(report.scores) >= 60
     assert any("re-executed" in line for line in report.verified)

@@ -24,6 +24,7 @@ from uno_p2p.audit.report import Status
 from uno_p2p.crypto.channel import ChannelKey, Party, seal
 from uno_p2p.errors import CryptoError, RemoteProtocolError
 from uno_p2p.store.unolog import UnreadableLog, read_log
+from uno_p2p.table.ledger import PROOF_CODES
 from uno_p2p.wire.chain import verify_chain
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -179,6 +180,14 @@ def test_the_chapter_names_whom_the_registry_names() -> None:
     rows = re.findall(r"^\| `([a-z0-9_]+)` \| ([a-z]+) \|", section, re.M)
     assert rows
     assert {code: named for code, named in rows} == {c.name: c.named for c in CODES.values()}
+
+
+def test_the_proof_codes_are_the_chapters_stage_three() -> None:
+    """One set of proof codes, read by the table and the audit: §7.3's table, no more."""
+    text = CHAPTER.read_text(encoding="utf-8")
+    section = text.split("\n### 7.3 ", 1)[1].split("\n### 7.4 ", 1)[0]
+    assert set(re.findall(r"^\| `([a-z0-9_]+)` \|", section, re.M)) == PROOF_CODES
+    assert {c.name for c in CODES.values() if c.stage == "proofs"} == PROOF_CODES
 
 
 def test_the_chapter_and_the_audit_agree_on_the_statuses() -> None:

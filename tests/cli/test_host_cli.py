@@ -10,7 +10,9 @@ from pathlib import Path
 import pytest
 
 from uno_p2p import cli
-from uno_p2p.cli.host import CANNOT_LISTEN, CANNOT_LISTEN_HINT
+from uno_p2p.cli.bot import THINK_S
+from uno_p2p.cli.host import CANNOT_LISTEN, CANNOT_LISTEN_HINT, bot_think
+from uno_p2p.errors import ConfigError
 
 
 def test_a_port_in_use_is_one_sentence_and_leaves_no_seat_or_log(
@@ -31,3 +33,12 @@ def test_a_port_in_use_is_one_sentence_and_leaves_no_seat_or_log(
     assert line == f"uno-lan: {said}; {CANNOT_LISTEN_HINT}."
     games = tmp_path / "uno-lan" / "games"
     assert not games.exists() or list(games.iterdir()) == [], "no file for a table never opened"
+
+
+def test_bots_think_as_told_else_not_at_all_with_autoplay_else_the_default() -> None:
+    """docs: ``--bot-think`` defaults to THINK_S, and to 0 with ``--autoplay``."""
+    assert bot_think("1.5", autoplay=True) == "1.5"
+    assert bot_think(None, autoplay=True) == "0"
+    assert float(bot_think(None, autoplay=False)) == THINK_S
+    with pytest.raises(ConfigError):
+        bot_think("11", autoplay=False)  # a bot thinks 0 to 10 seconds

@@ -45,6 +45,7 @@ def check_invariants(state: State) -> None:
         assert challenged != challenger
         assert 0 <= colour <= 3
     if state.phase == Phase.GAME_OVER:
+        assert state.winner is not None
         assert 0 <= state.winner < n
     if state.options.scoring == "chips":
         assert sum(state.scores) == 0

@@ -254,7 +254,7 @@ def words_allow_shape(state: State, play: Play) -> bool | None:
             return None if rank == W4 else True  # W+4's own condition is a claim
         return CARD_COLOUR[card] == state.colour or (top < 100 and ranks[0] == CARD_RANK[top])
     # Out of turn: only a jump-in, only right after a play, never by who just played.
-    if state.last_player < 0 or play.seat == state.last_player:
+    if state.last_player is None or play.seat == state.last_player:
         return False
     if opts.jump_in and top < 100 and len(cards) <= 2 and all(
             c < 100 and CARD_COLOUR[c] == CARD_COLOUR[top] and CARD_RANK[c] == CARD_RANK[top]

@@ -43,6 +43,7 @@ from uno_p2p.rules.state import State
 from .harness import card, started
 
 LABEL, PENDING_RANK, LAST_PLAYER, CHALLENGE = 0, 15, 17, 23  # verdicts.md §5
+ROUND_WINNER, WINNER = 26, 27
 
 
 def _none_of_it(state: State) -> None:
@@ -58,6 +59,15 @@ def test_the_public_part_is_labelled_and_says_none_as_minus_one() -> None:
     state, _ = new_game(Options(), ["P0", "P1", "P2"])
     _none_of_it(state)
     assert public_part(state)[LAST_PLAYER] == -1
+
+
+def test_the_state_says_none_and_only_the_digest_says_minus_one() -> None:
+    """STYLE.md: absence is None in every API; the digest's encoding (verdicts.md §5:
+    fields 17 last_player, 26 round_winner, 27 winner, "-1" for none) maps it."""
+    state, _ = new_game(Options(), ["P0", "P1", "P2"])
+    assert (state.last_player, state.round_winner, state.winner) == (None, None, None)
+    part = public_part(state)
+    assert (part[LAST_PLAYER], part[ROUND_WINNER], part[WINNER]) == (-1, -1, -1)
 
 
 def test_no_play_after_a_pass_is_last_player_minus_one() -> None:

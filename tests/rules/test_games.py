@@ -16,6 +16,7 @@ def test_heuristic_game_ends_with_a_winner_and_views_agree(name: str, players: i
                        mirror=True)
     state = result.state
     assert state.phase == Phase.GAME_OVER
+    assert result.winner is not None
     assert 0 <= result.winner < players
     assert state.scores[result.winner] >= 150
     assert result.violations == []
@@ -41,6 +42,7 @@ def test_hundreds_of_games_per_preset_all_end_with_a_valid_winner(name: str) -> 
         result = play_game(options, players, f"sim-{name}-{i}", bots)
         state = result.state
         assert state.phase == Phase.GAME_OVER
+        assert result.winner is not None
         assert state.scores[result.winner] >= 150
         assert result.violations == []
         wins[result.winner] += 1

@@ -78,6 +78,7 @@ def test_random_bot_games_end_with_all_cards_accounted_for(setup: tuple[Options,
     result = driver.run(lambda d: check_invariants(d.state))
     assert result.state.phase == Phase.GAME_OVER
     winner = result.state.winner
+    assert winner is not None
     assert 0 <= winner < players
     assert result.violations == []
 

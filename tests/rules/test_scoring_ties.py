@@ -41,7 +41,7 @@ def test_points_end_the_game_exactly_on_the_target_and_not_one_short(short: int)
     assert table.state.scores[1] == 500 - short
     if short:
         assert table.phase != Phase.GAME_OVER
-        assert table.state.winner == -1
+        assert table.state.winner is None
     else:
         assert table.phase == Phase.GAME_OVER
         assert table.state.winner == 1

@@ -41,7 +41,7 @@ def _challenge(ts: TableState) -> bool:
 
 def _round_end(ts: TableState) -> bool:
     game = ts.engine
-    return game is not None and game.round_winner >= 0 and bool(game.awaiting)
+    return game is not None and game.round_winner is not None and bool(game.awaiting)
 
 
 PHASES: dict[str, Until] = {
@@ -91,7 +91,7 @@ def _finish_and_check(net: Network, handovers: int) -> None:
     assert sum(p.is_host for p in peers) == 1, "exactly one sequencer"
     assert not any(isinstance(e, PeerMisbehaved) for _, e in net.all_events())
     state = peers[0].state
-    assert state.game.winner >= 0
+    assert state.game.winner is not None
     assert state.audit_error == ""
     entries = net.entries(peers[0])
     assert sum(isinstance(e.body, Handover) for e in entries) == handovers

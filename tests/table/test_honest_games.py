@@ -35,7 +35,7 @@ def assert_agreed_and_won(net: Network) -> None:
     assert not any(isinstance(e, PeerMisbehaved) for _, e in net.all_events())
     game = host.state.game
     target = game.options.target
-    assert game.winner >= 0
+    assert game.winner is not None
     assert host.state.audit_error == ""
     ended = [e for _, e in net.all_events() if isinstance(e, GameEnded)]
     assert len(ended) == len(net.peers)

@@ -80,7 +80,7 @@ def test_a_joiner_who_leaves_a_four_player_game_is_removed_and_the_others_finish
     assert void == [-1], "the round under way is void"
     state = host.state
     assert state.player_names == tuple(p.name for p in live)
-    assert state.game.winner >= 0, "the three left play the game to its end"
+    assert state.game.winner is not None, "the three left play the game to its end"
     report = audit_entries(entries)
     assert report.status == Status.OK, report.lines()
     assert [(r.name, r.round, r.left) for r in report.removed] == \

@@ -9,6 +9,9 @@ peer and entry are for machines): it says something, never "None".
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 import pytest
 
 from tests.table.test_ledger_checks import (
@@ -26,7 +29,14 @@ from uno_p2p.rules.options import preset
 from uno_p2p.rules.state import Phase
 from uno_p2p.table.bodies import Abort, Clock, KeySetup, Move, RevealSecrets
 from uno_p2p.table.events import GameStarted, OptionsChanged, PlayerJoined
-from uno_p2p.table.ledger import LogView, apply_entry, check_message, initial_state
+from uno_p2p.table.ledger import (
+    LIE_CODES,
+    PROOF_CODES,
+    LogView,
+    apply_entry,
+    check_message,
+    initial_state,
+)
 from uno_p2p.table.memnet import TableSetup, game_over, seat_table, seeded
 from uno_p2p.table.state import Misbehaviour, TablePhase, TableState
 from uno_p2p.wire.envelope import Entry
@@ -227,3 +237,15 @@ def test_a_reveal_from_a_seat_that_announced_no_key_is_out_of_place(finished: St
     assert (caught.value.code, caught.value.peer) == (
         "unexpected_reveal", identities[seat].peer.fingerprint)
     reads_as_a_sentence(caught.value)
+
+
+def test_the_lies_a_stale_head_does_not_excuse_are_the_specs() -> None:
+    """table.md §5.3 lists the refusals that prove a lie whatever the author had seen:
+    every proof (the reveal mismatches among them) and three rules a signature breaks."""
+    text = (Path(__file__).resolve().parents[2] / "docs/protocol/table.md").read_text()
+    section = text.split("\n### 5.3 ", 1)[1].split("\n## 6. ", 1)[0]
+    listed = set(re.findall(r"`([a-z_]+)`", section.split("whatever the author had seen")[1]
+                            .split(". The one")[0]))
+    assert listed <= LIE_CODES
+    assert LIE_CODES - PROOF_CODES == listed - PROOF_CODES == {
+        "wrong_seat", "not_a_move", "not_sequencer"}

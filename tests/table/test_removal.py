@@ -82,7 +82,7 @@ def test_a_player_vanishes_and_the_others_finish_the_game(phase: str) -> None:
     state = live[0].state
     assert victim.peer_id not in state.seats
     assert victim.name not in state.player_names
-    assert state.game.winner >= 0, "the players left play the game to its end"
+    assert state.game.winner is not None, "the players left play the game to its end"
     assert state.audit_error == "", "every deck after the removal re-executed"
     removals = [e.body for e in net.entries(host) if isinstance(e.body, Remove)]
     assert [r.peer for r in removals] == [victim.peer_id]

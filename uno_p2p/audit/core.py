@@ -64,6 +64,7 @@ from uno_p2p.table.bodies import Abort, Clock, Move, Remove, ShuffleDeck
 from uno_p2p.table.duties import waiting_for
 from uno_p2p.table.events import PeerMisbehaved, RoundEnded
 from uno_p2p.table.handover import handover_successor
+from uno_p2p.table.ledger import PROOF_CODES
 from uno_p2p.table.state import DeckState, Misbehaviour, TablePhase, TableState
 from uno_p2p.wire.chain import ChainError, ChainVerifier, check_fork
 from uno_p2p.wire.envelope import Entry
@@ -72,12 +73,6 @@ from uno_p2p.wire.private import Sealed
 from uno_p2p.wire.raw import judge_record
 from uno_p2p.wire.transcript import Roster
 
-#: Codes of the deck's proofs (stage 3); every other table code is a rule (stage 2).
-PROOF_CODES = frozenset({
-    "bad_share", "bad_shuffle", "bad_key", "invalid_scalar", "key_mismatch",
-    "commitment_mismatch", "channel_mismatch", "unknown_card", "duplicate_card", "bad_deck",
-    "wrong_face", "unproven_face", "proof_rejected", "bad_private_reveal", "contradiction",
-})
 #: Table codes that only say a peer stopped answering (no rule broken, nothing proven).
 SILENCE_CODES = frozenset({"unresponsive"})
 
@@ -557,7 +552,7 @@ class _Audit:
         players = self._players(state)
         engine = None if state is None else state.engine
         winner = None
-        if engine is not None and engine.winner >= 0 and status == Status.OK:
+        if engine is not None and engine.winner is not None and status == Status.OK:
             winner = engine.players[engine.winner]
         options = () if state is None or state.lobby is None else state.lobby.options
         return AuditReport(

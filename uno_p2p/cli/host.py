@@ -33,7 +33,8 @@ import secrets
 import signal
 import socket
 import sys
-from typing import BinaryIO
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, BinaryIO
 
 from uno_p2p.cli import EXIT_FAILURE, EXIT_OK
 from uno_p2p.cli.bot import THINK_S, think_ms
@@ -58,6 +59,9 @@ from uno_p2p.rules.options import MAX_PLAYERS, MIN_PLAYERS, PRESETS, Options
 from uno_p2p.rules.options import network_options as with_network_defaults
 from uno_p2p.table.peer import TablePeer
 from uno_p2p.table.state import TablePhase
+
+if TYPE_CHECKING:
+    from uno_p2p.ui.netsession import NetSession
 
 MAX_BOTS = MAX_PLAYERS - 1
 MAX_PORT = 65535
@@ -141,14 +145,25 @@ def host(args: argparse.Namespace) -> int:
     if args.autoplay and players < 2:
         raise ConfigError("--autoplay needs at least one other seat (--bots or --players)")
     options.check_players(max(players, 2))
-    if args.bot_think is None:
-        args.bot_think = "0" if args.autoplay else f"{THINK_S:g}"
-    think_ms(args.bot_think, "--bot-think")  # checked here, before any bot starts
+    bots = Bots(bot_think(args.bot_think, args.autoplay), args.join_code or "", args.bot_output)
     os.umask(0o077)
-    return asyncio.run(_host(args, player, options, players))
+    return asyncio.run(_host(args, player, options, players, bots))
 
 
-async def _host(args: argparse.Namespace, player: str, options: Options, players: int) -> int:
+def bot_think(given: str | None, autoplay: bool) -> str:
+    """The seconds each bot thinks: as given, else none with ``--autoplay`` (nobody
+    watches) and ``THINK_S`` otherwise (so a player can follow the game).
+
+    Raises:
+        ConfigError: not a number of seconds in range (checked before any bot starts).
+    """
+    think = given if given is not None else "0" if autoplay else f"{THINK_S:g}"
+    think_ms(think, "--bot-think")
+    return think
+
+
+async def _host(args: argparse.Namespace, player: str, options: Options, players: int,
+                bots: Bots) -> int:
     identity = player_identity(player)
     table_id, entropy = secrets.token_bytes(16), secrets.token_bytes(32)
     bot = "heuristic" if args.autoplay else None
@@ -158,7 +173,7 @@ async def _host(args: argparse.Namespace, player: str, options: Options, players
                 args.join_code or "", seat_path(table_id, identity, player))
     seat.save()
     try:
-        return await _open_table(args, player, players, peer, seat)
+        return await _open_table(args, player, players, peer, seat, bots)
     except BaseException:
         if never_started(peer):  # nothing was played: no seat, no log (issue 25)
             seat.forget()
@@ -166,15 +181,13 @@ async def _host(args: argparse.Namespace, player: str, options: Options, players
 
 
 async def _open_table(args: argparse.Namespace, player: str, players: int, peer: TablePeer,
-                      seat: Seat) -> int:
+                      seat: Seat, bots: Bots) -> int:
     """Listen, seat the bots, and run the lobby and the game (full screen or text)."""
-    identity = seat.identity
     console = Console(not args.autoplay)
     table_name = (args.name or f"{player}'s table")[:MAX_TABLE_NAME]
     screens = use_screens(args)
     from uno_p2p.ui.netsession import NetSession  # prompt-toolkit only where a screen is
-    bots: list[asyncio.subprocess.Process] = []
-    session = NetSession(table_name, args.join_code or "", add_bot=lambda: _add_bot(args, bots),
+    session = NetSession(table_name, args.join_code or "", add_bot=bots.add,
                          options_for=network_options)
     node = HostNode(peer, LogSaver.create(seat.log_path),
                     on_event=session.event if screens else console.event,
@@ -184,43 +197,63 @@ async def _open_table(args: argparse.Namespace, player: str, players: int, peer:
                     discovery=discovery_for(args), table_name=table_name)
     console.driver = session.driver = node
     session.log_path = seat.log_path
+    console.on_start = lambda: _start(peer, node)
+    bots.address = await _announce(node, args, table_name, seat)
+    for _ in range(args.bots):
+        await bots.add()
+    if screens:
+        return await _play_full_screen(session, node, peer, seat, bots)
+    return await _play_text(console, node, peer, seat, bots)
 
-    def start() -> None:
-        peer.start(node.clock())
-        node.pump()
 
-    console.on_start = start
+def _start(peer: TablePeer, node: HostNode) -> None:
+    """The host starts the game: its peer's start entry, sent at once."""
+    peer.start(node.clock())
+    node.pump()
+
+
+async def _announce(node: HostNode, args: argparse.Namespace, table_name: str,
+                    seat: Seat) -> str:
+    """Open the table's port and tell how to join; return the address bots join at.
+
+    Raises:
+        CommandError: the port cannot be opened there (``_listen``).
+    """
     port = await _listen(node, args.bind, args.port)
     wildcard = args.bind in ("0.0.0.0", "")  # noqa: S104
     where = "127.0.0.1" if wildcard else args.bind
     say(f"Table '{table_name}' is open on port {port}. "
         f"Join with: uno-lan join --address {lan_address() if wildcard else where}:{port}"
         + (" --join-code CODE" if args.join_code else ""))
-    say(f"Host key: {identity.peer.fingerprint}")
-    args.bot_address = f"{where}:{port}"
-    for _ in range(args.bots):
-        await _add_bot(args, bots)
-    if screens:
-        try:
-            ok, _ = await play_screens(
-                session, node, node.run, lambda: seat,
-                f"Others join with: uno-lan join --address {where}:{port}")
-        finally:
-            if peer.state.phase != TablePhase.ENDED:
-                for process in bots:  # the game is abandoned: the bots need not wait
-                    with contextlib.suppress(ProcessLookupError):
-                        process.terminate()
-            await _stop_bots(bots)
-        if peer.state.phase == TablePhase.ENDED:
-            seat.ended()
-        return EXIT_OK if ok else EXIT_FAILURE
+    say(f"Host key: {seat.identity.peer.fingerprint}")
+    return f"{where}:{port}"
+
+
+async def _play_full_screen(session: NetSession, node: HostNode, peer: TablePeer, seat: Seat,
+                            bots: Bots) -> int:
+    """The lobby and the game in the full-screen UI, then the audit's verdict."""
+    try:
+        ok, _ = await play_screens(session, node, node.run, lambda: seat,
+                                   f"Others join with: uno-lan join --address {bots.address}")
+    finally:
+        if peer.state.phase != TablePhase.ENDED:
+            bots.abandon()  # the game is abandoned: the bots need not wait
+        await bots.stop()
+    if peer.state.phase == TablePhase.ENDED:
+        seat.ended()
+    return EXIT_OK if ok else EXIT_FAILURE
+
+
+async def _play_text(console: Console, node: HostNode, peer: TablePeer, seat: Seat,
+                     bots: Bots) -> int:
+    """The lobby and the game as plain text, then the audit's verdict."""
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, lambda: asyncio.ensure_future(node.shutdown("host quit")))
     try:
         await run_with_input(console, node.run)
     finally:
-        await _stop_bots(bots)
+        await bots.stop()
     if never_started(peer):
         end_in_lobby(seat, left=True)  # only the host closes its lobby
         return EXIT_OK
@@ -259,26 +292,53 @@ def lan_address() -> str:
         return "127.0.0.1"
 
 
-async def _add_bot(args: argparse.Namespace, bots: list[asyncio.subprocess.Process]) -> None:
-    """Seat one more bot: its own process, its own keys, its own link (issue 11).
+@dataclass(slots=True)
+class Bots:
+    """The bot peers this host starts: how each is launched, and their processes, which
+    the host waits for at the end (or ends, when the game is abandoned)."""
 
-    Raises:
-        ConfigError: the table already has ``MAX_BOTS`` bots.
-    """
-    if len(bots) >= MAX_BOTS:
-        raise ConfigError(f"a table seats at most {MAX_BOTS} bots besides the host")
-    number = len(bots) + 1
-    command = [sys.executable, "-m", "uno_p2p", "bot", "--address", args.bot_address,
-               "--player", f"Bot {number}"]
-    command += ["--think", args.bot_think]  # 0 with --autoplay: nobody watches
-    if args.join_code:
-        command += ["--join-code", args.join_code]
-    out = _bot_output(args.bot_output, number)
-    bots.append(await asyncio.create_subprocess_exec(
-        *command, stdin=asyncio.subprocess.DEVNULL,
-        stdout=out or asyncio.subprocess.DEVNULL, stderr=out or asyncio.subprocess.DEVNULL))
-    if out is not None:
-        out.close()
+    think: str
+    join_code: str
+    output: str | None
+    #: Where the table listens, ``HOST:PORT``; known once its port is open (``_announce``).
+    address: str = ""
+    processes: list[asyncio.subprocess.Process] = field(default_factory=list)
+
+    async def add(self) -> None:
+        """Seat one more bot: its own process, its own keys, its own link (issue 11).
+
+        Raises:
+            ConfigError: the table already has ``MAX_BOTS`` bots.
+        """
+        if len(self.processes) >= MAX_BOTS:
+            raise ConfigError(f"a table seats at most {MAX_BOTS} bots besides the host")
+        number = len(self.processes) + 1
+        command = [sys.executable, "-m", "uno_p2p", "bot", "--address", self.address,
+                   "--player", f"Bot {number}", "--think", self.think]
+        if self.join_code:
+            command += ["--join-code", self.join_code]
+        out = _bot_output(self.output, number)
+        self.processes.append(await asyncio.create_subprocess_exec(
+            *command, stdin=asyncio.subprocess.DEVNULL,
+            stdout=out or asyncio.subprocess.DEVNULL, stderr=out or asyncio.subprocess.DEVNULL))
+        if out is not None:
+            out.close()
+
+    def abandon(self) -> None:
+        """End every bot now: the game will not go on, so none need wait for it."""
+        for process in self.processes:
+            with contextlib.suppress(ProcessLookupError):
+                process.terminate()
+
+    async def stop(self) -> None:
+        """Wait for every bot to end its game (killed after 180 s)."""
+        for process in self.processes:
+            try:
+                async with asyncio.timeout(180):
+                    await process.wait()
+            except TimeoutError:
+                process.kill()
+                await process.wait()
 
 
 def _bot_output(directory: str | None, number: int) -> BinaryIO | None:
@@ -287,13 +347,3 @@ def _bot_output(directory: str | None, number: int) -> BinaryIO | None:
         return None
     os.makedirs(directory, exist_ok=True)
     return open(os.path.join(directory, f"bot{number}.out"), "wb")
-
-
-async def _stop_bots(bots: list[asyncio.subprocess.Process]) -> None:
-    for process in bots:
-        try:
-            async with asyncio.timeout(180):
-                await process.wait()
-        except TimeoutError:
-            process.kill()
-            await process.wait()

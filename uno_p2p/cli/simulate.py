@@ -167,13 +167,13 @@ def _summary(net: Network, elapsed: float, args: argparse.Namespace) -> Summary:
     game = state.engine
     agreed = len({tuple(p.ledger.digests) for p in net.peers.values()}) == 1
     ended = all(p.state.phase == TablePhase.ENDED for p in net.peers.values())
-    winner = game.winner if game is not None and state.stop is None else -1
+    winner = game.winner if game is not None and state.stop is None else None
     return Summary(
         players=list(state.player_names), preset=args.preset,
         options=game.options.describe() if game is not None else [],
         rounds=0 if game is None else game.round,
         scores=list(game.scores) if game is not None else [],
-        winner=state.player_names[winner] if winner >= 0 else None,
+        winner=None if winner is None else state.player_names[winner],
         entries=state.seq, bytes=net.traffic.sent_bytes, seconds=round(elapsed, 3),
         stopped="" if state.stop is None else state.stop.reason,
         audit=state.audit_error or "every shuffle re-executed from its revealed seed",

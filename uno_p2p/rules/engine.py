@@ -88,9 +88,9 @@ def new_game(
         options=options, players=names, viewer=viewer, phase=Phase.DEALER_SELECTION, round=0,
         order=tuple(range(n)), dealer=-1, current=-1, direction=1, next_shuffle=0,
         draw_pile=(), discard=(), colour=-1, hands=((),) * n, pending=0, pending_rank=-1,
-        drawn=None, last_player=-1, uno_said=(False,) * n, exposed=-1, exposed_ms=0,
+        drawn=None, last_player=None, uno_said=(False,) * n, exposed=-1, exposed_ms=0,
         awaiting=(), contenders=(), challenge=(-1, -1, -1), claims=(), scores=(0,) * n,
-        round_winner=-1, winner=-1, violations=(), turn_started_ms=now_ms, known={},
+        round_winner=None, winner=None, violations=(), turn_started_ms=now_ms, known={},
         seen=(frozenset(),) * n, public=frozenset(),
     )
     work = Work(state, now_ms)
@@ -190,14 +190,21 @@ def public_part(state: State) -> tuple[object, ...]:
         state.direction, state.next_shuffle, tuple(map(sid, state.draw_pile)),
         tuple((sid(s), c) for s, c in state.discard), state.colour,
         tuple(tuple(map(sid, h)) for h in state.hands), state.pending, state.pending_rank,
-        sid(state.drawn) if state.drawn else -1, state.last_player, state.uno_said,
+        sid(state.drawn) if state.drawn else -1, _seat(state.last_player), state.uno_said,
         state.exposed, state.exposed_ms, tuple(map(sid, state.awaiting)),
         tuple((seat, sid(slot)) for seat, slot in state.contenders), state.challenge,
         tuple((c.seat, c.kind, c.rule, tuple(map(sid, c.slots)), c.colour, c.top)
               for c in state.claims),
-        state.scores, state.round_winner, state.winner, state.violations,
+        state.scores, _seat(state.round_winner), _seat(state.winner), state.violations,
         state.turn_started_ms, tuple(sorted((sid(s), state.known[s]) for s in state.public)),
     )
+
+
+
+def _seat(seat: int | None) -> int:
+    """A seat as the digest encodes it: -1 for none (verdicts.md §5; the state's API says
+    None, and this is the one place that maps it, so no digest byte changed)."""
+    return -1 if seat is None else seat
 
 
 _OPTIONS_CACHE: dict[Options, tuple[tuple[str, object], ...]] = {}

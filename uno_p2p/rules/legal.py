@@ -51,7 +51,7 @@ def legal_actions(state: State, seat: int) -> list[Action]:
     if phase == Phase.PLAYING:
         if seat == state.current:
             actions.extend(_turn_actions(state, seat))
-        elif state.last_player >= 0 and (state.options.jump_in or state.options.sum_jump_in):
+        elif state.last_player is not None and (state.options.jump_in or state.options.sum_jump_in):
             actions.extend(_jump_ins(state, seat))
         actions.extend(_uno_actions(state, seat))
     elif phase == Phase.CHALLENGE:

@@ -87,7 +87,7 @@ def check_shape(work: Work | State, action: Play) -> None:
             raise _refuse(f"{name} may play only one card (or two identical with jump_in)",
                           "jump_in")
         return
-    if work.last_player < 0 or seat == work.last_player:
+    if work.last_player is None or seat == work.last_player:
         raise _refuse(f"it is not {name}'s turn", "turn")
     if work.options.jump_in and len(cards) <= 2 and top < 100 and all(
             same_face(c, top) for c in cards):
@@ -375,7 +375,7 @@ def apply_draw(work: Work, action: Draw) -> None:
     claim = validate_draw(work, seat)
     check_grace(work, seat)
     work.exposed = -1
-    work.last_player = -1
+    work.last_player = None
     if claim is not None:
         work.claims = (*work.claims, claim)
     if work.pending:
@@ -384,7 +384,7 @@ def apply_draw(work: Work, action: Draw) -> None:
     if work.give_cards(seat, 1, "draw"):
         work.drawn = work.hands[seat][-1]
     elif work.options.empty_deck == "void_round":
-        end_round(work, -1)  # the seeds' "yellow card": the round is abandoned
+        end_round(work, None)  # the seeds' "yellow card": the round is abandoned
     else:
         # "If there is still nothing to draw, the player passes"
         work.set_turn(work.next_seat(seat))
@@ -395,7 +395,7 @@ def _take_penalty(work: Work, seat: int, count: int, reason: str) -> None:
     work.pending, work.pending_rank = 0, -1
     work.challenge = (-1, -1, -1)
     if got < count and work.options.empty_deck == "void_round":
-        end_round(work, -1)
+        end_round(work, None)
         return
     work.set_turn(work.next_seat(seat))
 
@@ -424,7 +424,7 @@ def apply_pass(work: Work, action: Pass) -> None:
     """Keep the drawn card. forced_play / draw_until_playable make this a claim."""
     claims = validate_pass(work, action.seat)
     work.claims = (*work.claims, *claims)
-    work.last_player = -1
+    work.last_player = None
     work.set_turn(work.next_seat(action.seat))
 
 
@@ -444,7 +444,7 @@ def apply_challenge(work: Work, action: Challenge) -> None:
     validate_challenge(work, seat)
     check_grace(work, seat)
     work.exposed = -1
-    work.last_player = -1
+    work.last_player = None
     challenged, colour = work.challenge[1], work.challenge[2]
     work.challenge = (seat, challenged, colour)
     work.set_phase(Phase.CHALLENGE)

@@ -72,9 +72,9 @@ def start_round(work: Work) -> None:
     work.direction = 1
     work.pending = 0
     work.pending_rank = -1
-    work.last_player = -1
+    work.last_player = None
     work.exposed = -1
-    work.round_winner = -1
+    work.round_winner = None
     work.challenge = (-1, -1, -1)
     work.drawn = None
     # Faces of earlier rounds' shuffles matter no more: forget them, so that
@@ -188,14 +188,14 @@ def apply_reveal(work: Work, action: Reveal) -> None:
 
 
 # -- end of a round -------------------------------------------------------------------------
-def end_round(work: Work, winner: int) -> None:
-    """The round is over (``winner`` -1: void); every hand is revealed publicly."""
+def end_round(work: Work, winner: int | None) -> None:
+    """The round is over (``winner`` None: void); every hand is revealed publicly."""
     work.round_winner = winner
     work.set_phase(Phase.ROUND_OVER)
     work.pending = 0
     work.pending_rank = -1
     work.drawn = None
-    work.last_player = -1
+    work.last_player = None
     work.exposed = -1
     slots = tuple(s for seat in work.order for s in work.hands[seat])
     request_public(work, slots, "round_end")
@@ -209,7 +209,8 @@ def score_round(work: Work, faces: dict[Slot, int]) -> None:
         for seat in range(len(work.players))
     })
     work.scores = [a + b for a, b in zip(work.scores, changes, strict=True)]
-    work.events.append(RoundOver(work.round, work.round_winner, tuple(changes)))
+    round_winner = -1 if work.round_winner is None else work.round_winner  # the event's -1
+    work.events.append(RoundOver(work.round, round_winner, tuple(changes)))
     winner = game_winner(work)
     if winner is not None:
         work.winner = winner
@@ -217,11 +218,11 @@ def score_round(work: Work, faces: dict[Slot, int]) -> None:
         team = work.winner % work.options.teams if work.options.teams else -1
         work.events.append(GameOver(winner, team))
         return
-    winner_deals = work.options.dealer_rule == "winner" and work.round_winner >= 0
     order = work.order
     # dealer_rule=rotate (and after a void round): "deal passes to the left".
     left = order[(order.index(work.dealer) + 1) % len(order)]
-    work.dealer = work.round_winner if winner_deals else left
+    winner_deals = work.options.dealer_rule == "winner" and work.round_winner is not None
+    work.dealer = work.round_winner if work.round_winner is not None and winner_deals else left
     every = work.options.seat_shuffle_every
     if every and work.round % every == 0:
         work.set_phase(Phase.RESEAT)
@@ -263,7 +264,7 @@ def round_changes(work: Work, hand_points: dict[int, int]) -> list[int]:
     n = len(work.players)
     changes = [0] * n
     winner = work.round_winner
-    if winner < 0:
+    if winner is None:
         return changes  # a void round scores nothing (empty_deck=void_round)
     team = _team(work, winner)
     losers = [s for s in range(n) if _team(work, s) != team]
@@ -304,14 +305,14 @@ def game_winner(work: Work) -> int | None:
     totals = team_totals(work)
     target = work.options.target
     if work.options.scoring != "losses":
-        if work.round_winner < 0 or totals[_team(work, work.round_winner)] < target:
+        if work.round_winner is None or totals[_team(work, work.round_winner)] < target:
             return None
         return work.round_winner
     if max(totals.values()) < target:
         return None
     fewest = min(totals.values())
     best = sorted(t for t, v in totals.items() if v == fewest)
-    if work.round_winner >= 0 and _team(work, work.round_winner) in best:
+    if work.round_winner is not None and _team(work, work.round_winner) in best:
         return work.round_winner
     return min(s for s in range(len(work.players)) if _team(work, s) == best[0])
 

@@ -167,7 +167,7 @@ def evaluate(state: State, seat: int) -> float:
     ``scoring``: the winner scores the others' cards), 250 points a whole round. A round
     still going is judged by the hand sizes."""
     mine = sum(CARD_POINTS[state.known[s]] for s in state.hands[seat] if s in state.known)
-    if state.round_winner >= 0:
+    if state.round_winner is not None:
         if state.team_of(state.round_winner) == state.team_of(seat):
             return 1.0
         return -mine / 250

@@ -51,7 +51,8 @@ class GameResult:
     history: list[tuple[str, object]] = field(default_factory=list)
 
     @property
-    def winner(self) -> int:
+    def winner(self) -> int | None:
+        """The winning seat; None while the game is not over."""
         return self.state.winner
 
 
@@ -183,7 +184,8 @@ class Driver:
         state = self.state
         if state.phase not in (Phase.PLAYING, Phase.CHALLENGE):
             return []
-        jumps = state.last_player >= 0 and (state.options.jump_in or state.options.sum_jump_in)
+        jumps = state.last_player is not None and (
+            state.options.jump_in or state.options.sum_jump_in)
         actor = self.actor()
         seats = []
         for seat in state.order:

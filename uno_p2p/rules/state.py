@@ -137,8 +137,10 @@ class State:
     draw penalty waiting for ``current`` (``pending_rank`` the card that set it).
     ``drawn`` is the card ``current`` drew this turn and may still play.
     ``last_player`` is who played the top card when the last action was a play
-    (the jump-in window), else -1. ``exposed`` is the player catchable for a
-    missed UNO, else -1. ``awaiting`` are the slots of a pending public reveal.
+    (the jump-in window), else None. ``round_winner`` and ``winner`` are None
+    until a round or the game is won (a void round has none). ``exposed`` is the
+    player catchable for a missed UNO, else -1 (its None waits for the cut of
+    ``TablePeer``, whose parts read it). ``awaiting`` are the slots of a pending public reveal.
     ``challenge`` is ``(challenger, challenged, colour)`` during a challenge.
     ``scores`` are points (``points``/``losses``) or chip balances (``chips``).
     """
@@ -160,7 +162,7 @@ class State:
     pending: int
     pending_rank: int
     drawn: Slot | None
-    last_player: int
+    last_player: int | None
     uno_said: tuple[bool, ...]
     exposed: int
     exposed_ms: int
@@ -169,8 +171,8 @@ class State:
     challenge: tuple[int, int, int]
     claims: tuple[Claim, ...]
     scores: tuple[int, ...]
-    round_winner: int
-    winner: int
+    round_winner: int | None
+    winner: int | None
     violations: tuple[tuple[int, str], ...]
     turn_started_ms: int
     known: Mapping[Slot, int]

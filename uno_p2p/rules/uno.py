@@ -119,7 +119,7 @@ def apply_timeout(work: Work, action: TimeOut) -> None:
         raise IllegalAction(f"{work.players[seat]}'s turn timer has not run out",
                             rule="turn_timer")
     work.exposed = -1
-    work.last_player = -1
+    work.last_player = None
     if work.phase == Phase.STARTER_COLOUR:
         work.give_cards(seat, 1, "turn_timer")
         work.set_turn(work.next_seat(seat))

@@ -46,7 +46,7 @@ class Work:
     pending: int
     pending_rank: int
     drawn: Slot | None
-    last_player: int
+    last_player: int | None
     uno_said: list[bool]
     exposed: int
     exposed_ms: int
@@ -55,8 +55,8 @@ class Work:
     challenge: tuple[int, int, int]
     claims: tuple[Any, ...]
     scores: list[int]
-    round_winner: int
-    winner: int
+    round_winner: int | None
+    winner: int | None
     violations: tuple[tuple[int, str], ...]
     turn_started_ms: int
     known: Any

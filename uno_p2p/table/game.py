@@ -589,7 +589,8 @@ def game_result(ts: TableState) -> GameEnded:
     """The final word once every reveal is in."""
     state = ts.engine
     scores = () if state is None else state.scores
-    winner = -1 if state is None or ts.stop is not None else state.winner
+    winner = -1 if state is None or ts.stop is not None or state.winner is None \
+        else state.winner
     stopped = "" if ts.stop is None else ts.stop.reason
     return GameEnded(winner, scores, stopped, ts.audit_error)
 

@@ -431,7 +431,7 @@ def refused(ts: TableState, message: Message, view: LogView = NO_VIEW) -> bool:
     except Misbehaviour as error:
         if error.culprit != message.author:
             return False
-        if error.code in PROOF_CODES and not (
+        if error.code in LIE_CODES and not (
                 error.code == "wrong_seat" and earlier is not None
                 and earlier.seats != ts.seats):
             # A removal since the author's head closed up the seat numbers (§14.2):
@@ -448,11 +448,16 @@ def refused(ts: TableState, message: Message, view: LogView = NO_VIEW) -> bool:
     return False
 
 
-#: Refusals that prove a lie whatever the author had seen (table.md §5.3).
+#: The deck's proof codes, stage 3 of the audit (docs/protocol/verdicts.md §7.3): the one
+#: definition, which the audit reads to name a refusal's stage.
 PROOF_CODES = frozenset({
-    "bad_share", "bad_shuffle", "bad_key", "wrong_face", "unproven_face", "key_mismatch",
-    "commitment_mismatch", "channel_mismatch", "wrong_seat", "not_a_move", "not_sequencer",
+    "bad_key", "bad_shuffle", "bad_share", "unproven_face", "wrong_face", "invalid_scalar",
+    "key_mismatch", "commitment_mismatch", "channel_mismatch", "unknown_card",
+    "duplicate_card", "bad_deck",
 })
+#: Refusals that prove a lie whatever the author had seen (table.md §5.3): every proof
+#: (its reveal mismatches among them) and three rules a signature alone breaks.
+LIE_CODES = PROOF_CODES | {"wrong_seat", "not_a_move", "not_sequencer"}
 
 
 def _stop(ts: TableState, stop: Stop) -> TableState:

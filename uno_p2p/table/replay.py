@@ -56,7 +56,9 @@ class ReplayResult:
     def winner(self) -> int:
         """The winning seat, or -1 (no winner: unfinished or stopped)."""
         game = self.state.engine
-        return -1 if game is None or self.state.stop is not None else game.winner
+        if game is None or game.winner is None or self.state.stop is not None:
+            return -1
+        return game.winner
 
     @property
     def rounds(self) -> list[RoundEnded]:
