@@ -59,7 +59,7 @@ def test_a_removal_names_the_round_it_voids() -> None:
     for peer in net.peers.values():
         if peer is not victim:
             peer.peer_lost(victim.peer_id)  # the shell's link time-out (table.md §14.1)
-            net._flush(peer)
+            net.flush(peer)
     host = net.host
     net.run(until=lambda n: any(isinstance(e, PlayerRemoved)
                                 for e in n.events[host.peer_id.key]), max_steps=MAX_STEPS)

@@ -48,7 +48,7 @@ def _vanish(net: Network, victim: TablePeer) -> None:
     for peer in net.peers.values():
         if peer is not victim:
             peer.peer_lost(victim.peer_id)  # the shell's link time-out
-            net._flush(peer)
+            net.flush(peer)
 
 
 def _live(net: Network) -> list[TablePeer]:
@@ -157,7 +157,7 @@ def test_a_removed_player_who_comes_back_watches_the_rest() -> None:
     net.run(until=lambda n: victim.peer_id not in host.state.seats, max_steps=MAX_STEPS)
     net.silent.discard(victim.peer_id.key)
     victim.rejoin()
-    net._flush(victim)
+    net.flush(victim)
     net.run(until=game_over, max_steps=MAX_STEPS)
     assert net.entries(victim) == net.entries(host), "it caught up with the whole log"
     assert victim.state.my_seat is None, "it watches: no seat, no hand, no turn"
