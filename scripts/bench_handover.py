@@ -33,7 +33,7 @@ def measure(players: int) -> dict[str, float]:
     start = time.perf_counter()
     for peer in others:  # the shells' link time-outs fire (not included in the time)
         peer.host_lost()
-        net._flush(peer)
+        net.flush(peer)
     net.run(until=lambda n: all(p.state.term == 1 for p in others), max_steps=400_000)
     wall = (time.perf_counter() - start) * 1000
     if not all(p.state.term == 1 for p in others):

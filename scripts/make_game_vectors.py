@@ -145,7 +145,7 @@ def host_vanishes(net: Network, after: int) -> tuple[Entry, ...]:
     live = [p for k, p in net.peers.items() if k != key]
     for peer in live:
         peer.peer_lost(host.peer_id)
-        net._flush(peer)  # the shell's link time-out, as tests/table does
+        net.flush(peer)  # the shell's link time-out, as tests/table does
     net.run(until=game_over, max_steps=MAX_STEPS)
     return net.entries(live[0])
 

@@ -380,7 +380,7 @@ def left_early() -> tuple[Sequence[Entry], Expected]:
     net.run(until=lambda n: len(n.entries()) > 60)
     leaver = next(p for p in net.peers.values() if p.name == NAMES[2])
     leaver.leave("dinner is ready")
-    net._flush(leaver)
+    net.flush(leaver)
     net.run(until=game_over)
     return net.entries(), Expected("stopped", "Cy leaves mid-game and reveals", peer=NAMES[2])
 

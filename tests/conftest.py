@@ -11,6 +11,7 @@ bound of what the full suite kills (docs/testing.md).
 from __future__ import annotations
 
 import os
+import types
 from collections.abc import Iterator
 
 import pytest
@@ -58,7 +59,36 @@ def _start_order(item: pytest.Item) -> int:
     return 1 if item.nodeid.startswith(LONG_FIRST) else 2
 
 
+#: What a test module imports when its tests start real processes (``uno-lan``, a
+#: script, tmux) or network namespaces: ``scripts/test --quick`` leaves them out
+#: (``-m "not processes and not netns"``), so a new test of that kind is marked
+#: without anyone remembering to.
+PROCESS_HELPERS = frozenset({"subprocess", "tests.net.processes", "tests.ui.test_terminal"})
+NAMESPACE_HELPERS = frozenset({"tests.net.netns"})
+
+
+def _helpers(module: types.ModuleType | None) -> set[str]:
+    """The modules ``module`` took something from (itself, or a class or function)."""
+    found: set[str] = set()
+    for value in vars(module).values() if module is not None else ():
+        if isinstance(value, types.ModuleType):
+            found.add(value.__name__)
+        else:
+            found.add(str(getattr(value, "__module__", "")))
+    return found
+
+
+def _mark_kinds(item: pytest.Item) -> None:
+    helpers = _helpers(getattr(item, "module", None))
+    if helpers & NAMESPACE_HELPERS or "netns" in getattr(item, "fixturenames", ()):
+        item.add_marker(pytest.mark.netns)
+    if helpers & PROCESS_HELPERS:
+        item.add_marker(pytest.mark.processes)
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        _mark_kinds(item)
     if not MUTATION:
         items.sort(key=_start_order)  # stable: the same order in every worker
         return

@@ -11,13 +11,17 @@ taken from the audit.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
-from uno_p2p.audit import Status, audit_file
+from tests.audit.test_fault_codes import HOST, LOG
+from tests.audit.test_report_prose import check_report
+from uno_p2p.audit import Status, audit_entries, audit_file
 from uno_p2p.store.unolog import read_log
 from uno_p2p.table.bodies import Abort
+from uno_p2p.wire.envelope import Entry
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 
@@ -75,3 +79,45 @@ def test_a_reveal_never_made_is_aborted_and_proves_nothing() -> None:
     assert finding.peer.key == closing.culprit.key
     assert report.winner is None
     assert report.lines()[0].startswith("ABORTED:"), "the first line names the status"
+
+
+AT = 5  # an entry of the lobby, by the host
+
+
+def _flip(data: bytes) -> bytes:
+    return bytes([data[0] ^ 1]) + data[1:]
+
+
+def _with(entry: Entry) -> list[Entry]:
+    return [*LOG[:entry.seq], entry, *LOG[entry.seq + 1:]]
+
+
+def test_an_author_signature_that_does_not_verify_is_a_chain_finding_naming_the_author(
+        ) -> None:
+    entry = LOG[AT]
+    bad = replace(entry, message=replace(entry.message, signature=_flip(entry.message.signature)))
+    log = _with(bad)
+    report = audit_entries(log)
+    assert report.status == Status.VIOLATION
+    finding = report.violation
+    assert finding is not None
+    assert (finding.stage, finding.code, finding.entry) == ("chain", "bad_signature", AT)
+    assert finding.peer is not None
+    assert finding.peer.key == entry.author.key
+    shown = report.to_json()["violation"]
+    assert isinstance(shown, dict)
+    assert shown["stage"] == "chain"
+    check_report(report, log)
+
+
+def test_a_countersignature_that_does_not_verify_names_the_sequencer() -> None:
+    entry = LOG[AT + 1]
+    log = _with(replace(entry, countersignature=_flip(entry.countersignature)))
+    report = audit_entries(log)
+    finding = report.violation
+    assert finding is not None
+    assert (finding.stage, finding.code, finding.entry) == ("chain", "bad_countersignature",
+                                                            AT + 1)
+    assert finding.peer is not None
+    assert finding.peer.key == HOST.key
+    check_report(report, log)

@@ -8,11 +8,15 @@ order; ``options``: as logged; ``table_id``: entry 0's), never from the audit.
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
+from tests.audit.test_fault_codes import CY, FIRST_MOVE, LOG, START_CLOCK, forge, reveal_of
+from tests.audit.test_report_prose import check_players, check_report, sentences
 from uno_p2p.audit import Status, audit_entries
 from uno_p2p.rules.options import preset
-from uno_p2p.table.bodies import Clock, Move, RevealSecrets
+from uno_p2p.table.bodies import Abort, Clock, Move, RevealSecrets
 from uno_p2p.table.memnet import TableSetup, game_over, seat_table
 from uno_p2p.wire.envelope import Entry
 from uno_p2p.wire.lobby import Join, OpenTable, Start
@@ -78,3 +82,52 @@ def test_a_log_with_at_most_one_clock_has_no_duration(clocked: tuple[Entry, ...]
     report = audit_entries(clocked[:first_clock + 1])
     assert report.duration_ms is None
     assert report.moves == sum(isinstance(e.body, Move) for e in clocked[:first_clock + 1])
+
+
+def _closed_after_an_unproven_accusation() -> list[Entry]:
+    """Ann, the host, stops the game accusing Cy without evidence; Ann and Bob reveal;
+    Cy never does, and Ann's closing entry names her (table.md §7.3, §8)."""
+    log = forge(LOG, FIRST_MOVE, 0, Abort(CY, "unresponsive", "no answer", b""))
+    for seat in (0, 1):
+        log = forge(log, len(log), seat, reveal_of(seat)[1])
+    return forge(log, len(log), 0, Abort(CY, "missing_reveal", "never revealed", b""))
+
+
+def test_an_aborted_game_still_reports_what_the_replay_established() -> None:
+    log = _closed_after_an_unproven_accusation()
+    report = audit_entries(log)
+    assert report.status == Status.ABORTED
+    assert len(report.digests) == len(log), "a public digest after every entry (§5)"
+    assert len(set(report.digests)) > 1
+    opening = log[0].body
+    assert isinstance(opening, OpenTable)
+    assert report.preset == opening.preset
+    assert report.options, "the options as logged (§4)"
+    assert [p.name for p in report.players] == ["Ann", "Bob", "Cy"]
+    assert report.scores == (0, 0, 0), "the game stopped in its first round"
+    check_players(report, log)
+    check_report(report, log)
+
+
+def test_an_aborted_game_says_why_then_where_in_sentences() -> None:
+    log = _closed_after_an_unproven_accusation()
+    report = audit_entries(log)
+    assert report.status == Status.ABORTED
+    sentences(report.stopped)
+    why, _, where = report.stopped.partition(". ")
+    assert why.startswith("Ann stopped the game"), report.stopped
+    assert "Cy" in why
+    assert "unresponsive" in why
+    assert re.search(rf"\bentry {FIRST_MOVE}\b", where), report.stopped
+
+
+def test_the_duration_is_the_last_clock_minus_the_first_even_when_the_first_is_not_zero(
+        ) -> None:
+    """verdicts.md §3: ``duration_ms`` is the last minus the first ``clock``; every log
+    in tests/data starts its clock at 0, which hid a sum (seed 20's _duration_4)."""
+    log = forge(LOG, START_CLOCK, 0, Clock(1000))
+    log = forge(log, len(log), 0, Clock(3500))
+    report = audit_entries(log)
+    assert report.violation is None
+    assert report.duration_ms == 2500
+    assert "duration: 2.5 s." in report.lines()[2]

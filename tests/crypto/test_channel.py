@@ -82,3 +82,21 @@ def test_sealing_is_deterministic_and_context_bound() -> None:
     assert seal(ALICE_KEY, ALICE, BOB, CONTEXT, b"same") == first
     assert seal(ALICE_KEY, ALICE, BOB, CONTEXT + b"!", b"same")[0] != first[0]
     assert seal(ALICE_KEY, ALICE, BOB, CONTEXT, b"other")[0] != first[0]
+
+
+def test_two_channel_keys_agree_and_a_short_key_is_refused_by_its_length() -> None:
+    a, b = ChannelKey(b"\x01" * 32), ChannelKey(b"\x02" * 32)
+    assert a.shared_secret(b.public) == b.shared_secret(a.public)
+    assert a.shared_secret(b.public) != a.shared_secret(ChannelKey(b"\x03" * 32).public)
+    with pytest.raises(CryptoError) as caught:
+        a.shared_secret(b.public[:31], peer="p")
+    assert "32 bytes" in str(caught.value)
+
+
+def test_a_channel_key_of_another_length_is_bad_channel_key() -> None:
+    mine = ChannelKey(b"\x01" * 32)
+    for bad in (b"\x09" * 31, b"\x09" * 33):
+        with pytest.raises(CryptoError) as caught:
+            mine.shared_secret(bad, peer="bob")
+        assert caught.value.code == "bad_channel_key"
+        assert (caught.value.peer, caught.value.item) == ("bob", "channel key")

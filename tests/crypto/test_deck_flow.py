@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 from tests.crypto.harness import TABLE, Table, fixed_seed, peer_id
-from uno_p2p.crypto.audit import verify_game
+from uno_p2p.crypto.audit import MissingReveal, verify_deck, verify_game
 from uno_p2p.crypto.cards import CARD_COUNT, UnknownCard, card_of, card_points
 from uno_p2p.crypto.context import PURPOSE_PRIVATE
 from uno_p2p.crypto.deck import Deck
 from uno_p2p.crypto.group import Scalar
-from uno_p2p.crypto.keys import SecretsReveal, verify_secrets_reveal
+from uno_p2p.crypto.keys import SecretsReveal, peer_label, verify_secrets_reveal
 from uno_p2p.crypto.shares import DecryptionShare, open_card, share_from_key
 from uno_p2p.errors import LocalProtocolError
 
@@ -247,3 +249,44 @@ def test_the_pure_opening_functions_agree_with_the_deck() -> None:
     assert open_card(ciphertext, shares) == table.peers[0].hand[0]
     with pytest.raises(UnknownCard):
         open_card(ciphertext, shares[1:], item="card at position 0")
+
+
+def _shuffled_table() -> Table:
+    table = Table(2)
+    table.setup_keys()
+    table.new_deck(1, 0, range(6))
+    table.shuffle()
+    return table
+
+
+def test_a_reveal_handed_in_for_another_seat_is_refused() -> None:
+    table = _shuffled_table()
+    reveals = table.reveal_all()
+    keys = table.peers[0].keys
+    assert verify_game(table.records, keys=keys, reveals=dict(enumerate(reveals)))
+    with pytest.raises(LocalProtocolError) as caught:
+        verify_deck(table.records[0], keys=keys, reveals={0: reveals[1], 1: reveals[0]})
+    assert str(caught.value) == "the reveal given for seat 0 is another peer's"
+
+
+def test_a_carried_card_from_no_earlier_deck_position_is_refused() -> None:
+    table = _shuffled_table()
+    reveals = dict(enumerate(table.reveal_all()))
+    record = dataclasses.replace(table.records[0], carried=((0, 2),))
+    with pytest.raises(LocalProtocolError) as caught:
+        verify_deck(record, keys=table.peers[0].keys, reveals=reveals)
+    assert str(caught.value) == "no earlier deck position (0, 2)"
+
+
+def test_a_reveal_that_never_came_names_the_peer_and_the_item() -> None:
+    table = Table(2)
+    table.setup_keys()
+    table.new_deck(1, 0, range(6))
+    table.shuffle()
+    reveals = dict(enumerate(table.reveal_all()))
+    del reveals[1]
+    with pytest.raises(MissingReveal) as caught:
+        verify_game(table.records, keys=table.peers[0].keys, reveals=reveals)
+    assert caught.value.item == "secrets reveal"
+    assert caught.value.peer == peer_label(peer_id(1))
+    assert "never revealed" in str(caught.value)

@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 from uno_p2p.crypto.cards import CARD_COUNT, UnknownCard, card_of, card_point, card_points
 from uno_p2p.crypto.group import (
     IDENTITY,
+    OPS,
     G,
     InvalidPoint,
     InvalidScalar,
@@ -183,3 +184,20 @@ def test_a_point_that_is_no_card_is_an_error_not_a_guess() -> None:
 def test_card_ids_are_checked(bad: object) -> None:
     with pytest.raises(LocalProtocolError):
         card_point(bad)  # type: ignore[arg-type]
+
+
+def test_a_scalar_out_of_range_is_refused_saying_why() -> None:
+    with pytest.raises(LocalProtocolError) as caught:
+        Scalar(L)
+    assert "modulo L" in str(caught.value)
+
+
+def test_the_operation_counters_start_again_from_zero() -> None:
+    OPS.reset()
+    assert OPS.snapshot() == {"mul": 0, "base_mul": 0, "add": 0, "validate": 0}
+    _ = G + G
+    _ = G + G
+    assert OPS.snapshot()["add"] == 2
+    OPS.reset()
+    _ = G + G
+    assert OPS.snapshot() == {"mul": 0, "base_mul": 0, "add": 1, "validate": 0}

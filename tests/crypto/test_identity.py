@@ -71,3 +71,26 @@ def test_the_seed_never_shows_in_repr() -> None:
     seed = bytes(range(32))
     assert seed.hex() not in repr(Identity(seed))
     assert repr(seed) not in repr(Identity(seed))
+
+
+def test_a_signature_that_does_not_verify_is_bad_signature() -> None:
+    me = Identity(b"\x05" * 32)
+    signature = me.sign(b"hello")
+    me.peer.verify(b"hello", signature)
+    for bad in (signature[:-1] + bytes([signature[-1] ^ 1]), signature[:63]):
+        with pytest.raises(CryptoError) as caught:
+            me.peer.verify(b"hello", bad)
+        assert caught.value.code == "bad_signature"
+
+
+@pytest.mark.parametrize("signature", [b"\x01" * 63, b"\x01" * 65, b"", "s" * 64, None, 64])
+def test_a_signature_that_is_not_64_bytes_is_refused_as_such(signature: object) -> None:
+    signer = Identity(b"\x07" * 32)
+    good = signer.sign(b"message")
+    signer.peer.verify(b"message", good)
+    with pytest.raises(CryptoError) as caught:
+        signer.peer.verify(b"message", signature)  # type: ignore[arg-type]
+    assert caught.value.code == "bad_signature"
+    assert "64 bytes" in str(caught.value)
+    assert caught.value.item == "signature"
+    assert caught.value.peer == signer.peer.fingerprint

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.crypto.harness import TABLE, fixed_seed, peer_id
+from tests.crypto.harness import TABLE, Table, fixed_seed, peer_id
 from uno_p2p.crypto.context import SEAL, ProofContext, Verified
 from uno_p2p.crypto.group import InvalidPoint, InvalidScalar, L, Point, Scalar, base_mul
 from uno_p2p.crypto.keys import (
@@ -23,6 +23,7 @@ from uno_p2p.crypto.keys import (
     verify_secrets_reveal,
 )
 from uno_p2p.crypto.proofs import Proof, prove_dleq, verify_dleq
+from uno_p2p.crypto.shares import make_share
 from uno_p2p.errors import InvalidMessage, LocalProtocolError, ProofRejected
 
 ALICE, BOB = peer_id(0), peer_id(1)
@@ -217,3 +218,55 @@ def test_points_in_announcements_are_checked() -> None:
         KeyAnnouncement.from_wire(wire, peer="m")
     assert caught.value.item == "key announcement public key"
     assert isinstance(Point.from_wire(secrets_of(0).public_key.data, peer=None, item="k"), Point)
+
+
+def test_a_share_is_made_only_for_its_own_peer_and_a_position() -> None:
+    table = Table(2)
+    table.setup_keys()
+    table.new_deck(1, 0, range(6))
+    table.shuffle()
+    deck = table.peers[0].deck
+    secrets = table.peers[0].secrets
+    mine = deck.share_context(2, 0, purpose="open")
+    make_share(secrets, deck.ciphertext(2), mine)
+    for context in (deck.share_context(2, 1, purpose="open"), mine.at(None, purpose="open",
+                                                                       peer=peer_id(0))):
+        with pytest.raises(LocalProtocolError):
+            make_share(secrets, deck.ciphertext(2), context)
+    moved = mine.at(4, purpose="deal", peer=peer_id(1), recipient=peer_id(0))
+    assert (moved.table, moved.round, moved.deck) == (mine.table, mine.round, mine.deck)
+    assert (moved.position, moved.purpose, moved.peer) == (4, "deal", peer_id(1))
+
+
+def _table(n: int) -> Table:
+    table = Table(n)
+    table.setup_keys()
+    table.new_deck(1, 0, range(6))
+    return table
+
+
+def test_a_reveal_that_does_not_match_names_the_key_share_or_the_seed() -> None:
+    table = _table(2)
+    alice = table.peers[0]
+    key = table.peers[1].keys[0]
+    honest = alice.secrets.reveal()
+    with pytest.raises(KeyMismatch) as wrong_key:
+        verify_secrets_reveal(SecretsReveal(table.peers[1].secrets.key_share,
+                                            honest.shuffle_master), key)
+    assert "key share" in (wrong_key.value.item or "")
+    assert (wrong_key.value.item or "").islower()
+    with pytest.raises(CommitmentMismatch) as wrong_seed:
+        verify_secrets_reveal(SecretsReveal(honest.key_share, bytes(32)), key)
+    assert "shuffle seed" in (wrong_seed.value.item or "")
+    assert (wrong_seed.value.item or "").islower()
+
+
+def test_a_released_key_is_taken_only_for_the_seat_that_revealed_it() -> None:
+    table = _table(3)
+    reveal = table.peers[2].secrets.reveal()
+    verified = verify_secrets_reveal(reveal, table.peers[0].keys[2])
+    with pytest.raises(LocalProtocolError) as caught:
+        table.peers[0].deck.release_key(1, verified)
+    assert "seat" in str(caught.value)
+    table.peers[0].deck.release_key(2, verified)
+    assert table.peers[0].deck.has_share(4, 2)

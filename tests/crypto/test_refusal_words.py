@@ -121,3 +121,12 @@ def test_a_sealed_body_that_does_not_open_is_sealed_tampered() -> None:
     with pytest.raises(CryptoError) as wrong:
         open_sealed(alice_key, alice, bob, b"context", nonce, ciphertext)
     assert wrong.value.code == "wrong_channel_key"
+
+
+def test_a_seed_of_another_size_is_refused_in_words() -> None:
+    with pytest.raises(CryptoError) as channel:
+        ChannelKey(b"\x01" * 31)
+    assert str(channel.value) == "a channel key seed must be 32 bytes"
+    with pytest.raises(CryptoError) as identity:
+        Identity(b"\x01" * 33)
+    assert str(identity.value) == "an identity seed must be 32 bytes"

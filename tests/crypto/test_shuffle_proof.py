@@ -262,3 +262,33 @@ def test_the_memo_keeps_only_successes() -> None:
     with pytest.raises(ProofRejected):
         check(previous, message, proof, key=OTHER_KEY)
     assert dataclasses.is_dataclass(ShuffleProof)
+
+
+def test_a_false_proof_of_shuffle_is_refused_in_a_sentence() -> None:
+    previous, message, proof = proven(8)
+    cards = list(message.ciphertexts)
+    swap_two(cards, previous)
+    with pytest.raises(ProofRejected) as caught:
+        check(previous, ShuffleMessage(tuple(cards)), proof)
+    assert caught.value.item == "shuffle proof"
+    assert str(caught.value) == (
+        "the shuffle proof does not verify: the deck is not a permutation and re-encryption "
+        "of the previous one under the joint key")
+
+
+def test_a_shuffle_of_the_wrong_size_is_refused_naming_the_shuffle() -> None:
+    previous, message, proof = proven(8)
+    with pytest.raises(ShuffleRejected) as caught:
+        check(previous, ShuffleMessage(message.ciphertexts[:-1]), proof)
+    assert caught.value.item == "shuffle"
+    assert str(caught.value) == "the shuffle holds 7 cards, the deck 8"
+
+
+def test_a_proof_for_another_deck_size_names_the_shuffler() -> None:
+    previous, message, _ = proven(4)
+    _, _, small = proven(3)
+    with pytest.raises(ProofRejected) as caught:
+        verify_shuffle_proof(ShuffleProof.from_wire(small, size=3, peer=None), previous,
+                             message.ciphertexts, joint_key=KEY, context=context())
+    assert caught.value.peer == SHUFFLER.hex()
+    assert caught.value.item == "shuffle proof"

@@ -10,9 +10,13 @@ counters the benchmarks print.
 
 from __future__ import annotations
 
+import pytest
+
 from tests.crypto.harness import TABLE, Table, peer_id
+from uno_p2p.crypto.cards import check_card_id
 from uno_p2p.crypto.context import ProofContext
 from uno_p2p.crypto.group import OPS, L, Point, Scalar, base_mul
+from uno_p2p.errors import LocalProtocolError
 
 
 def test_subtraction_and_negation_are_the_field_modulo_l() -> None:
@@ -67,3 +71,11 @@ def test_the_counters_count_each_kind_of_operation() -> None:
     assert OPS.snapshot() == {"mul": 1, "base_mul": 1, "add": 1, "validate": 1}
     OPS.reset()
     assert OPS.snapshot() == {"mul": 0, "base_mul": 0, "add": 0, "validate": 0}
+
+
+@pytest.mark.parametrize("bad", [-1, 108, True, "7"])
+def test_a_card_id_outside_0_to_107_is_refused_saying_so(bad: object) -> None:
+    assert check_card_id(107) == 107
+    with pytest.raises(LocalProtocolError) as caught:
+        check_card_id(bad)  # type: ignore[arg-type]
+    assert str(caught.value) == f"{bad!r} is not a card id (0..107)"

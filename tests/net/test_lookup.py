@@ -41,17 +41,21 @@ async def test_a_table_announced_while_we_look_is_found() -> None:
 
     later = asyncio.create_task(announce_later())
     started = time.monotonic()
-    found = await find_table(MemoryDiscovery(network), "Friday night", 2)
+    found = await find_table(MemoryDiscovery(network), "Friday night", 60)
     await later
     assert found.table_name == "Friday night"
-    assert time.monotonic() - started < 1.0
+    # Found as it appears, not at the end of the minute it may look (a bound that holds
+    # on a machine at load 6: the announcement comes 0.2 s in).
+    assert time.monotonic() - started < 30
 
 
 async def test_no_table_is_one_sentence_after_the_timeout() -> None:
     started = time.monotonic()
     with pytest.raises(TableNotFound) as caught:
         await find_table(MemoryDiscovery(MemoryNetwork()), "Nowhere", 0.3)
-    assert 0.3 <= time.monotonic() - started < 1.0
+    # It looked for its whole time-out, and gave up (the upper bound only says it does not
+    # hang: wide enough for a loaded machine).
+    assert 0.3 <= time.monotonic() - started < 10
     assert str(caught.value) == (
         "No table named Nowhere found on the network within 0.3 s: check you're on the same "
         "network, or use --address HOST:PORT.")

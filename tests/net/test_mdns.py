@@ -209,7 +209,9 @@ def test_find_table_over_mdns(netns: Namespace) -> None:
     assert missing["found"] == {"code": "table_not_found", "error": (
         "No table named Nowhere found on the network within 2 s: check you're on the same "
         "network, or use --address HOST:PORT.")}
-    assert 2 <= missing["seconds"] < 4
+    # Its 2 s, then it gives up (the upper bound only says it does not hang: wide
+    # enough for a loaded machine).
+    assert 2 <= missing["seconds"] < 12
 
 
 #: A responder that is not ours: a good table and one whose TXT breaks the

@@ -38,7 +38,7 @@ def test_a_peer_cut_off_mid_game_resyncs_and_the_game_ends() -> None:
     assert cut["lost_from_victim"] >= 1
     assert victim.outstanding is not None  # a message of ours never reached the sequencer
     victim.resync()
-    net._flush(victim)
+    net.flush(victim)
     net.run(until=game_over, max_steps=300_000)
     for peer in net.peers.values():
         assert peer.state.phase == TablePhase.ENDED

@@ -16,12 +16,14 @@ import hashlib
 import secrets
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import partial
-from typing import ClassVar
+from typing import Any, ClassVar, TypeVar
 
 import pytest
 
+from uno_p2p.crypto import shuffle_proof
 from uno_p2p.crypto.cards import CARD_COUNT
 from uno_p2p.crypto.context import VerifiedStatements
 from uno_p2p.crypto.group import Scalar, base_mul
@@ -35,10 +37,12 @@ from uno_p2p.net.node import HostNode, JoinNode
 from uno_p2p.net.seats import LogSaver
 from uno_p2p.net.verify import Offloader
 from uno_p2p.rules.options import preset
+from uno_p2p.table import duties
 from uno_p2p.table.peer import TablePeer
 from uno_p2p.table.state import TablePhase
 
 MEMO = VerifiedStatements()
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -156,19 +160,36 @@ async def loopback_game(players: int) -> tuple[LoopWatch, list[TablePeer], list[
 
 
 @pytest.mark.slow
-async def test_the_loop_is_never_held_for_a_proof_during_a_real_game() -> None:
+async def test_the_loop_is_never_held_for_a_proof_during_a_real_game(
+        monkeypatch: pytest.MonkeyPatch) -> None:
     VERIFIED.clear()
     budget = one_check_cpu_s()
+    on_the_loop = threading.get_ident()
+    threads: list[int] = []
+
+    def noted(work: Callable[..., T]) -> Callable[..., T]:
+        def run(*args: Any, **kwargs: Any) -> T:
+            threads.append(threading.get_ident())
+            return work(*args, **kwargs)
+        return run
+
+    # Every proof of shuffle checked or made, and on which thread (a count, not a time).
+    monkeypatch.setattr(shuffle_proof, "verify_shuffle_proof",
+                        noted(shuffle_proof.verify_shuffle_proof))
+    monkeypatch.setattr(duties, "make_proven_shuffle", noted(make_proven_shuffle))
     watch, peers, offloaders = await loopback_game(4)
     assert all(p.state.phase == TablePhase.ENDED and p.stopped is None for p in peers)
     assert len({tuple(e.encode() for e in p.ledger.chain.entries) for p in peers}) == 1
     # Every node checked and proved in its worker, not on the loop.
     assert all(o.duties > 0 for o in offloaders)
     assert sum(o.verified for o in offloaders) >= 8  # 2 decks x 4 shuffles, at least
+    assert len(threads) >= 16, "4 shuffles made and checked by 3 others, per deck"
+    assert on_the_loop not in threads, "a proof of shuffle was made or checked on the loop"
     assert watch.ticks > 20
-    # Four nodes share this one loop, so decoding a shuffle entry for each of them can come
-    # near one check's cost (82 ms against 79 on CI's 2 cores); checks on the loop, two of
-    # them back to back at the host, measured 144 ms (UNO_LAN_VERIFY=inline).
-    assert watch.max_busy_s < 1.5 * budget, (
+    # A backstop in CPU time (the loop thread's own, whatever the machine's load): four
+    # nodes share this loop, so decoding a shuffle entry for each of them can come near
+    # one check's cost (82 ms against 79 on CI's 2 cores); a loaded machine measured
+    # more, so the bound is wide and the count above is what shows the point.
+    assert watch.max_busy_s < 4 * budget, (
         f"the loop's thread worked {watch.max_busy_s * 1000:.0f} ms between two ticks; "
         f"one proof check costs {budget * 1000:.0f} ms")

@@ -203,3 +203,13 @@ def test_learning_the_hand_privately_shows_the_challenger_the_truth_at_once() ->
     view2, found = learn(view2, faces_of(table.state, table.state.hands[1]))
     assert [v.rule for v in found] == ["wild_draw_four"]
     assert legal_actions(view2, 2) == [ChallengeVerdict(2, True)]
+
+
+def test_a_claim_found_false_names_the_seat_that_made_it() -> None:
+    table = started(Options(wd4_strict=True), 3, hands=[[], ["W+4", "R9"]], starter="R5")
+    play = table.play_action(1, "W+4", colour=1)
+    view2, _ = apply(table.views[2], play)
+    view2, _ = apply(view2, Challenge(2))
+    _, found = learn(view2, faces_of(table.state, table.state.hands[1]))
+    assert [(v.seat, v.rule) for v in found] == [(1, "wild_draw_four")]
+    assert table.state.players[1] in found[0].message

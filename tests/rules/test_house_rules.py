@@ -21,6 +21,7 @@ from uno_p2p.rules import (
     legal_actions,
     long_name,
 )
+from uno_p2p.rules.engine import view_for
 
 from .harness import card, started
 
@@ -402,3 +403,34 @@ def test_draw_until_playable_stops_only_at_a_card_its_holder_may_play() -> None:
     assert strict.state.claims[-1].kind == "unplayable"
     view0, _ = apply(strict.views[0], Pass(1))
     assert view0.claims[-1].verdict(strict.state.known) is False  # B3: should draw on
+
+
+def test_nobody_jumps_in_onto_a_wild() -> None:
+    # docs/rules.md jump_in: "never onto a Wild or Wild Draw Four (their colour is named,
+    # so no card is identical)", even with the other copy of the same Wild.
+    table = started(Options(jump_in=True), 3, dealer=2, hands=[["W"], [], ["W"]],
+                    starter="R5")
+    wild = table.play_action(0, "W", colour=2)
+    assert (table.state.current, wild.cards) == (0, (card("W", 0),))
+    table.apply(wild)
+    jump = table.play_action(2, "W", colour=1)  # seat 1 is next: seat 2 would jump in
+    assert jump.cards == (card("W", 1),)
+    refused = table.refused(jump)
+    assert refused.rule == "jump_in"
+    assert "jump-in" in str(refused)
+
+
+def test_a_swapper_still_knows_the_cards_it_gave_away() -> None:
+    # docs/rules.md wild_powers: "the cards you give chosen by you and the ones you take
+    # chosen blind from their hand": each side knows the cards it held before the swap.
+    table = started(Options(wild_powers=True), 3, hands=[[], ["W", "R3", "G4", "B6"]],
+                    starter="R5")
+    give = tuple(table.slot(1, card(name)) for name in ("R3", "G4", "B6"))
+    take = table.state.hands[2][:3]
+    play = table.play_action(1, "W", colour=2, power="swap", target=2)
+    table.apply(Play(1, play.slots, play.cards, 2, False, 2, "swap", give, take))
+    faces = table.state.known
+    swapper, target = view_for(table.state, 1), view_for(table.state, 2)
+    assert {s: swapper.known.get(s) for s in give + take} == {s: faces[s] for s in give + take}
+    assert {s: target.known.get(s) for s in give + take} == {s: faces[s] for s in give + take}
+    assert all(s not in view_for(table.state, 0).known for s in give + take)

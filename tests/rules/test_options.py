@@ -17,6 +17,7 @@ from uno_p2p.rules.options import (
     PRESETS,
     Options,
     _show,
+    parse_assignment,
     preset,
 )
 
@@ -122,3 +123,18 @@ def test_the_players_guide_documents_every_option_and_its_default() -> None:
         cells = [c.strip() for c in rows[name].split("|")]
         if len(cells) == 4:  # "values | default | what it does |" (house rules: "what" only)
             assert cells[1] == f"`{_show(getattr(Options(), name))}`", name
+
+
+@pytest.mark.parametrize(("word", "value"), [
+    ("true", True), ("on", True), ("yes", True), ("1", True), ("ON", True), (" Yes ", True),
+    ("false", False), ("off", False), ("no", False), ("0", False), ("OFF", False)])
+def test_a_rule_is_switched_on_or_off_in_any_of_the_documented_words(
+        word: str, value: bool) -> None:
+    assert parse_assignment(f"jump_in={word}") == ("jump_in", value)
+
+
+def test_a_switch_set_to_another_word_is_refused_saying_on_or_off() -> None:
+    for word in ("2", "maybe", ""):
+        with pytest.raises(ConfigError) as caught:
+            parse_assignment(f"jump_in={word}")
+        assert "on or off" in str(caught.value)

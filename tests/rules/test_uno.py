@@ -2,9 +2,19 @@
 
 from __future__ import annotations
 
-from uno_p2p.rules import CatchUno, Draw, Options, SayUno, UnoCaught, legal_actions
+from uno_p2p.rules import (
+    CatchUno,
+    Draw,
+    Options,
+    Play,
+    SayUno,
+    UnoCaught,
+    UnoSaid,
+    apply,
+    legal_actions,
+)
 
-from .harness import started
+from .harness import card, started
 
 
 def test_saying_uno_with_the_play_is_safe() -> None:
@@ -102,3 +112,32 @@ def test_jump_in_pair_uno_may_be_said_just_before_going_out() -> None:
     pair.apply(SayUno(1))
     pair.play(1, "R3")
     assert CatchUno(0, 1) in legal_actions(pair.views[0], 0)
+
+
+def test_a_viewer_who_knows_one_of_two_cards_accepts_an_early_uno() -> None:
+    table = started(Options(jump_in=True, wild_powers=True), 3,
+                    hands=[[], ["W", "R3"], ["G1", "B2"]], starter="R5", exact=True)
+    give = (table.slot(1, card("R3")),)
+    take = table.state.hands[2][:1]
+    play = table.play_action(1, "W", colour=2)
+    table.apply(Play(1, play.slots, play.cards, 2, True, 2, "swap", give, take))
+    assert set(table.state.hands[2]) == {give[0], table.state.hands[2][0]}
+    # Seat 2 holds R3 and B2 (or G1): no pair. It and the omniscient engine refuse...
+    assert table.refused(SayUno(2), checked_by=[2]).rule == "jump_in"
+    # ...but seat 1 knows only the R3 it gave, and seat 0 neither card: both accept.
+    for seat in (0, 1):
+        apply(table.views[seat], SayUno(2))
+
+
+def test_an_early_uno_is_for_a_pair_only() -> None:
+    table = started(Options(jump_in=True), 3, hands=[[], ["R7", "G2"]], starter="R5",
+                    exact=True)
+    name = table.state.players[1]
+    refused = table.refused(SayUno(1), checked_by=[1])  # only the holder sees both faces
+    assert refused.rule == "jump_in"
+    text = str(refused)
+    assert name in text, text
+    assert "pair" in text, text
+    paired = started(Options(jump_in=True), 3, hands=[[], ["R7", "R7"]], starter="R5",
+                     exact=True)
+    assert UnoSaid(1) in paired.apply(SayUno(1))

@@ -126,3 +126,35 @@ def test_phase_transition_table_is_enforced() -> None:
     for _ in Phase:
         reachable |= {p for q in reachable for p in TRANSITIONS[q]}
     assert reachable == set(Phase)
+
+
+def test_a_revealed_face_out_of_range_is_refused_naming_its_field() -> None:
+    with pytest.raises(InvalidMessage) as caught:
+        action_from_wire(["reveal", [[1, 4, 108]]])
+    assert str(caught.value) == "Reveal.faces card must be an integer from 0 to 107, not 108"
+
+
+#: Actions well formed on the wire that make no sense, and the words they earn.
+NONSENSE = [
+    (["colour", 1, -1], "ChooseColour: a colour must be named"),
+    (["colour", 1, 4],
+     "ChooseColour: colour must be 0-3 (red, yellow, green, blue) or -1, not 4"),
+    (["play", 0, [], [], -1, False, -1, "", [], []],
+     "Play: a play names at least one slot and one face per slot"),
+    (["play", 0, [[1, 4], [1, 4]], [3, 3], -1, False, -1, "", [], []],
+     "Play: a play names each slot once"),
+    (["play", 0, [[1, 4]], [3], -1, False, -1, "steal", [], []],
+     "Play: power must be one of ('', 'peek', 'swap')"),
+    (["play", 0, [[1, 4]], [100], 0, False, 1, "swap",
+      [[1, n] for n in range(5, 9)], [[1, n] for n in range(10, 14)]],
+     "Play: a Wild swap moves at most 3 cards each way"),
+    (["reveal", [[1, 4, 3], [1, 4, 5]]], "Reveal: a reveal names each slot once"),
+]
+
+
+@pytest.mark.parametrize(("wire", "words"), NONSENSE, ids=[w for _, w in NONSENSE])
+def test_an_action_that_makes_no_sense_is_refused_in_words(wire: list[object],
+                                                           words: str) -> None:
+    with pytest.raises(InvalidMessage) as caught:
+        action_from_wire(wire)
+    assert str(caught.value) == words

@@ -193,11 +193,11 @@ def test_the_host_kicks_before_the_start_and_starts_with_the_rest() -> None:
     assert lobby is not None
     kicked = lobby.joined[2]
     host.kick(kicked, "testing")
-    net._flush(host)
+    net.flush(host)
     net.run(until=lambda n: n.host.state.engine is not None)
     assert any(isinstance(e, PlayerLeft) and e.kicked for e in net.events[kicked.key])
     host.start()
-    net._flush(host)
+    net.flush(host)
     net.run(until=lambda n: n.host.state.engine is not None)
     assert host.state.seats == lobby.joined[:2]
     assert host.state.phase == TablePhase.PLAYING

@@ -56,7 +56,7 @@ def test_every_member_sees_a_line_once_with_its_authors_name_and_the_log_is_unch
     ann, bob, cy = peers(net)
     heads = [p.state.seq for p in (ann, bob, cy)]
     bob.say("good luck, everyone")
-    net._flush(bob)
+    net.flush(bob)
     net.run(until=lambda n: not n.queue, max_steps=10_000)
     assert said(net, bob) == [("Bob", "good luck, everyone", True)]
     assert said(net, ann) == [("Bob", "good luck, everyone", False)]
@@ -73,7 +73,7 @@ def test_in_a_star_the_host_passes_a_joiners_line_on() -> None:
     ann, bob, cy = peers(net)
     net.tamper = star
     cy.say("Bob, nice Reverse")
-    net._flush(cy)
+    net.flush(cy)
     net.run(until=lambda n: not n.queue, max_steps=10_000)
     assert said(net, bob) == [("Cy", "Bob, nice Reverse", False)]
     assert said(net, ann) == [("Cy", "Bob, nice Reverse", False)]
@@ -104,7 +104,7 @@ def test_a_changed_replayed_or_forged_line_is_dropped_and_blames_nobody() -> Non
     cy.receive(frame(FRAME_CHAT, b"\xc1not msgpack"), sender=ann.peer_id)
     cy.receive(frame(FRAME_CHAT, line.encode()), sender=ann.peer_id)
     cy.receive(frame(FRAME_CHAT, line.encode()), sender=bob.peer_id)  # the same, again
-    net._flush(cy)
+    net.flush(cy)
     assert said(net, cy) == [("Bob", "I have two Wilds", False)]
     assert not [e for e in net.events[cy.peer_id.key] if isinstance(e, PeerMisbehaved)]
     assert cy.stopped is None

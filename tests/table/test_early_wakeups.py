@@ -24,7 +24,7 @@ def _play(woken: bool) -> Network:
         if woken:
             for peer in net.peers.values():
                 peer.handle_timer(net.now_ms)
-                net._flush(peer)
+                net.flush(peer)
     return net
 
 

@@ -84,7 +84,7 @@ def at(net: Network, now_ms: int) -> None:
 def act(net: Network, peer: TablePeer, action: Action) -> None:
     """The player makes a move; its frames go on the network."""
     peer.act(action)
-    net._flush(peer)
+    net.flush(peer)
 
 
 def moves(net: Network) -> list[Action]:

@@ -22,6 +22,7 @@ from uno_p2p.cli import main
 from uno_p2p.errors import InvalidMessage
 from uno_p2p.store.unolog import GameLog, read_log
 from uno_p2p.table.fuzzing import FrameTarget, make_target, mutate
+from uno_p2p.table.ledger import HISTORY, Ledger
 from uno_p2p.table.replay import replay
 from uno_p2p.wire.envelope import Entry
 from uno_p2p.wire.limits import DEFAULT_LIMITS, MAX_EARLY_BYTES
@@ -120,3 +121,19 @@ def test_the_cli_reads_any_file_as_a_verdict_or_one_sentence(
                  ["log", "show", str(path)], ["log", "show", "--json", str(path)],
                  ["replay", "--text", str(path)]):
         assert main(argv) in (0, 1, 2), argv
+
+
+def test_a_long_game_leaves_a_peer_only_the_last_states_it_may_need() -> None:
+    """A peer keeps the table's state after each of the last ``HISTORY`` entries (what a
+    late message's head may point at, ``Ledger.state_at``), never every state of a
+    long game: what it holds stays bounded (issue 10's h11 invariant)."""
+    entries = read_log(DATA / "honest-3p-bluffs.unolog").entries
+    assert len(entries) > HISTORY + 50
+    ledger = Ledger(entries[0].message.table_id, entries[0].author)
+    for entry in entries:
+        ledger.accept(entry)
+    last = len(entries)
+    assert ledger.state_at(last) is ledger.state
+    assert ledger.state_at(last - HISTORY + 1) is not None
+    assert ledger.state_at(last - HISTORY) is None
+    assert ledger.state_at(0) is None

@@ -79,7 +79,7 @@ def _cut_until_handed_over(net: Network, gone: TablePeer, term: int) -> None:
 def _come_back(net: Network, peer: TablePeer) -> None:
     net.silent.discard(peer.peer_id.key)
     peer.rejoin()
-    net._flush(peer)
+    net.flush(peer)
 
 
 def _finish_and_check(net: Network, handovers: int) -> None:
@@ -155,16 +155,16 @@ def test_the_host_vanishes_in_the_lobby_and_the_new_host_starts_without_it() -> 
     net.silent.add(ann.peer_id.key)
     for peer in _others(net, ann):
         peer.host_lost()  # the shell's link time-out
-        net._flush(peer)
+        net.flush(peer)
     net.run(max_steps=10_000)
     bob = net.peers[ids[1].peer.key]
     assert bob.is_host
     assert bob.state.phase == TablePhase.LOBBY
     bob.kick(ann.peer_id, "gone")
-    net._flush(bob)
+    net.flush(bob)
     net.run(max_steps=10_000)
     bob.start()
-    net._flush(bob)
+    net.flush(bob)
     net.run(until=game_over, max_steps=MAX_STEPS)
     peers = _others(net, ann)
     assert len({tuple(e.hash for e in net.entries(p)) for p in peers}) == 1
@@ -189,7 +189,7 @@ def test_wherever_the_host_vanishes_the_game_finishes_the_same_for_all(cut: int,
     others = _others(net, host)
     for peer in others:  # the shells' link time-outs
         peer.host_lost()
-        net._flush(peer)
+        net.flush(peer)
     net.run(until=lambda n: all(p.state.term >= 1 or p.state.phase == TablePhase.ENDED
                                 for p in others), max_steps=MAX_STEPS)
     if back:
@@ -238,7 +238,7 @@ def test_a_member_holds_to_its_vote_while_the_sequencer_stays_silent() -> None:
         for peer in live:
             if peer.election is not None and peer.state.term == 0:
                 peer.handle_timer(net.now_ms)
-                net._flush(peer)
+                net.flush(peer)
                 woken += 1
     assert woken, "a member was woken while its election was under way"
     assert all(p.state.term == 1 for p in live), "the others handed over"

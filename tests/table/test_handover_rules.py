@@ -182,7 +182,7 @@ def test_one_member_alone_cannot_depose_a_host_the_others_hear() -> None:
     net.run(until=lambda n: n.host.state.seq > 50, max_steps=200_000)
     doubter = _peer(net, cy)
     doubter.host_lost()  # its shell was wrong, or only its own link flapped
-    net._flush(doubter)
+    net.flush(doubter)
     net.run(until=game_over, max_steps=400_000)
     peers = list(net.peers.values())
     assert all(p.state.term == 0 for p in peers), "no hand-over without a majority"

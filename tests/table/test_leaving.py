@@ -49,7 +49,7 @@ def _leave(net: Network, leaver: TablePeer) -> None:
     """The player presses q, y: its peer leaves, and its process ends once the leave
     is logged (it hears no more)."""
     leaver.leave("off to bed")
-    net._flush(leaver)
+    net.flush(leaver)
     net.run(until=lambda n: leaver.peer_id not in n.host.state.seats
             or n.host.state.phase != TablePhase.PLAYING, max_steps=MAX_STEPS)
     net.silent.add(leaver.peer_id.key)
@@ -112,7 +112,7 @@ def test_a_leave_the_others_cannot_play_on_after_stops_the_game(
     leaver = list(net.peers.values())[who]
     assert leaver.leaving_stops_the_game()
     leaver.leave("off to bed")
-    net._flush(leaver)
+    net.flush(leaver)
     net.run(until=game_over, max_steps=MAX_STEPS)
     state = net.host.state
     assert state.stop is not None

@@ -43,7 +43,7 @@ def test_the_host_changes_the_rules_and_every_peer_sees_them() -> None:
     for events in net.events.values():
         events.clear()
     net.host.set_options(house, "house")
-    net._flush(net.host)  # the host logs at once; memnet sends what it queued
+    net.flush(net.host)  # the host logs at once; memnet sends what it queued
     net.run()
     changed = next(e.seq for e in net.entries() if isinstance(e.body, SetOptions))
     for key, peer in net.peers.items():
@@ -65,7 +65,7 @@ def test_the_start_clock_is_the_shells_time_at_the_start() -> None:
     net = _lobby(b"start clock")
     assert net.host.now_ms == 0  # nothing in the lobby moved the host's clock
     net.host.start(now_ms=90_000)
-    net._flush(net.host)
+    net.flush(net.host)
     net.run(until=lambda n: n.host.state.phase != TablePhase.LOBBY
             and any(isinstance(e.body, Clock) for e in n.entries()))
     entries = net.entries()
@@ -93,7 +93,7 @@ def test_a_joiner_changing_the_rules_is_told_why_the_host_dropped_it() -> None:
     joiner = next(p for p in net.peers.values() if not p.is_host)
     before = net.host.state.seq
     joiner.set_options(preset("house"), "house")
-    net._flush(joiner)
+    net.flush(joiner)
     net.run()
     assert net.host.state.seq == before  # nothing logged
     assert net.host.state.lobby is not None
@@ -121,7 +121,7 @@ def test_every_peer_is_told_who_is_ready_and_who_is_no_longer() -> None:
             (p.peer_id, p.name, True) for p in net.peers.values() if not p.is_host}
         net.events[key].clear()
     first.set_ready(False)
-    net._flush(first)
+    net.flush(first)
     net.run()
     for key in net.peers:
         told = [(e.peer, e.name, e.ready) for e in net.events[key] if isinstance(e, PlayerReady)]
@@ -136,7 +136,7 @@ def test_bots_say_ready_again_after_each_change_of_the_rules() -> None:
     bots = [p for p in net.peers.values() if not p.is_host]
     for name in ("house", "official"):
         net.host.set_options(preset(name), name)
-        net._flush(net.host)
+        net.flush(net.host)
         net.run()
         lobby = net.host.state.lobby
         assert lobby is not None
@@ -144,10 +144,10 @@ def test_bots_say_ready_again_after_each_change_of_the_rules() -> None:
         assert all(p.peer_id.key in lobby.ready for p in bots), name
     stubborn = bots[0]
     stubborn.set_ready(False)
-    net._flush(stubborn)
+    net.flush(stubborn)
     net.run()
     net.host.set_options(preset("house"), "house")
-    net._flush(net.host)
+    net.flush(net.host)
     net.run()
     lobby = net.host.state.lobby
     assert lobby is not None

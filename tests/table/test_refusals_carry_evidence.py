@@ -35,13 +35,15 @@ from uno_p2p.rules.actions import Draw, Play
 from uno_p2p.rules.codec import Slot
 from uno_p2p.rules.options import preset
 from uno_p2p.store.unolog import read_log
-from uno_p2p.table.bodies import Abort, Move, ShareItem, Shares
+from uno_p2p.table.bodies import Abort, Clock, Move, ShareItem, Shares
 from uno_p2p.table.events import PeerMisbehaved
-from uno_p2p.table.frames import FRAME_ENTRY, frame
+from uno_p2p.table.frames import FRAME_DROP, FRAME_ENTRY, frame
 from uno_p2p.table.ledger import Ledger, refused
-from uno_p2p.table.memnet import TableSetup, seat_table, seeded
-from uno_p2p.table.state import Misbehaviour
+from uno_p2p.table.memnet import Network, TableSetup, seat_table, seeded
+from uno_p2p.table.peer import TablePeer
+from uno_p2p.table.state import Misbehaviour, TablePhase
 from uno_p2p.wire.chain import ChainError
+from uno_p2p.wire.codec import pack
 from uno_p2p.wire.envelope import Entry, Head, Message
 
 
@@ -128,7 +130,6 @@ def test_an_abort_with_nothing_to_stop_is_refused_as_unexpected() -> None:
     forged, error = _refusal(entries)
     assert (error.code, error.entry, error.culprit) == ("unexpected", forged.seq, BOB)
     reads_on(str(error).removeprefix(f"entry {forged.seq}: "))
-
 
 
 def test_an_abort_for_a_lie_under_a_head_the_chain_refuses_is_judged_on_its_body() -> None:
@@ -268,3 +269,56 @@ def test_a_passed_share_from_no_seat_is_refused_with_the_move_as_evidence() -> N
     assert (error.code, error.entry, error.culprit) == ("bad_share", FIRST_MOVE, forged.author)
     assert "names no seat or no shuffled card" in str(error)
     assert forged in error.evidence, "the signed entry is the evidence"
+
+
+MAX_STEPS = 20_000
+
+
+def playing_table(seed: bytes, players: int) -> Network:
+    """A table in a round under way, past its first entries (also tests/table/test_removal)."""
+    net = seat_table(TableSetup(players, preset("official", ["target=100"]), seed))
+    net.run(until=lambda n: n.host.state.phase == TablePhase.PLAYING
+            and n.host.state.engine is not None and n.host.state.engine.round >= 1
+            and n.host.state.seq > 30, max_steps=MAX_STEPS)
+    engine = net.host.state.engine
+    assert engine is not None
+    assert engine.round >= 1, "a round is under way"
+    return net
+
+
+def _guest(net: Network) -> TablePeer:
+    return next(p for p in net.peers.values() if not p.is_host)
+
+
+def test_a_fork_is_blamed_on_the_sequencer_naming_the_number() -> None:
+    net = playing_table(b"fifth sample fork", 2)
+    host, guest = net.host, _guest(net)
+    entries = net.entries(guest)
+    at = 12
+    # Another entry countersigned by the sequencer at a number the guest already holds.
+    other = Message.sign(host.identity, host.table_id, 50_000, entries[at - 1].message.head,
+                         Clock(net.now_ms + 1))
+    fork = Entry.countersign(host.identity, at, entries[at - 1].hash, other)
+    assert fork.hash != entries[at].hash
+    guest.receive(frame(FRAME_ENTRY, fork.encode()), net.now_ms, host.peer_id)
+    assert guest.stopped is not None, "a fork stops the peer (table.md §7.4)"
+    told = [e for e in net.events[guest.peer_id.key] + guest.events()
+            if isinstance(e, PeerMisbehaved)]
+    assert [(e.peer, e.code, e.entry) for e in told] == [(host.peer_id, "sequencer_fork", at)]
+    # The evidence: both entries the sequencer signed with that number (table.md §7.4).
+    assert set(told[0].evidence) == {entries[at], fork}
+    assert told[0].name == "Ann"
+    assert str(at) in told[0].reason
+    assert "two different entries" in told[0].reason
+
+
+@pytest.mark.parametrize(("code", "reason"), [("race", 7), (7, "late")])
+def test_a_drop_notice_without_text_is_named_as_a_malformed_drop_notice(
+        code: int | str, reason: int | str) -> None:
+    net = playing_table(b"fifth sample drop", 2)
+    host, guest = net.host, _guest(net)
+    guest.receive(frame(FRAME_DROP, pack([3, code, reason])), net.now_ms, host.peer_id)
+    told = [e for e in guest.events() if isinstance(e, PeerMisbehaved)]
+    assert [(e.peer, e.code) for e in told] == [(host.peer_id, "invalid_frame")]
+    assert told[0].name == "Ann", "the sequencer by the name it joined under"
+    assert "drop notice" in told[0].reason

@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 
 from tests.audit.test_report_schema import SCHEMA, errors
 from tests.table.test_handover import MAX_STEPS, PHASES
+from tests.table.test_refusals_carry_evidence import playing_table
 from uno_p2p.audit import walk
 from uno_p2p.audit.core import audit_entries
 from uno_p2p.audit.report import Status
@@ -48,7 +49,7 @@ def _vanish(net: Network, victim: TablePeer) -> None:
     for peer in net.peers.values():
         if peer is not victim:
             peer.peer_lost(victim.peer_id)  # the shell's link time-out
-            net._flush(peer)
+            net.flush(peer)
 
 
 def _live(net: Network) -> list[TablePeer]:
@@ -157,7 +158,7 @@ def test_a_removed_player_who_comes_back_watches_the_rest() -> None:
     net.run(until=lambda n: victim.peer_id not in host.state.seats, max_steps=MAX_STEPS)
     net.silent.discard(victim.peer_id.key)
     victim.rejoin()
-    net._flush(victim)
+    net.flush(victim)
     net.run(until=game_over, max_steps=MAX_STEPS)
     assert net.entries(victim) == net.entries(host), "it caught up with the whole log"
     assert victim.state.my_seat is None, "it watches: no seat, no hand, no turn"
@@ -210,3 +211,25 @@ def test_a_move_signed_before_a_removal_renumbered_the_seats_is_a_race_not_a_lie
     with pytest.raises(Misbehaviour) as caught:  # now, in seat 3's name, it is not its seat
         check_message(host.state, again, host.ledger.view)
     assert caught.value.code in ("wrong_seat", "illegal_move")
+
+
+def test_a_removal_names_the_round_it_voids() -> None:
+    net = playing_table(b"fifth sample removal", 3)
+    victim = list(net.peers.values())[2]
+    key = victim.peer_id.key
+    net.silent.add(key)
+    net.run(until=lambda n: all(sender != key for sender, _, _ in n.queue),
+            max_steps=MAX_STEPS)
+    for peer in net.peers.values():
+        if peer is not victim:
+            peer.peer_lost(victim.peer_id)  # the shell's link time-out (table.md §14.1)
+            net.flush(peer)
+    host = net.host
+    net.run(until=lambda n: any(isinstance(e, PlayerRemoved)
+                                for e in n.events[host.peer_id.key]), max_steps=MAX_STEPS)
+    events = net.events[host.peer_id.key]
+    removed = [e for e in events if isinstance(e, PlayerRemoved)]
+    assert [e.name for e in removed] == [victim.name]
+    void = [e.round for e in events if isinstance(e, RoundEnded) and e.winner == -1]
+    assert void, "the round under way is void (table.md §14.2)"
+    assert removed[0].round == void[0] >= 1

@@ -49,7 +49,7 @@ def test_a_peer_resumed_from_its_log_finishes_the_game_with_the_others() -> None
     assert resumed.ledger.digests == old.ledger.digests
     net.peers[old.peer_id.key] = resumed
     net.events[old.peer_id.key] = []
-    net._flush(resumed)
+    net.flush(resumed)
     net.run(until=game_over)
     assert resumed.state.phase == TablePhase.ENDED
     assert {p.ledger.chain.entries for p in net.peers.values()} == {net.entries()}
@@ -66,7 +66,7 @@ def test_a_peer_leaving_mid_game_releases_its_key_and_the_game_stops_audited() -
     while leaver.outstanding is not None:
         net.step()
     leaver.leave("dinner is ready")
-    net._flush(leaver)
+    net.flush(leaver)
     net.run(until=game_over)
     for peer in net.peers.values():
         assert peer.state.phase == TablePhase.ENDED

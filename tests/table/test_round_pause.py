@@ -47,7 +47,7 @@ def _pause(seed: bytes, *, pausing: bool, goes_on: bool = False) -> int:
     ended = net.now_ms
     if goes_on:
         player.go_on()  # the player pressed Enter on the round's scores
-        net._flush(player)
+        net.flush(player)
     net.run(until=lambda n: _shuffled_round_two(n, player), max_steps=MAX_STEPS)
     assert _shuffled_round_two(net, player)
     return net.now_ms - ended

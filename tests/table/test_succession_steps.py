@@ -127,7 +127,7 @@ def test_a_removed_seats_vote_does_not_count_towards_a_handover() -> None:
     ann, bob, di = (net.peers[_identity(i).peer.key] for i in (0, 1, 3))
     net.silent.add(di.peer_id.key)
     ann.peer_lost(di.peer_id)
-    net._flush(ann)
+    net.flush(ann)
     net.run(until=lambda n: bool(bob.state.removed) and bob.state.seq == ann.state.seq,
             max_steps=100_000)
     assert [p for _, p, _ in bob.state.removed] == [di.peer_id], "Di was removed"

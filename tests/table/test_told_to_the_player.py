@@ -46,7 +46,7 @@ def test_a_game_stopped_by_a_leaver_ends_without_a_winner_saying_who_left() -> N
     while leaver.outstanding is not None:
         net.step()
     leaver.leave("dinner is ready")
-    net._flush(leaver)
+    net.flush(leaver)
     net.run(until=game_over)
     ended = [e for _, e in net.all_events() if isinstance(e, GameEnded)]
     assert len(ended) == 2

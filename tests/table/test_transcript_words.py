@@ -13,7 +13,13 @@ from __future__ import annotations
 
 import pytest
 
-from tests.audit.test_fault_codes import BOB, CY, HOST, LOG, STRANGER
+from tests.audit.test_fault_codes import (
+    BOB,
+    CY,
+    HOST,
+    LOG,
+    STRANGER,
+)
 from uno_p2p.rules.actions import (
     CatchUno,
     Challenge,
@@ -27,6 +33,7 @@ from uno_p2p.rules.actions import (
 )
 from uno_p2p.rules.cards import Rank, colour_of, rank_of
 from uno_p2p.rules.codec import Slot
+from uno_p2p.rules.events import ChallengeResolved
 from uno_p2p.table.bodies import (
     Abort,
     Clock,
@@ -38,6 +45,7 @@ from uno_p2p.table.bodies import (
     ShuffleDeck,
     describe_action,
 )
+from uno_p2p.table.game import describe_event
 
 NAMES = {HOST.key: "Ann", BOB.key: "Bob", CY.key: "Cy"}
 RED, YELLOW, GREEN, BLUE = range(4)
@@ -135,3 +143,15 @@ def test_a_play_names_its_cards_colour_power_and_uno() -> None:
     seven = describe_action(Play(0, (Slot(0, 6),), (red7,), target=2, power="swap"))
     assert "swap" in seven
     assert "seat 2" in seven
+
+
+SEAT_NAMES = ("Ann", "Bob", "Cy")
+
+
+@pytest.mark.parametrize("guilty", [True, False])
+def test_a_challenge_verdict_says_guilty_or_not_and_names_both_players(guilty: bool) -> None:
+    text = describe_event(ChallengeResolved(challenger=2, challenged=1, guilty=guilty), SEAT_NAMES)
+    assert "Cy" in text
+    assert "Bob" in text
+    assert ("not guilty" in text) is not guilty
+    assert "guilty" in text

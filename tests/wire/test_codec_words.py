@@ -107,3 +107,17 @@ def test_a_registry_refuses_misuse_in_words() -> None:
         with pytest.raises(LocalProtocolError) as caught:
             make()
         assert str(caught.value) == words
+
+
+def test_kind_numbers_run_from_0_to_65535() -> None:
+    registry = Registry()
+    registry.add(0, "first", Tag)
+    assert 0 in registry
+    assert registry.decode(0, [5]) == Tag(5)
+    assert [info.number for info in registry] == [0]
+    registry2 = Registry()
+    registry2.add(65535, "last", Tag)
+    assert registry2.by_name("last").number == 65535
+    for bad in (-1, 65536):
+        with pytest.raises(LocalProtocolError):
+            Registry().add(bad, "bad", Tag)

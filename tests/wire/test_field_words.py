@@ -21,10 +21,22 @@ import pytest
 
 from uno_p2p.crypto.identity import Identity
 from uno_p2p.errors import InvalidMessage
+from uno_p2p.wire.chain import ChainError, ChainVerifier, verify_chain
 from uno_p2p.wire.codec import WireValue
+from uno_p2p.wire.envelope import Entry, Message
 from uno_p2p.wire.game import DecryptionShare, PlayCard, Slot
-from uno_p2p.wire.lobby import Join, Kick, Leave, OpenTable, Ready, SetOptions, Start
+from uno_p2p.wire.lobby import (
+    Join,
+    Kick,
+    Leave,
+    OpenTable,
+    Ready,
+    SetOptions,
+    Start,
+    options_from_wire,
+)
 from uno_p2p.wire.private import Sealed
+from uno_p2p.wire.samples import SampleTable, sample_log, sample_play
 
 KEY = b"\x03" * 32
 PEERS = [Identity(bytes([i]) * 32).peer for i in (1, 2)]
@@ -175,3 +187,100 @@ def test_the_well_formed_bodies_decode_and_construct() -> None:
     assert opened.to_wire() == OPEN
     assert Start.from_wire([[p.key for p in PEERS]]) == Start(tuple(PEERS))
     assert Kick.from_wire([PEERS[1].key, ""]) == Kick(PEERS[1], "")
+
+
+LOG = sample_log(players=3, turns=4)
+
+
+HOST = LOG[0].author
+
+
+SHARE, PROOF = b"\x01" * 32, b"\x02" * 64
+
+
+def _refusal(make: Callable[[], object]) -> str:
+    with pytest.raises(InvalidMessage) as caught:
+        make()
+    return str(caught.value)
+
+
+def _other_table() -> list[Entry]:
+    other = SampleTable(3, table_id=b"\x07" * 16)
+    entries = other.lobby()
+    entries += [other.append(1 + turn % 2, sample_play(turn)) for turn in range(4)]
+    return entries
+
+
+def test_an_entry_out_of_place_is_refused_in_words() -> None:
+    """wire.md §4.1, the first four checks, each naming the entry."""
+    lobby = len(SampleTable(3).lobby())
+    cases: list[tuple[ChainVerifier, Entry, str, str]] = [
+        (verify_chain(LOG[:lobby], HOST), _other_table()[lobby], "wrong_table",
+         f"entry {lobby}: it belongs to another table"),
+        (verify_chain(LOG[:lobby], HOST), LOG[lobby + 1], "bad_sequence",
+         f"entry {lobby + 1}: expected entry number {lobby}"),
+        (ChainVerifier(LOG[0].message.table_id, LOG[1].author), LOG[0], "bad_first_entry",
+         "entry 0: the first entry is not the sequencer's"),
+    ]
+    forked = SampleTable(3)
+    fork = forked.lobby()
+    fork.append(forked.append(2, Leave("bored")))
+    fork.append(forked.append(1, sample_play(3)))
+    cases.append((verify_chain(LOG[:lobby + 1], HOST), fork[lobby + 1], "bad_prev_hash",
+                  f"entry {lobby + 1}: it does not follow the previous entry"))
+    for verifier, entry, code, words in cases:
+        with pytest.raises(ChainError) as caught:
+            verifier.accept(entry)
+        assert (caught.value.code, str(caught.value)) == (code, words)
+
+
+def test_a_message_needs_an_author_identity_and_a_head() -> None:
+    good = LOG[3].message
+    head_as_pair = (good.head.seen, good.head.hash)
+    for author, head in ((good.author, head_as_pair), (good.author.key, good.head)):
+        words = _refusal(lambda a=author, h=head: Message(  # type: ignore[misc]
+            good.table_id, a, good.counter, h, good.kind, good.body, good.signature))
+        assert words == "a message needs an author identity and a head"
+
+
+def test_a_decryption_share_and_its_proof_have_their_sizes_however_made() -> None:
+    slot = Slot(0, 1)
+    assert DecryptionShare(slot, SHARE, PROOF).to_wire() == [[0, 1], SHARE, PROOF]
+    assert _refusal(lambda: DecryptionShare(slot, SHARE[:31], PROOF)) == \
+        "a decryption share must be 32 bytes, not 31"
+    assert _refusal(lambda: DecryptionShare(slot, SHARE + b"\x01", PROOF)) == \
+        "a decryption share must be 32 bytes, not 33"
+    assert _refusal(lambda: DecryptionShare(slot, SHARE, PROOF[:63])) == \
+        "a DLEQ proof must be 64 bytes, not 63"
+    assert _refusal(lambda: DecryptionShare.from_wire([[0, 1], SHARE, PROOF[:63]])) == \
+        "a DLEQ proof must be 64 bytes, not 63"
+
+
+#: Malformed bodies and the sentence each is refused with (wire.md §5 and §7).
+REFUSALS: list[tuple[str, Callable[[], object], str]] = [
+    ("a control character in a name", lambda: Join.from_wire(["bo\x1bb", b"\x03" * 32]),
+     "a player name contains an unprintable character U+001B"),
+    ("a line separator in a reason", lambda: Leave.from_wire(["bye\u2028now"]),
+     "a reason contains an unprintable character U+2028"),
+    ("eleven seats", lambda: Start.from_wire([[b"\x01" * 32] * 11]),
+     "seats has 11 elements, more than 10"),
+    ("options not an array", lambda: options_from_wire(b"rules"),
+     "options must be an array"),
+    ("65 options", lambda: options_from_wire([[f"k{i:02}", True] for i in range(65)]),
+     "options has 65 elements, more than 64"),
+    ("set_options of one field", lambda: SetOptions.from_wire(["house"]),
+     "set_options must have 2 fields, not 1"),
+    ("set_options not an array", lambda: SetOptions.from_wire(b"house"),
+     "set_options must be an array"),
+    ("a sealed body for no one",
+     lambda: Sealed(b"\x01" * 32, b"\x00" * 12, b"\x00" * 40),  # type: ignore[arg-type]
+     "a sealed body names its recipient's identity"),
+    ("a shuffle number too large", lambda: Slot(1 << 21, 0),
+     f"a shuffle number must be in 0..{1 << 20}, not {1 << 21}"),
+]
+
+
+@pytest.mark.parametrize(("case", "make", "words"), REFUSALS, ids=[c[0] for c in REFUSALS])
+def test_a_malformed_body_is_refused_in_the_words_a_player_reads(
+        case: str, make: Callable[[], object], words: str) -> None:
+    assert _refusal(make) == words, case

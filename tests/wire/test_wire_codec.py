@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from uno_p2p.errors import InvalidMessage
 from uno_p2p.wire.codec import INT_MAX, INT_MIN, Limits, WireValue, pack, unpack
 from uno_p2p.wire.envelope import Entry
+from uno_p2p.wire.limits import DEFAULT_LIMITS
 
 wire_values: st.SearchStrategy[WireValue] = st.recursive(
     st.none() | st.booleans() | st.integers(INT_MIN, INT_MAX) | st.text(max_size=40)
@@ -132,3 +133,12 @@ def test_str_and_bin_are_distinct_types() -> None:
     assert unpack(pack("ab")) == "ab"
     assert unpack(pack(b"ab")) == b"ab"
     assert pack("ab") != pack(b"ab")
+
+
+def test_a_frame_may_hold_exactly_max_elements_array_elements() -> None:
+    assert DEFAULT_LIMITS.max_elements == 131_072  # wire.md §7
+    frame = pack([[1, 2], 3])  # 2 elements inside, 2 in the outer array: 4 in all
+    assert unpack(frame, Limits(max_elements=4)) == [[1, 2], 3]
+    with pytest.raises(InvalidMessage) as caught:
+        unpack(frame, Limits(max_elements=3))
+    assert str(caught.value) == "more than 3 array elements in one message"

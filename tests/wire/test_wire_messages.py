@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import copy
+
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from tests.audit.test_fault_codes import LOG
 from tests.wire.strategies import bodies, messages
 from uno_p2p.crypto.identity import Identity
 from uno_p2p.errors import InvalidMessage, LocalProtocolError
@@ -15,7 +18,7 @@ from uno_p2p.wire.envelope import Entry, Head, Message
 from uno_p2p.wire.game import DecryptionShare, PlayCard, Slot
 from uno_p2p.wire.lobby import Join, OpenTable, Start
 from uno_p2p.wire.registry import BODIES, Body, Names, Registry
-from uno_p2p.wire.samples import SampleTable
+from uno_p2p.wire.samples import SampleTable, sample_log
 
 SLOW_CRYPTO = settings(max_examples=80, deadline=None,
                        suppress_health_check=[HealthCheck.too_slow])
@@ -172,3 +175,32 @@ def test_a_table_kind_is_added_in_one_line_and_travels_in_entries() -> None:
     assert decoded.body.describe(bytes.hex) == "said UNO"
     with pytest.raises(InvalidMessage, match="unknown message kind 65000"):
         Message.decode(message.encode())  # not in the default registry
+
+
+def test_a_table_id_of_another_size_is_refused_by_name() -> None:
+    log = sample_log(players=3, turns=1)
+    wire = copy.deepcopy(log[3].message.to_wire())
+    assert isinstance(wire, list)
+    for size in (15, 17):
+        wire[1] = b"\x01" * size
+        with pytest.raises(InvalidMessage) as caught:
+            Message.from_wire(wire)
+        assert str(caught.value) == f"a table id must be 16 bytes, not {size}"
+
+
+def _message_with(index: int, value: WireValue) -> WireValue:
+    wire = copy.deepcopy(LOG[3].message.to_wire())
+    assert isinstance(wire, list)
+    wire[index] = value
+    return wire
+
+
+@pytest.mark.parametrize(("index", "bad", "words"), [(6, -1, "kind"), (4, "3", "seen")])
+def test_a_malformed_message_field_is_refused_by_name(index: int, bad: WireValue,
+                                                      words: str) -> None:
+    assert Message.from_wire(LOG[3].message.to_wire()) == LOG[3].message
+    with pytest.raises(InvalidMessage) as caught:
+        Message.from_wire(_message_with(index, bad))
+    text = str(caught.value)
+    assert words in text, text
+    assert text[0].islower(), text

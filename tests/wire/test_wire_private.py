@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from uno_p2p.crypto.channel import seal
-from uno_p2p.errors import CryptoError, LocalProtocolError, RemoteProtocolError
+from uno_p2p.errors import CryptoError, InvalidMessage, LocalProtocolError, RemoteProtocolError
 from uno_p2p.wire.chain import verify_chain
 from uno_p2p.wire.codec import pack
 from uno_p2p.wire.envelope import Message
@@ -105,3 +105,9 @@ def test_sealing_a_sealed_body_is_refused() -> None:
     with pytest.raises(LocalProtocolError):
         seal_body(sealed, key=bob.channel, sender=bob.party, recipient=carol.party,
                   table_id=table.table_id, counter=9)
+
+
+def test_a_sealed_body_without_a_recipient_identity_is_refused() -> None:
+    with pytest.raises(InvalidMessage) as caught:
+        Sealed(b"\x01" * 32, b"\x00" * 24, b"\x00" * 40)  # type: ignore[arg-type]
+    assert "recipient" in str(caught.value)
