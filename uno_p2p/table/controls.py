@@ -20,6 +20,7 @@ from uno_p2p.rules.options import Options
 from uno_p2p.table.bodies import Move, PrivateShares, RevealSecrets, ShareItem
 from uno_p2p.table.duties import move_proofs
 from uno_p2p.table.initiative import RoundPause
+from uno_p2p.table.outbox import Outbox
 from uno_p2p.table.removal import leave_removes
 from uno_p2p.table.sequencer import Sequencer
 from uno_p2p.table.state import TablePhase, TableState
@@ -34,7 +35,7 @@ class Controls(ABC):
     secrets: PeerSecrets
     channel_seed: bytes
     stopped: RemoteProtocolError | None
-    outstanding: int | None
+    outbox: Outbox
     now_ms: int
     received: Mapping[tuple[Slot, int], ShareItem]
     _stays_ready: bool
@@ -140,7 +141,7 @@ class Controls(ABC):
         state = self.state
         if state.phase != TablePhase.PLAYING or state.engine is None or self.stopped:
             raise LocalProtocolError("there is no game to move in")
-        if self.outstanding is not None:
+        if self.outbox.outstanding is not None:
             raise LocalProtocolError("wait until our last message is logged")
         engine_apply(state.engine, action, max(state.clock_ms, self.now_ms))
         self._submit(Move(action, self._proofs(action)))

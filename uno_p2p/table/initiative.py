@@ -53,7 +53,7 @@ def drive(peer: TablePeer) -> None:
 def next_message(peer: TablePeer) -> bool:
     """Send the next body the table waits for from us, if any; True if one was sent."""
     state, me = peer.state, peer.state.my_seat
-    if peer.stopped is not None or peer.outstanding is not None or peer._syncing or \
+    if peer.stopped is not None or peer.outbox.busy or \
             state.phase == TablePhase.ENDED:
         return False
     if _owes_ready(peer):

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
 
 from uno_p2p.crypto.channel import ChannelKey
 from uno_p2p.crypto.group import Point
@@ -61,6 +60,7 @@ from uno_p2p.table.handover import Election, Vote, handover_successor, members
 from uno_p2p.table.knowledge import private_items
 from uno_p2p.table.ledger import Ledger
 from uno_p2p.table.offload import Duty, DutyDesk, DutyJob
+from uno_p2p.table.outbox import SYNCED, InFlight, Outbox
 from uno_p2p.table.sending import NONCE_BYTES, Maker, Outgoing, derive
 from uno_p2p.table.sequencer import Outcome, Sequencer
 from uno_p2p.table.state import Misbehaviour, TablePhase, TableState
@@ -72,24 +72,13 @@ from uno_p2p.wire.limits import (
     GAP_FILL_AFTER_MS,
     MAX_EARLY_BYTES,
     MAX_EARLY_ENTRIES,
-    RELAY_AFTER_MS,
 )
 from uno_p2p.wire.lobby import Join, OpenTable
 from uno_p2p.wire.private import Sealed
 from uno_p2p.wire.registry import Body
 
 ENTROPY_MIN = 32
-#: The code of the sequencer's last frame in answer to a sync request.
-SYNCED = "synced"
-
-
-@dataclass(frozen=True, slots=True)
-class InFlight:
-    """Our one message neither logged nor dropped yet (table.md §3.1)."""
-
-    message: Message
-    at_ms: int
-    relayed: bool = False
+__all__ = ["ENTROPY_MIN", "SYNCED", "InFlight", "TablePeer"]
 
 
 class TablePeer(Controls):
@@ -124,9 +113,11 @@ class TablePeer(Controls):
         self.round_pause = initiative.RoundPause()
         # wire.md §3: the version this peer signs in until entry 0 says the table's.
         self.ledger = Ledger(table_id, host, identity.peer.key, version=version)
-        self.sequencer = Sequencer(identity, self.ledger) if identity.peer == host else None
-        self.counter = 0
-        self.outstanding: int | None = None
+        #: table.md §3.1: our message numbers and our one message in flight (the host's
+        #: sequencer signs its own messages from the same outbox).
+        self.outbox = Outbox()
+        self.sequencer = Sequencer(identity, self.ledger, outbox=self.outbox) \
+            if identity.peer == host else None
         self.private: dict[Slot, dict[int, Point]] = {}
         self.received: dict[tuple[Slot, int], ShareItem] = {}
         self.wanted: set[Slot] = set()
@@ -144,7 +135,6 @@ class TablePeer(Controls):
         self._ready_wanted = False
         #: A bot says ready again each time the host's new rules clear it (table.md §3.2).
         self._stays_ready = False
-        self._syncing = False
         self._pending_abort: Abort | None = None
         #: net.md §7.1: a shell may compute the heavy duties itself (``duties.offload``).
         self.duties = DutyDesk()
@@ -156,9 +146,6 @@ class TablePeer(Controls):
         #: A ``clock`` entry held back because it made us doubt the sequencer, and since
         #: when (table.md §6.1): our vote stands meanwhile; then we follow the table.
         self.doubted: tuple[Entry, int] | None = None
-        #: Our message in flight (``outstanding``): when we sent it, and whether we have
-        #: relayed it yet (§6.2). A drop notice must name it (§3.1).
-        self._sent: InFlight | None = None
         #: table.md §13: the election while the table has no sequencer, and when we
         #: last heard from the sequencer.
         self.election: Election | None = None
@@ -168,7 +155,6 @@ class TablePeer(Controls):
         #: How far we sent each voter our entries during this election (§13.3).
         self.supplied: dict[bytes, int] = {}
         self.heard_host_ms = 0
-        self.outstanding_ms = 0
         #: When (our clock) we accepted the last entry that was not a ``clock``: the
         #: sequencer's response time-out runs from about then (table.md §6).
         self.progress_ms = 0
@@ -228,7 +214,6 @@ class TablePeer(Controls):
             peer._after(entry, events)
         peer.heard_host_ms = now_ms  # nothing heard yet: we only just came back
         if peer.sequencer is not None:
-            peer.sequencer.counter = peer.counter
             peer._drive()
         else:
             peer.resync()
@@ -242,7 +227,7 @@ class TablePeer(Controls):
         """
         if self.sequencer is not None:
             return
-        self._syncing = True
+        self.outbox.start_sync()
         self._early.clear()
         self._gap_since = None
         self._out.append(Outgoing(None, frame(FRAME_SYNC, sync_request(self.state.seq))))
@@ -277,6 +262,16 @@ class TablePeer(Controls):
     @property
     def is_host(self) -> bool:
         return self.sequencer is not None
+
+    @property
+    def counter(self) -> int:
+        """The number our next message takes (the outbox's, table.md §3.1)."""
+        return self.outbox.counter
+
+    @property
+    def outstanding(self) -> int | None:
+        """The number of our message neither logged nor dropped yet, if any."""
+        return self.outbox.outstanding
 
     def data_to_send(self) -> list[Outgoing]:
         """Everything queued for the network, in order."""
@@ -381,8 +376,9 @@ class TablePeer(Controls):
                          initiative.pause_deadline(self)):
             if deadline is not None:
                 times.append(deadline)
-        if self._sent is not None and not self._sent.relayed and self.stopped is None:
-            times.append(self._sent.at_ms + RELAY_AFTER_MS)
+        relay = self.outbox.relay_at()
+        if relay is not None and self.stopped is None:
+            times.append(relay)
         if self.doubted is not None and self.stopped is None:
             times.append(self.doubted[1] + CLOCK_DOUBT_MS)
         lost = succession.deadline(self)
@@ -398,9 +394,9 @@ class TablePeer(Controls):
         self.now_ms = max(self.now_ms, now_ms)
         if self.sequencer is not None and self.stopped is None:
             self._order(self.sequencer.tick(self.now_ms))
-        if self._sent is not None and not self._sent.relayed and \
-                self.now_ms >= self._sent.at_ms + RELAY_AFTER_MS:
-            self._relay(self._sent.message)
+        due = self.outbox.relay_due(self.now_ms)
+        if due is not None:
+            self._relay(due)
         self._follow_doubted()
         self._fill_gap()
         succession.tick(self)
@@ -460,8 +456,6 @@ class TablePeer(Controls):
     def _relay(self, message: Message) -> None:
         """Show our unlogged message to every peer: they hold it as evidence, and the host
         may get it this way if the direct path lost it."""
-        if self._sent is not None:
-            self._sent = InFlight(self._sent.message, self._sent.at_ms, relayed=True)
         others = tuple(p for p in self.state.seats if p != self.peer_id)
         if others:
             self._out.append(Outgoing(others, frame(FRAME_RELAY, message.encode())))
@@ -513,14 +507,9 @@ class TablePeer(Controls):
             except (Misbehaviour, ChainError) as error:
                 raise LocalProtocolError(f"the host's own message was refused: {error}") from error
             return
-        counter = self.counter
-        message = Message.sign(self.identity, self.table_id, counter, self.ledger.head,
-                               self._maker(body, to, private)(counter),
-                               version=self.ledger.state.version)
-        self.counter += 1
-        self.outstanding = counter
-        self.outstanding_ms = self.now_ms
-        self._sent = InFlight(message, self.now_ms)
+        message = self.outbox.sign(self.identity, self.table_id, self.ledger.head,
+                                   self._maker(body, to, private),
+                                   version=self.ledger.state.version, now_ms=self.now_ms)
         self.clock_watch.sending(message.hash, self.now_ms)
         self._out.append(Outgoing(None, frame(FRAME_MESSAGE, message.encode())))
 
@@ -654,36 +643,18 @@ class TablePeer(Controls):
             self._early_bytes = 0
         succession.after_entry(self, entry)
         if entry.author == self.peer_id:
-            self.counter = max(self.counter, entry.message.counter + 1)
-            self.outstanding = None
-            self._sent = None
+            self.outbox.logged(entry.message.counter)
         if isinstance(entry.body, Sealed) and entry.body.recipient == self.peer_id:
             self._open_private(entry)
         sight.learn(self)
 
     def _dropped(self, notice: DropNotice) -> None:
-        """The sequencer did not log a message of ours (table.md §3.1): decide again,
-        under the same number, only if it names the very message we sent; any other
-        notice (a forgery in our name earned it, or it is stale) changes nothing, or
-        we would sign one number twice."""
-        counter, code, reason = notice.counter, notice.code, notice.reason
-        if code == SYNCED:
-            # The sequencer's count is the truth: a message of ours it never logged
-            # (lost with a broken link) is void, and its number is ours to use again.
-            # A late "synced" (we are no longer waiting for it) says nothing about a
-            # message sent since: taking it as a drop would sign that number twice.
-            if self._syncing:
-                self._syncing = False
-                self.counter = counter
-                self.outstanding = None
-            return
-        sent = self._sent
-        if self.outstanding == counter and sent is not None and \
-                sent.message.hash == notice.digest:
-            self.outstanding = None
-            self._sent = None
-            self.counter = counter
-            self._events.append(Progress(f"the sequencer did not log our message: {reason}"))
+        """The sequencer did not log a message of ours (table.md §3.1): the outbox
+        judges the notice; we decide again under the same number only if it names the
+        very message we sent."""
+        if self.outbox.dropped(notice):
+            self._events.append(Progress("the sequencer did not log our message: "
+                                         f"{notice.reason}"))
 
     # -- private reveals ------------------------------------------------------------------
     def _open_private(self, entry: Entry) -> None:
