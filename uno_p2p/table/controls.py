@@ -1,7 +1,7 @@
 """What a player does at the table: the lobby controls and the moves (table.md §3.2, §5).
 
 The part of ``TablePeer`` a shell calls for its player: each builds a body and
-hands it to the peer's ``_submit``, which signs it and sends it to the
+hands it to the peer's ``send``, which signs it and sends it to the
 sequencer (or, for the host, logs it).
 """
 
@@ -47,8 +47,8 @@ class Controls(ABC):
         """The table as this peer's log has built it."""
 
     @abstractmethod
-    def _submit(self, body: Body | None = None, *, to: PeerId | None = None,
-                private: PrivateShares | None = None) -> None:
+    def send(self, body: Body | None = None, *, to: PeerId | None = None,
+             private: PrivateShares | None = None) -> None:
         """Sign and send (or, for the host, log) one body."""
 
     @abstractmethod
@@ -59,11 +59,11 @@ class Controls(ABC):
         """Say whether we are ready; a seat told "not ready" stays so (a bot too)."""
         if not ready:
             self._stays_ready = False
-        self._submit(Ready(ready))
+        self.send(Ready(ready))
 
     def set_options(self, options: Options, preset: str = "") -> None:
         """The host changes the rules before the start."""
-        self._submit(SetOptions(preset, tuple((str(k), v) for k, v in options.to_wire())))
+        self.send(SetOptions(preset, tuple((str(k), v) for k, v in options.to_wire())))
 
     def start(self, now_ms: int | None = None) -> None:
         """The host starts the game with everyone who joined, in joining order.
@@ -80,7 +80,7 @@ class Controls(ABC):
             raise LocalProtocolError("only the host starts the game")
         if now_ms is not None:
             self.now_ms = max(self.now_ms, now_ms)
-        self._submit(Start(lobby.joined))
+        self.send(Start(lobby.joined))
         # The host's seat owes its key setup now (table.md §4), and its sequencer logs
         # the start clock with it (§6.1). A joiner's message would drive that too, but
         # the host must not wait for one: if none came the table would time out the
@@ -95,7 +95,7 @@ class Controls(ABC):
         """
         if self.sequencer is None:
             raise LocalProtocolError("only the host removes players")
-        self._submit(Kick(peer, reason))
+        self.send(Kick(peer, reason))
 
     def leave(self, reason: str = "") -> None:
         """Leave (table.md §8): in play, a seat the others can play on without is
@@ -103,15 +103,15 @@ class Controls(ABC):
         peer reveals its secrets first."""
         state, seat = self.state, self.state.my_seat
         if not self.leaving_stops_the_game():
-            self._submit(Leave(reason))
+            self.send(Leave(reason))
             return
         if state.phase in (TablePhase.KEYS, TablePhase.PLAYING) and seat is not None \
                 and state.keys[seat] is not None:
             reveal = self.secrets.reveal()
-            self._submit(RevealSecrets(reveal.key_share.to_wire(), reveal.shuffle_master,
+            self.send(RevealSecrets(reveal.key_share.to_wire(), reveal.shuffle_master,
                                        self.channel_seed))
             return
-        self._submit(Leave(reason))
+        self.send(Leave(reason))
 
     def leaving_stops_the_game(self) -> bool:
         """Whether our leave would end the game for everyone (table.md §8): False when
@@ -144,12 +144,17 @@ class Controls(ABC):
         if self.outbox.outstanding is not None:
             raise LocalProtocolError("wait until our last message is logged")
         engine_apply(state.engine, action, max(state.clock_ms, self.now_ms))
-        self._submit(Move(action, self._proofs(action)))
+        self.send(Move(action, self.proofs(action)))
         # The host's move may leave it owing shares at once (a card dealt to another
         # seat, table.md §5): send them now rather than at the next joiner's message.
         self._drive()
 
-    def _proofs(self, action: Action) -> tuple[ShareItem, ...]:
+    def proofs(self, action: Action) -> tuple[ShareItem, ...]:
+        """The shares that prove the cards ``action`` plays (table.md §5).
+
+        Raises:
+            LocalProtocolError: this peer has no seat.
+        """
         seat = self.state.my_seat
         if seat is None:
             raise LocalProtocolError("this peer has no seat")

@@ -4,10 +4,10 @@ move (docs/protocol/table.md §5).
 
 Functions over a ``TablePeer`` (kept apart so the peer stays readable), called
 after every change of its state: one body at a time, each only once the previous
-one is logged, so a peer never has two messages in flight (table.md §3.1). The
-peer's ``_out_of_work_once``, ``_bot_move`` and ``_bot`` call ``next_message``,
-``bot_move`` and ``bot_for``: they are the plug points where a test's adversary
-(or a staged game's scripted player) changes what it sends.
+one is logged, so a peer never has two messages in flight (table.md §3.1). What
+the seat decides (its moves, its private reveals, whether it works) is its
+``Player``'s (``table/player.py``): the plug for bots, scripted games and a
+test's adversary.
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ if TYPE_CHECKING:
 def drive(peer: TablePeer) -> None:
     """Send what the table waits for from us; then tell the shell what changed for its
     player (the hand, whom the table waits for)."""
-    while peer._out_of_work_once():
+    while next_message(peer):
         pass
     state = peer.state
     hand = state.engine.hand_faces(state.my_seat) if (
@@ -58,11 +58,11 @@ def next_message(peer: TablePeer) -> bool:
         return False
     if _owes_ready(peer):
         peer._ready_wanted = False
-        peer._submit(Ready(True))
+        peer.send(Ready(True))
         return True
     if peer._pending_abort is not None:
         abort, peer._pending_abort = peer._pending_abort, None
-        peer._submit(abort)
+        peer.send(abort)
         return True
     if me is None or pause_deadline(peer) is not None:
         return False
@@ -70,13 +70,16 @@ def next_message(peer: TablePeer) -> bool:
     if isinstance(body, Asked):
         return False  # the shell computes it (net.md §7.1); ``duty_done`` goes on
     if body is not None:
-        peer._submit(body)
+        work = peer.player.work(peer, body)
+        if work is None:
+            return False
+        peer.send(work)
         return True
     for to, owed in private_shares_owed(state, me).items():
         items = tuple(make_item(state, peer.secrets, me, o) for o in owed)
-        peer._submit(to=state.seats[to], private=PrivateShares(items))
+        peer.send(to=state.seats[to], private=peer.player.reveal(peer, PrivateShares(items)))
         return True
-    return peer._bot_move()
+    return peer.player.move(peer)
 
 
 def _owes_ready(peer: TablePeer) -> bool:
@@ -125,8 +128,8 @@ def pause_deadline(peer: TablePeer) -> int | None:
     return deadline
 
 
-def bot_move(peer: TablePeer) -> bool:
-    """The bot's move when this seat must act; a human's seat is told ``YourTurn`` once."""
+def bot_move(peer: TablePeer, bot: Bot | None) -> bool:
+    """``bot``'s move when this seat must act; a human's seat is told ``YourTurn`` once."""
     state, me = peer.state, peer.state.my_seat
     game = state.engine
     if game is None or me is None or state.phase != TablePhase.PLAYING or \
@@ -137,7 +140,6 @@ def bot_move(peer: TablePeer) -> bool:
     if must and peer.bot_kind is None and peer._turn_shown != state.seq:
         peer._turn_shown = state.seq
         peer._events.append(YourTurn(tuple(actions)))
-    bot = peer._bot()
     if bot is None or not actions or grace_deadline(peer) is not None or _thinking(peer):
         return False
     choice = bot.choose(game, me, actions, must)

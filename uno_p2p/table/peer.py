@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Callable, Iterable, Sequence
+from typing import ClassVar
 
 from uno_p2p.crypto.channel import ChannelKey
 from uno_p2p.crypto.group import Point
@@ -61,6 +62,7 @@ from uno_p2p.table.knowledge import private_items
 from uno_p2p.table.ledger import Ledger
 from uno_p2p.table.offload import Duty, DutyDesk, DutyJob
 from uno_p2p.table.outbox import SYNCED, InFlight, Outbox
+from uno_p2p.table.player import BotPlayer, Player
 from uno_p2p.table.sending import NONCE_BYTES, Maker, Outgoing, derive
 from uno_p2p.table.sequencer import Outcome, Sequencer
 from uno_p2p.table.state import Misbehaviour, TablePhase, TableState
@@ -84,9 +86,13 @@ __all__ = ["ENTROPY_MIN", "SYNCED", "InFlight", "TablePeer"]
 class TablePeer(Controls):
     """One seat's (or the host's) protocol state machine. Build with ``host`` or ``join``."""
 
+    #: Who decides this seat's moves unless a ``player`` is given: the seat's bot (or
+    #: its person). A test's adversary names its own.
+    player_class: ClassVar[type[Player]] = BotPlayer
+
     def __init__(self, identity: Identity, entropy: bytes, *, table_id: bytes, host: PeerId,
                  name: str, bot: str | None = "heuristic", nonce: bytes = b"",
-                 version: int = PROTOCOL_VERSION) -> None:
+                 version: int = PROTOCOL_VERSION, player: Player | None = None) -> None:
         if len(entropy) < ENTROPY_MIN or len(table_id) != TABLE_ID_BYTES or \
                 len(nonce) not in (0, NONCE_BYTES):
             raise LocalProtocolError("a peer needs 32+ bytes of entropy, a 16-byte table id "
@@ -102,6 +108,9 @@ class TablePeer(Controls):
         self.channel_seed = derive(entropy, "channel", table_id, nonce)
         self.channel = ChannelKey(self.channel_seed)
         self.bot_kind = bot
+        #: What this seat chooses to send (``table/player.py``): its moves, its private
+        #: reveals, whether it does its work.
+        self.player: Player = self.player_class() if player is None else player
         self._bot_seed = derive(entropy, "bot", table_id, nonce)
         #: How long the bot thinks before each move, so people at the table can follow
         #: it; the shell sets it (0: at once). Its choice at a log position is the same.
@@ -171,7 +180,7 @@ class TablePeer(Controls):
                    nonce=nonce, version=version)
         peer.now_ms = now_ms
         pairs = tuple((str(k), v) for k, v in options.to_wire())
-        peer._submit(OpenTable(name, peer.channel.public, preset, pairs, max_players))
+        peer.send(OpenTable(name, peer.channel.public, preset, pairs, max_players))
         return peer
 
     @classmethod
@@ -182,7 +191,7 @@ class TablePeer(Controls):
         ``version``, the table's (wire.md §3)."""
         peer = cls(identity, entropy, table_id=table_id, host=host, name=name, bot=bot,
                    nonce=nonce, version=version)
-        peer._submit(Join(name, peer.channel.public))
+        peer.send(Join(name, peer.channel.public))
         peer._ready_wanted = ready
         peer._stays_ready = ready and bot is not None
         return peer
@@ -272,6 +281,11 @@ class TablePeer(Controls):
     def outstanding(self) -> int | None:
         """The number of our message neither logged nor dropped yet, if any."""
         return self.outbox.outstanding
+
+    def send_frame(self, out: Outgoing) -> None:
+        """Queue one frame as it is, past every rule of the protocol: for a test's
+        adversary or a tool that speaks for itself (an honest peer never needs it)."""
+        self._out.append(out)
 
     def data_to_send(self) -> list[Outgoing]:
         """Everything queued for the network, in order."""
@@ -498,8 +512,16 @@ class TablePeer(Controls):
                              (held.message, entry))
 
     # -- sending --------------------------------------------------------------------------
-    def _submit(self, body: Body | None = None, *, to: PeerId | None = None,
-                private: PrivateShares | None = None) -> None:
+    def send(self, body: Body | None = None, *, to: PeerId | None = None,
+             private: PrivateShares | None = None) -> None:
+        """Sign and send ``body`` (or ``private`` shares for ``to``, sealed) as our next
+        message, as it is: the protocol's work, a player's move, or a test's forgery.
+        The host's own message is logged at once.
+
+        Raises:
+            LocalProtocolError: the host's own message was refused, or ``to`` has no
+                channel to seal shares for.
+        """
         if self.sequencer is not None:
             make = self._maker(body, to, private)
             try:
@@ -675,21 +697,18 @@ class TablePeer(Controls):
         if self.state.phase in (TablePhase.KEYS, TablePhase.PLAYING):
             self._pending_abort = Abort(culprit, code, reason[:200])
 
-    # -- driving: duties, then the bot (``initiative``) --------------------------------
+    # -- driving: duties, then the player (``initiative``) -----------------------------
     def _drive(self) -> None:
-        """Send what the table waits for from us; then let the bot move."""
+        """Send what the table waits for from us; then let the player move."""
         initiative.drive(self)
 
-    def _out_of_work_once(self) -> bool:
-        """Send the next body the table waits for from us; True if one went out."""
-        return initiative.next_message(self)
+    def bot_move(self, bot: Bot | None) -> bool:
+        """``bot``'s move, when this seat must act (at a person's seat, ``YourTurn`` is
+        told once); True if it made one. A ``Player`` calls it to play as a bot."""
+        return initiative.bot_move(self, bot)
 
-    def _bot_move(self) -> bool:
-        """The bot's move, when this seat must act; True if it made one."""
-        return initiative.bot_move(self)
-
-    def _bot(self) -> Bot | None:
-        """The bot for this decision (None: a human's seat)."""
+    def bot(self) -> Bot | None:
+        """This seat's bot for the decision at this log position (None: a person's)."""
         return initiative.bot_for(self)
 
     def duty_done(self, job: DutyJob, body: Duty) -> None:
