@@ -32,7 +32,6 @@ from uno_p2p.rules.legal import legal_actions
 from uno_p2p.rules.options import preset
 from uno_p2p.store.unolog import read_log
 from uno_p2p.table import game as table_game
-from uno_p2p.table import sight
 from uno_p2p.table.bodies import (
     POINT_BYTES,
     PROOF_BYTES,
@@ -745,13 +744,14 @@ def test_a_card_that_opens_to_no_card_stops_the_peer_in_words() -> None:
     assert state.slot_ready(Slot(deck, 0))
     slot = next(Slot(deck, p) for p in range(108)
                 if Slot(deck, p) not in state.shares and Slot(deck, p) not in state.game.known)
-    bob.private[slot] = {seat: G for seat in range(len(state.seats)) if seat != 1}
-    bob.wanted.add(slot)
-    bob.events()
-    sight.learn(bob)
+    bob.sight.private[slot] = {seat: G for seat in range(len(state.seats)) if seat != 1}
+    bob.sight.wanted.add(slot)
+    key = bob.peer_id.key
+    net.events[key].clear()
+    net.run(until=lambda n: bob.stopped is not None, max_steps=10_000)  # its next entry
     assert bob.stopped is not None, "the peer takes no further entry"
     assert bob.stopped.code == "unknown_card"
-    told = [e for e in bob.events() if isinstance(e, PeerMisbehaved)]
+    told = [e for e in net.events[key] if isinstance(e, PeerMisbehaved)]
     assert [(e.peer, e.code) for e in told] == [(None, "unknown_card")]
-    reads_on(told[0].reason.removeprefix(f"entry {state.seq}: "))
+    reads_on(told[0].reason.removeprefix(f"entry {told[0].entry}: "))
     assert str(bob.stopped) == told[0].reason

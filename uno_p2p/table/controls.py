@@ -8,21 +8,20 @@ sequencer (or, for the host, logs it).
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Mapping
 
 from uno_p2p.crypto.identity import PeerId
 from uno_p2p.crypto.keys import PeerSecrets
 from uno_p2p.errors import LocalProtocolError, RemoteProtocolError
 from uno_p2p.rules.actions import Action
-from uno_p2p.rules.codec import Slot
 from uno_p2p.rules.engine import apply as engine_apply
 from uno_p2p.rules.options import Options
 from uno_p2p.table.bodies import Move, PrivateShares, RevealSecrets, ShareItem
 from uno_p2p.table.duties import move_proofs
-from uno_p2p.table.initiative import RoundPause
+from uno_p2p.table.initiative import Initiative
 from uno_p2p.table.outbox import Outbox
 from uno_p2p.table.removal import leave_removes
 from uno_p2p.table.sequencer import Sequencer
+from uno_p2p.table.sight import Sight
 from uno_p2p.table.state import TablePhase, TableState
 from uno_p2p.wire.lobby import Kick, Leave, Ready, SetOptions, Start
 from uno_p2p.wire.registry import Body
@@ -37,9 +36,8 @@ class Controls(ABC):
     stopped: RemoteProtocolError | None
     outbox: Outbox
     now_ms: int
-    received: Mapping[tuple[Slot, int], ShareItem]
-    _stays_ready: bool
-    round_pause: RoundPause
+    sight: Sight
+    initiative: Initiative
 
     @property
     @abstractmethod
@@ -58,7 +56,7 @@ class Controls(ABC):
     def set_ready(self, ready: bool = True) -> None:
         """Say whether we are ready; a seat told "not ready" stays so (a bot too)."""
         if not ready:
-            self._stays_ready = False
+            self.initiative.stays_ready = False
         self.send(Ready(ready))
 
     def set_options(self, options: Options, preset: str = "") -> None:
@@ -127,7 +125,7 @@ class Controls(ABC):
         now rather than at the end of the pause (table.md §6)."""
         game = self.state.engine
         if game is not None:
-            self.round_pause.go_on(game.round)
+            self.initiative.round_pause.go_on(game.round)
         self._drive()
 
     # -- moves ----------------------------------------------------------------------------
@@ -158,5 +156,5 @@ class Controls(ABC):
         seat = self.state.my_seat
         if seat is None:
             raise LocalProtocolError("this peer has no seat")
-        return move_proofs(self.state, self.secrets, seat, action, self.received)
+        return move_proofs(self.state, self.secrets, seat, action, self.sight.received)
 

@@ -19,21 +19,17 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import ClassVar
 
 from uno_p2p.crypto.channel import ChannelKey
-from uno_p2p.crypto.group import Point
 from uno_p2p.crypto.identity import Identity, PeerId
 from uno_p2p.crypto.keys import PeerSecrets
 from uno_p2p.errors import (
-    CryptoError,
     InvalidMessage,
     LocalProtocolError,
     RemoteProtocolError,
 )
 from uno_p2p.rules.bots import Bot
-from uno_p2p.rules.codec import Slot
 from uno_p2p.rules.options import Options
-from uno_p2p.rules.state import Claim
-from uno_p2p.table import initiative, sight, succession
-from uno_p2p.table.bodies import Abort, Clock, Handover, PrivateShares, ShareItem
+from uno_p2p.table import initiative, succession
+from uno_p2p.table.bodies import Abort, Clock, Handover, PrivateShares
 from uno_p2p.table.chat import Chat
 from uno_p2p.table.controls import Controls
 from uno_p2p.table.events import (
@@ -58,13 +54,14 @@ from uno_p2p.table.frames import (
     sync_request,
 )
 from uno_p2p.table.handover import Election, Vote, handover_successor, members
-from uno_p2p.table.knowledge import private_items
+from uno_p2p.table.initiative import Initiative, RoundPause
 from uno_p2p.table.ledger import Ledger
 from uno_p2p.table.offload import Duty, DutyDesk, DutyJob
 from uno_p2p.table.outbox import SYNCED, InFlight, Outbox
 from uno_p2p.table.player import BotPlayer, Player
 from uno_p2p.table.sending import NONCE_BYTES, Maker, Outgoing, derive
 from uno_p2p.table.sequencer import Outcome, Sequencer
+from uno_p2p.table.sight import Sight
 from uno_p2p.table.state import Misbehaviour, TablePhase, TableState
 from uno_p2p.table.watch import CensorshipWatch, ClockWatch
 from uno_p2p.wire.chain import ChainError
@@ -111,15 +108,10 @@ class TablePeer(Controls):
         #: What this seat chooses to send (``table/player.py``): its moves, its private
         #: reveals, whether it does its work.
         self.player: Player = self.player_class() if player is None else player
-        self._bot_seed = derive(entropy, "bot", table_id, nonce)
-        #: How long the bot thinks before each move, so people at the table can follow
-        #: it; the shell sets it (0: at once). Its choice at a log position is the same.
-        self.think_ms = 0
-        self._thinking: tuple[int, int] | None = None
-        #: A player's seat waits for its player between rounds (table.md §6, a person's
-        #: seat: ``bot`` None); the shell says when the player goes on (``go_on``).
-        self.pauses_between_rounds = bot is None
-        self.round_pause = initiative.RoundPause()
+        #: table.md §5-§6: what this seat does of its own accord (a person's seat, ``bot``
+        #: None, pauses between rounds for its player).
+        self.initiative = Initiative(derive(entropy, "bot", table_id, nonce),
+                                     pauses_between_rounds=bot is None)
         # wire.md §3: the version this peer signs in until entry 0 says the table's.
         self.ledger = Ledger(table_id, host, identity.peer.key, version=version)
         #: table.md §3.1: our message numbers and our one message in flight (the host's
@@ -127,9 +119,8 @@ class TablePeer(Controls):
         self.outbox = Outbox()
         self.sequencer = Sequencer(identity, self.ledger, outbox=self.outbox) \
             if identity.peer == host else None
-        self.private: dict[Slot, dict[int, Point]] = {}
-        self.received: dict[tuple[Slot, int], ShareItem] = {}
-        self.wanted: set[Slot] = set()
+        #: table.md §7: what only this peer knows of the cards.
+        self.sight = Sight()
         self.stopped: RemoteProtocolError | None = None
         self.now_ms = 0
         self.chat = Chat(table_id, identity)
@@ -139,16 +130,8 @@ class TablePeer(Controls):
         self._early_bytes = 0
         #: Since when our log has had a gap below the entries kept early (table.md §12).
         self._gap_since: int | None = None
-        self._hand: tuple[int, ...] = ()
-        self._turn_shown = -1
-        self._ready_wanted = False
-        #: A bot says ready again each time the host's new rules clear it (table.md §3.2).
-        self._stays_ready = False
-        self._pending_abort: Abort | None = None
         #: net.md §7.1: a shell may compute the heavy duties itself (``duties.offload``).
         self.duties = DutyDesk()
-        self._waiting: tuple[int, ...] = ()
-        self._claims_named: set[Claim] = set()
         #: table.md §6.1-§6.2: the sequencer's clock against ours; relayed messages.
         self.clock_watch = ClockWatch()
         self.censorship = CensorshipWatch()
@@ -192,8 +175,8 @@ class TablePeer(Controls):
         peer = cls(identity, entropy, table_id=table_id, host=host, name=name, bot=bot,
                    nonce=nonce, version=version)
         peer.send(Join(name, peer.channel.public))
-        peer._ready_wanted = ready
-        peer._stays_ready = ready and bot is not None
+        peer.initiative.ready_wanted = ready
+        peer.initiative.stays_ready = ready and bot is not None
         return peer
 
     @classmethod
@@ -271,6 +254,29 @@ class TablePeer(Controls):
     @property
     def is_host(self) -> bool:
         return self.sequencer is not None
+
+    @property
+    def think_ms(self) -> int:
+        """How long this seat's bot thinks before each move (0: at once); the shell sets
+        it, so people at the table can follow the bot."""
+        return self.initiative.think_ms
+
+    @think_ms.setter
+    def think_ms(self, value: int) -> None:
+        self.initiative.think_ms = value
+
+    @property
+    def pauses_between_rounds(self) -> bool:
+        """Whether this seat waits for its player between rounds (table.md §6)."""
+        return self.initiative.pauses_between_rounds
+
+    @pauses_between_rounds.setter
+    def pauses_between_rounds(self, value: bool) -> None:
+        self.initiative.pauses_between_rounds = value
+
+    @property
+    def round_pause(self) -> RoundPause:
+        return self.initiative.round_pause
 
     @property
     def counter(self) -> int:
@@ -668,7 +674,7 @@ class TablePeer(Controls):
             self.outbox.logged(entry.message.counter)
         if isinstance(entry.body, Sealed) and entry.body.recipient == self.peer_id:
             self._open_private(entry)
-        sight.learn(self)
+        self._see()
 
     def _dropped(self, notice: DropNotice) -> None:
         """The sequencer did not log a message of ours (table.md §3.1): the outbox
@@ -682,30 +688,37 @@ class TablePeer(Controls):
     def _open_private(self, entry: Entry) -> None:
         before = self.ledger.state_at(entry.seq) or self.state
         seen = self.ledger.state_at(entry.message.head.seen)
-        try:
-            items = private_items(before, entry, self.channel, self.peer_id, seen)
-            for slot, seat, item, point in items:
-                self.private.setdefault(slot, {})[seat] = point
-                self.received[slot, seat] = item
-        except (InvalidMessage, CryptoError, RemoteProtocolError) as error:
-            self._accuse(entry.author, entry.seq, "bad_private_share", str(error), (entry,))
+        fault = self.sight.open_private(before, entry, self.channel, self.peer_id, seen)
+        if fault is not None and fault.culprit is not None:
+            self._accuse(fault.culprit, fault.entry, fault.code, fault.reason, (entry,))
+
+    def _see(self) -> None:
+        """Open every card we may now see (``Sight``), and name what our faces show."""
+        state, faults = self.sight.learn(self.state, self.secrets.key_share)
+        if state is not self.state:
+            self.ledger.learned(state)
+        for fault in faults:
+            if fault.stops:
+                self._stop(fault.culprit, fault.entry, fault.code, fault.reason, ())
+            else:
+                self._misbehaved(fault.culprit, fault.entry, fault.code, fault.reason, ())
 
     def _accuse(self, culprit: PeerId, seq: int, code: str, reason: str,
                 evidence: tuple[Entry, ...]) -> None:
         """A fault only this peer can see: name it, and stop the game (table.md §7.3)."""
         self._misbehaved(culprit, seq, code, reason, evidence)
         if self.state.phase in (TablePhase.KEYS, TablePhase.PLAYING):
-            self._pending_abort = Abort(culprit, code, reason[:200])
+            self.initiative.pending_abort = Abort(culprit, code, reason[:200])
 
     # -- driving: duties, then the player (``initiative``) -----------------------------
     def _drive(self) -> None:
         """Send what the table waits for from us; then let the player move."""
-        initiative.drive(self)
+        initiative.drive(self, self._events.append)
 
     def bot_move(self, bot: Bot | None) -> bool:
         """``bot``'s move, when this seat must act (at a person's seat, ``YourTurn`` is
         told once); True if it made one. A ``Player`` calls it to play as a bot."""
-        return initiative.bot_move(self, bot)
+        return initiative.bot_move(self, bot, self._events.append)
 
     def bot(self) -> Bot | None:
         """This seat's bot for the decision at this log position (None: a person's)."""

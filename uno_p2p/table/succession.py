@@ -279,9 +279,7 @@ def after_entry(peer: TablePeer, entry: Entry) -> None:
     if isinstance(body, Remove):
         # table.md §14: seat numbers changed and the void round's cards stay shut:
         # what we held of them is of no use any more.
-        peer.private.clear()
-        peer.received.clear()
-        peer.wanted.clear()
+        peer.sight.forget()
         if peer.sequencer is not None:
             peer.sequencer.back(body.peer.key)
     election = peer.election
