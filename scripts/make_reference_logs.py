@@ -41,7 +41,7 @@ from uno_p2p.audit.core import revealed_knowledge
 from uno_p2p.audit.walk import walk
 from uno_p2p.crypto.identity import Identity
 from uno_p2p.rules.actions import Action, Challenge, ChallengeVerdict, Play
-from uno_p2p.rules.bots import Bot, HeuristicBot
+from uno_p2p.rules.bots import HeuristicBot
 from uno_p2p.rules.cards import CARD_COLOUR
 from uno_p2p.rules.options import preset
 from uno_p2p.rules.state import State
@@ -60,6 +60,7 @@ from uno_p2p.table.bodies import (
 from uno_p2p.table.frames import FRAME_MESSAGE, FRAME_RELAY, frame
 from uno_p2p.table.memnet import NAMES, Network, TableSetup, game_over, seat_table, seeded
 from uno_p2p.table.peer import TablePeer
+from uno_p2p.table.player import Seat
 from uno_p2p.table.replay import replay
 from uno_p2p.table.state import TablePhase, TableState
 from uno_p2p.wire.envelope import Entry, Head, Message
@@ -70,6 +71,7 @@ ROOT = Path(__file__).resolve().parent.parent
 # The cheats recorded here are the table tests' own (one copy, tests/table/cheats.py): this
 # script runs from a checkout, beside the tests whose reference data it writes.
 sys.path.insert(0, str(ROOT))
+from tests.table.adversaries import Playing  # noqa: E402
 from tests.table.cheats import (  # noqa: E402
     WILD,
     WILD_DRAW_FOUR,
@@ -320,9 +322,9 @@ class TakesPenalties(HeuristicBot):
                               must_act)
 
 
-class NeverChallenging(TablePeer):
-    def _bot(self) -> Bot | None:
-        return TakesPenalties(b"takes" + self.state.seq.to_bytes(8, "big"))
+class NeverChallenging(Playing):
+    def move(self, seat: Seat) -> bool:
+        return seat.bot_move(TakesPenalties(b"takes" + seat.state.seq.to_bytes(8, "big")))
 
 
 def unchallenged_bluffs(entries: Sequence[Entry]) -> list[int]:
@@ -349,9 +351,9 @@ def unchallenged_bluffs(entries: Sequence[Entry]) -> list[int]:
     return found
 
 
-class OftenBluffing(TablePeer):
-    def _bot(self) -> Bot | None:
-        return BluffsOften(b"bluffs" + self.state.seq.to_bytes(8, "big"))
+class OftenBluffing(Playing):
+    def move(self, seat: Seat) -> bool:
+        return seat.bot_move(BluffsOften(b"bluffs" + seat.state.seq.to_bytes(8, "big")))
 
 
 def bluffs() -> tuple[Sequence[Entry], Expected]:
@@ -442,7 +444,7 @@ class LiarBot(ChallengerBot):
         return super().choose(view, seat, actions, must_act)
 
 
-class Liar(BlindToItsVerdict):
+class Liar(BlindToItsVerdict, Playing):
     """Bob with the lying bot, sending his verdicts past his own engine (and letting his
     own ledger take them: he forgets the hand he saw for that entry)."""
 
@@ -450,8 +452,8 @@ class Liar(BlindToItsVerdict):
         super().__init__(*args, **kwargs)
         self.lies: list[int] = []
 
-    def _bot(self) -> Bot | None:
-        return LiarBot(b"liar" + self.state.seq.to_bytes(8, "big"))
+    def move(self, seat: Seat) -> bool:
+        return seat.bot_move(LiarBot(b"liar" + seat.state.seq.to_bytes(8, "big")))
 
     def act(self, action: Action) -> None:
         if not isinstance(action, ChallengeVerdict) or not action.guilty:
@@ -462,7 +464,7 @@ class Liar(BlindToItsVerdict):
         _, challenged, colour = game.challenge
         if not holds_colour((game.known[s] for s in game.hands[challenged]), colour):
             self.lies.append(self.counter)  # the counter this message will carry
-        self._submit(Move(action, ()))
+        self.send(Move(action, ()))
 
 
 def challenge_lie() -> tuple[Sequence[Entry], Expected]:
@@ -496,7 +498,7 @@ class BluffBot(HeuristicBot):
         return super().choose(view, seat, actions, must_act)
 
 
-class Bluffer(TablePeer):
+class Bluffer(Playing):
     """Cy with the bluffing bot, sending its Wild Draw Four past its own engine."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -505,8 +507,9 @@ class Bluffer(TablePeer):
         #: The counters of its messages that play a Wild Draw Four holding the colour.
         self.bluffs: list[int] = []
 
-    def _bot(self) -> Bot | None:
-        return BluffBot(b"bluff" + self.state.seq.to_bytes(8, "big"), self.bluffed)
+    def move(self, seat: Seat) -> bool:
+        return seat.bot_move(BluffBot(b"bluff" + seat.state.seq.to_bytes(8, "big"),
+                                      self.bluffed))
 
     def act(self, action: Action) -> None:
         if isinstance(action, Play) and action.cards[0] >= WILD_DRAW_FOUR:
@@ -516,7 +519,7 @@ class Bluffer(TablePeer):
                     if s not in action.slots and s in game.known]
             if holds_colour(rest, game.colour):
                 self.bluffs.append(self.counter)  # the counter this message will carry
-            self._submit(Move(action, self._proofs(action)))
+            self.send(Move(action, self.proofs(action)))
             return
         super().act(action)
 
@@ -545,20 +548,17 @@ def wild_draw_four() -> tuple[Sequence[Entry], Expected]:
     return first_seed("bluff", make)
 
 
-class Challenger(TablePeer):
-    def _bot(self) -> Bot | None:
-        return ChallengerBot(b"challenger" + self.state.seq.to_bytes(8, "big"))
+class Challenger(Playing):
+    def move(self, seat: Seat) -> bool:
+        return seat.bot_move(ChallengerBot(b"challenger" + seat.state.seq.to_bytes(8, "big")))
 
 
-class BadPrivate(TablePeer):
+class BadPrivate(Playing):
     """Sends private reveals whose first share carries no valid proof."""
 
-    def _submit(self, body: Body | None = None, *, to: Any = None,
-                private: PrivateShares | None = None) -> None:
-        if private is not None:
-            first, *rest = private.items
-            private = PrivateShares((replace(first, proof=bytes(64)), *rest))
-        super()._submit(body, to=to, private=private)
+    def reveal(self, seat: Seat, shares: PrivateShares) -> PrivateShares:
+        first, *rest = shares.items
+        return super().reveal(seat, PrivateShares((replace(first, proof=bytes(64)), *rest)))
 
 
 class FalseAccuser(Challenger):

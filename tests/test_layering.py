@@ -101,3 +101,50 @@ def test_walker_sees_imports(tmp_path: Path) -> None:
     sample = tmp_path / "sample.py"
     sample.write_text("import time as clock\nfrom asyncio import sleep\n# import socket\n")
     assert imported_modules(sample) == {"time", "asyncio"}
+
+
+# -- the peer and its parts (issue 26) ----------------------------------------------------
+PEER = "uno_p2p.table.peer"
+#: What may import ``table/peer.py`` inside ``table/``: the package's face, and what
+#: seats whole peers (the in-memory network, the fuzzing harness). The shells above
+#: (net/, ui/, cli/) may too; the parts a peer is made of may not.
+SEATS_PEERS = {"__init__.py", "memnet.py", "fuzzing.py", "peer.py"}
+#: Parts not yet cut from the peer (issue 26 steps 4-5): their functions still take the
+#: whole ``TablePeer``. This set may only shrink.
+NOT_CUT_YET = {"initiative.py", "succession.py"}
+
+
+def imports_of_the_peer(path: Path) -> bool:
+    """Whether ``path`` imports ``table/peer.py`` in any form (``TYPE_CHECKING`` too)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import) and any(a.name == PEER for a in node.names):
+            return True
+        if isinstance(node, ast.ImportFrom):
+            module = "uno_p2p.table" if node.level else (node.module or "")
+            if node.level and node.module:
+                module = f"{module}.{node.module}"
+            if module == PEER or (module == "uno_p2p.table" and
+                                  any(a.name == "peer" for a in node.names)):
+                return True
+    return False
+
+
+def test_no_part_of_the_peer_imports_the_peer() -> None:
+    """The parts own their state and return decisions (STYLE.md): none reaches back
+    into ``TablePeer``, so none can write its attributes."""
+    importers = {p.name for p in modules_of("table") if imports_of_the_peer(p)}
+    assert importers - SEATS_PEERS - NOT_CUT_YET == set(), "a part imports table/peer.py"
+    assert importers >= NOT_CUT_YET, "a part was cut: take it out of NOT_CUT_YET"
+
+
+def test_the_peer_import_check_sees_every_form(tmp_path: Path) -> None:
+    sample = tmp_path / "sample.py"
+    for text in ("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n"
+                 "    from uno_p2p.table.peer import TablePeer\n",
+                 "import uno_p2p.table.peer\n", "from uno_p2p.table import peer\n",
+                 "from .peer import TablePeer\n", "from . import peer\n"):
+        sample.write_text(text)
+        assert imports_of_the_peer(sample), text
+    sample.write_text("from uno_p2p.table.peers import x\n# from uno_p2p.table.peer import y\n")
+    assert not imports_of_the_peer(sample)

@@ -13,17 +13,19 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from tests.table import adversaries as adv
 from uno_p2p.audit.core import audit_entries, revealed_knowledge
 from uno_p2p.audit.report import Status
 from uno_p2p.audit.walk import walk
 from uno_p2p.rules.actions import Action, Challenge, ChallengeVerdict, Play
-from uno_p2p.rules.bots import Bot, HeuristicBot
+from uno_p2p.rules.bots import HeuristicBot
 from uno_p2p.rules.cards import CARD_COLOUR
 from uno_p2p.rules.options import preset
 from uno_p2p.rules.state import State
 from uno_p2p.table.bodies import Move
 from uno_p2p.table.memnet import TableSetup, game_over, seat_table
 from uno_p2p.table.peer import TablePeer
+from uno_p2p.table.player import Seat
 from uno_p2p.wire.envelope import Entry
 
 WILD_DRAW_FOUR = 104
@@ -60,9 +62,9 @@ class NeverChallenges(HeuristicBot):
 
 
 def peer_with(bot: type[HeuristicBot]) -> type[TablePeer]:
-    class Peer(TablePeer):
-        def _bot(self) -> Bot | None:
-            return bot(b"bluff-test" + self.state.seq.to_bytes(8, "big"))
+    class Peer(adv.Playing):
+        def move(self, seat: Seat) -> bool:
+            return seat.bot_move(bot(b"bluff-test" + seat.state.seq.to_bytes(8, "big")))
     return Peer
 
 

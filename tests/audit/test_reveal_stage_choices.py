@@ -26,25 +26,21 @@ from uno_p2p.rules.options import preset
 from uno_p2p.store.unolog import read_log
 from uno_p2p.table.bodies import Abort, Move, PrivateShares, ShuffleDeck
 from uno_p2p.table.memnet import TableSetup, game_over, seat_table
-from uno_p2p.table.peer import TablePeer
+from uno_p2p.table.player import Seat
 from uno_p2p.wire.envelope import Entry
 from uno_p2p.wire.private import Sealed
-from uno_p2p.wire.registry import Body
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 #: The first card id of the Wild Draw Fours (RULES.md's deck: 104-107).
 WILD_DRAW_FOUR = 104
 
 
-class BadPrivate(TablePeer):
+class BadPrivate(adv.Playing):
     """Sends every private reveal with the first share's proof zeroed (a bad reveal)."""
 
-    def _submit(self, body: Body | None = None, *, to: object = None,
-                private: PrivateShares | None = None) -> None:
-        if private is not None:
-            first, *rest = private.items
-            private = PrivateShares((replace(first, proof=bytes(64)), *rest))
-        super()._submit(body, to=to, private=private)  # type: ignore[arg-type]
+    def reveal(self, seat: Seat, shares: PrivateShares) -> PrivateShares:
+        first, *rest = shares.items
+        return super().reveal(seat, PrivateShares((replace(first, proof=bytes(64)), *rest)))
 
 
 class BluffsAndHidesIt(BadPrivate, adv.Bluffer):

@@ -9,18 +9,19 @@ from uno_p2p.audit.report import Status
 from uno_p2p.rules.options import preset
 from uno_p2p.table.bodies import RevealSecrets, ShuffleDeck
 from uno_p2p.table.memnet import TableSetup, seat_table
-from uno_p2p.table.peer import TablePeer
+from uno_p2p.table.player import Seat
 from uno_p2p.table.state import TablePhase
 from uno_p2p.wire.envelope import Entry
+from uno_p2p.wire.registry import Body
 
 
-class NeverReveals(TablePeer):
+class NeverReveals(adv.Playing):
     """Plays honestly, then never publishes its secrets."""
 
-    def _out_of_work_once(self) -> bool:
-        if self.state.phase == TablePhase.REVEALING:
-            return False
-        return super()._out_of_work_once()
+    def work(self, seat: Seat, body: Body) -> Body | None:
+        if seat.state.phase == TablePhase.REVEALING:
+            return None
+        return super().work(seat, body)
 
 
 def test_a_cheat_is_convicted_by_its_own_reveal_when_another_seat_never_reveals() -> None:

@@ -1,13 +1,16 @@
 """Adversarial peers for the table tests: each cheats once, in one way.
 
-A cheater is an ordinary ``TablePeer`` whose ``outgoing`` hook (every body it
-sends passes there) or driver is rewritten. The evil hosts skip the
-sequencer's checks and countersign what they like.
+A cheater is an ordinary ``TablePeer`` that is its own ``Player`` (the public plug
+for what a seat sends, ``uno_p2p/table/player.py``): its ``move``, ``reveal`` or
+``work`` decides otherwise than an honest bot, or its ``outgoing`` hook (every body
+it sends passes there) rewrites a body. The evil hosts skip the sequencer's checks
+and countersign what they like.
 """
 
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
 from tests.table.cheats import (
     BlindToItsVerdict,
@@ -27,6 +30,7 @@ from uno_p2p.table.bodies import Clock, Move, Shares, ShuffleDeck
 from uno_p2p.table.duties import Owed, make_item
 from uno_p2p.table.frames import FRAME_ENTRY, FRAME_MESSAGE, frame
 from uno_p2p.table.peer import TablePeer
+from uno_p2p.table.player import BotPlayer, Seat
 from uno_p2p.table.sending import Outgoing
 from uno_p2p.table.state import TablePhase
 from uno_p2p.wire.codec import unpack
@@ -34,7 +38,16 @@ from uno_p2p.wire.envelope import Entry, Message
 from uno_p2p.wire.registry import Body
 
 
-class Cheater(TablePeer):
+class Playing(TablePeer, BotPlayer):
+    """A test's peer that is its own player: its ``move``, ``reveal`` and ``work``
+    decide what it sends (by default, as an honest bot does)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.player = self
+
+
+class Cheater(Playing):
     """Cheats once, at the first chance ``cheat`` takes; honest otherwise."""
 
     cheated = False
@@ -85,14 +98,14 @@ class ClaimsWrongFace(Cheater):
 class PlaysOutOfTurn(Cheater):
     """Plays its first card while another player has the turn."""
 
-    def _bot_move(self) -> bool:
-        game, me = self.state.engine, self.state.my_seat
+    def move(self, seat: Seat) -> bool:
+        game, me = seat.state.engine, seat.state.my_seat
         if self.cheated or game is None or me is None or game.phase != Phase.PLAYING or \
-                game.current == me or self.outstanding is not None or \
+                game.current == me or seat.outstanding is not None or \
                 any(s not in game.known for s in game.hands[me]):
-            return super()._bot_move()
+            return super().move(seat)
         self.cheated = True
-        self._submit(first_card_play(self.state, self.secrets, me))
+        seat.send(first_card_play(seat.state, seat.secrets, me))
         return True
 
 
@@ -110,14 +123,15 @@ class BadShare(Cheater):
 class Equivocates(Cheater):
     """Sends two different messages under one counter: a Shares batch, and half of it."""
 
-    def _submit(self, body: Body | None = None, **kwargs: object) -> None:
-        super()._submit(body, **kwargs)  # type: ignore[arg-type]
+    def work(self, seat: Seat, body: Body) -> Body | None:
         if self.cheated or not isinstance(body, Shares) or len(body.items) < 2:
-            return
+            return super().work(seat, body)
+        self.send(body)
         self.cheated = True
         message = Message.sign(self.identity, self.table_id, self.counter - 1,
                                self.ledger.head, Shares(body.items[:1]))
-        self._out.append(Outgoing(None, frame(FRAME_MESSAGE, message.encode())))
+        self.send_frame(Outgoing(None, frame(FRAME_MESSAGE, message.encode())))
+        return None  # both sent: nothing more until the first is logged
 
 
 class ReplaysOldMessage(Cheater):
@@ -130,7 +144,7 @@ class ReplaysOldMessage(Cheater):
             first = next(e for e in self.ledger.chain.entries if e.author == self.peer_id
                          and type(e.body).__name__ == "KeySetup")
             self.cheated = True
-            self._out.append(Outgoing(None, frame(FRAME_MESSAGE, first.message.encode())))
+            self.send_frame(Outgoing(None, frame(FRAME_MESSAGE, first.message.encode())))
 
 
 class DishonestShuffler(Cheater):
@@ -175,16 +189,16 @@ class LyingChallenger(BlindToItsVerdict, Cheater):
     client lets the lie through (``BlindToItsVerdict``).
     """
 
-    def _bot_move(self) -> bool:
-        game, me = self.state.engine, self.state.my_seat
-        if game is None or me is None or self.outstanding is not None:
-            return super()._bot_move()
+    def move(self, seat: Seat) -> bool:
+        game, me = seat.state.engine, seat.state.my_seat
+        if game is None or me is None or seat.outstanding is not None:
+            return super().move(seat)
         if game.phase == Phase.PLAYING and game.current == me and game.pending_rank == 14 \
                 and not self.cheated:
             try:
-                self.act(Challenge(me))
+                seat.act(Challenge(me))
             except IllegalAction:  # no challenge allowed now: play on
-                return super()._bot_move()
+                return super().move(seat)
             return True
         if game.phase == Phase.CHALLENGE and game.challenge[0] == me and not self.cheated:
             _, challenged, colour = game.challenge
@@ -193,9 +207,9 @@ class LyingChallenger(BlindToItsVerdict, Cheater):
                 return False
             guilty = holds_colour((game.known[s] for s in hand), colour)
             self.cheated = True
-            self._submit(Move(ChallengeVerdict(me, not guilty), ()))
+            seat.send(Move(ChallengeVerdict(me, not guilty), ()))
             return True
-        return super()._bot_move()
+        return super().move(seat)
 
 
 class EvilHost(TablePeer):
@@ -216,7 +230,7 @@ class EvilHost(TablePeer):
         lobby = self.state.lobby
         assert lobby is not None
         targets = tuple(to or [p for p in lobby.joined if p != self.peer_id])
-        self._out.append(Outgoing(targets, frame(FRAME_ENTRY, entry.encode())))
+        self.send_frame(Outgoing(targets, frame(FRAME_ENTRY, entry.encode())))
 
     def wrap(self, message: Message) -> Entry:
         """Countersign a peer's message at the next number without any check."""
@@ -283,7 +297,7 @@ class Forks(EvilHost):
                              # within the clock tolerance: only the fork gives it away
                              Clock(max(self.now_ms, self.state.clock_ms) + 1))
         fork = Entry.countersign(self.identity, entry.seq, prev, other)
-        self._out.append(Outgoing((victim,), frame(FRAME_ENTRY, fork.encode())))
+        self.send_frame(Outgoing((victim,), frame(FRAME_ENTRY, fork.encode())))
         super()._broadcast(entry, events)  # type: ignore[arg-type]
 
 
@@ -315,46 +329,46 @@ def decode_entry(data: bytes) -> Entry:
 
 
 
-class Eager(TablePeer):
+class Eager(Playing):
     """An honest bot that uses every Wild power and challenges every Wild Draw Four."""
 
-    def _bot_move(self) -> bool:
-        game, me = self.state.engine, self.state.my_seat
-        if game is None or me is None or self.outstanding is not None or \
-                self.state.phase != TablePhase.PLAYING or game.awaiting or \
+    def move(self, seat: Seat) -> bool:
+        game, me = seat.state.engine, seat.state.my_seat
+        if game is None or me is None or seat.outstanding is not None or \
+                seat.state.phase != TablePhase.PLAYING or game.awaiting or \
                 any(s not in game.known for s in game.hands[me]):
-            return super()._bot_move()
+            return super().move(seat)
         from uno_p2p.rules.legal import legal_actions
 
         actions = legal_actions(game, me)
-        order = ("swap", "peek") if self.state.seq % 2 else ("peek", "swap")
+        order = ("swap", "peek") if seat.state.seq % 2 else ("peek", "swap")
         for wanted in order:
             for action in actions:
                 if isinstance(action, Play) and action.power == wanted:
-                    self.act(action)
+                    seat.act(action)
                     return True
         for action in actions:
             if isinstance(action, Challenge):
-                self.act(action)
+                seat.act(action)
                 return True
-        return super()._bot_move()
+        return super().move(seat)
 
 
-class Bluffer(TablePeer):
+class Bluffer(Playing):
     """Plays a Wild Draw Four once while holding a card of the colour to match, past
     its own engine (a cheat only the hands' reveal can prove)."""
 
     bluffed = False
 
-    def _bot_move(self) -> bool:
-        game, me = self.state.engine, self.state.my_seat
-        if self.bluffed or game is None or me is None or self.outstanding is not None or \
-                self.state.phase != TablePhase.PLAYING or game.awaiting or \
+    def move(self, seat: Seat) -> bool:
+        game, me = seat.state.engine, seat.state.my_seat
+        if self.bluffed or game is None or me is None or seat.outstanding is not None or \
+                seat.state.phase != TablePhase.PLAYING or game.awaiting or \
                 game.phase != Phase.PLAYING or any(s not in game.known for s in game.hands[me]):
-            return super()._bot_move()
+            return super().move(seat)
         play = bluff_play(game, me)
         if play is None:
-            return super()._bot_move()
+            return super().move(seat)
         self.bluffed = True
-        self._submit(Move(play, self._proofs(play)))
+        seat.send(Move(play, seat.proofs(play)))
         return True

@@ -6,21 +6,22 @@ from __future__ import annotations
 
 import pytest
 
+from tests.table import adversaries as adv
 from uno_p2p.rules.actions import TimeOut
 from uno_p2p.rules.options import preset
 from uno_p2p.table.bodies import Move
 from uno_p2p.table.memnet import Network, TableSetup, game_over, seat_table
-from uno_p2p.table.peer import TablePeer
+from uno_p2p.table.player import Seat
 from uno_p2p.wire.envelope import Entry
 
 THINK_MS = 700
 
 
-class Watched(TablePeer):
+class Watched(adv.Playing):
     """Notes when it first saw each log position, and when its bot moved at one."""
 
     def __init__(self, *args: object, **kwargs: object) -> None:
-        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        super().__init__(*args, **kwargs)
         self.seen: dict[int, int] = {}
         self.moved: list[tuple[int, int]] = []
 
@@ -36,10 +37,10 @@ class Watched(TablePeer):
         super().handle_timer(now_ms)
         self._note()
 
-    def _bot_move(self) -> bool:
+    def move(self, seat: Seat) -> bool:
         self._note()
-        seq = self.state.seq
-        made = super()._bot_move()
+        seq = seat.state.seq
+        made = super().move(seat)
         if made:
             self.moved.append((seq, self.now_ms))
         return made

@@ -104,7 +104,7 @@ def test_an_accusation_keeps_to_the_length_of_a_reason() -> None:
     peer = net.host
     other = next(p for p in net.peers.values() if p is not peer)
     peer._accuse(other.peer_id, peer.state.seq, "bad_private_share", "x" * 500, ())
-    pending = peer._pending_abort
+    pending = peer.initiative.pending_abort
     assert pending is not None
     assert pending.culprit == other.peer_id
     assert 0 < len(pending.reason) <= 200
@@ -160,7 +160,7 @@ def test_a_wait_and_a_hand_are_told_when_they_change_not_again() -> None:
         assert all(a != b for a, b in pairwise(hands))
         assert any(isinstance(e, Progress) for e in events)
         me = peer.state.my_seat
-        assert peer._waiting == tuple(s for s in waiting_for(peer.state) if s != me)
+        assert peer.initiative.waiting == tuple(s for s in waiting_for(peer.state) if s != me)
 
 
 def test_a_move_that_plays_no_card_carries_no_share() -> None:

@@ -14,11 +14,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from tests.table import adversaries as adv
 from uno_p2p.audit.core import audit_entries
 from uno_p2p.audit.report import Status
 from uno_p2p.crypto.identity import Identity, PeerId
 from uno_p2p.rules.actions import TimeOut
-from uno_p2p.rules.bots import Bot
 from uno_p2p.rules.options import preset
 from uno_p2p.rules.state import Phase
 from uno_p2p.table.bodies import Abort, Handover, Move, Remove, RevealSecrets
@@ -27,7 +27,7 @@ from uno_p2p.table.events import PeerMisbehaved
 from uno_p2p.table.frames import FRAME_MESSAGE, FRAME_RELAY, frame
 from uno_p2p.table.handover import HOST_LOST_AFTER_MS
 from uno_p2p.table.memnet import NAMES, Network, TableSetup, game_over, seat_table, seeded
-from uno_p2p.table.peer import TablePeer
+from uno_p2p.table.player import Seat
 from uno_p2p.table.sequencer import RESPONSE_TIMEOUT_MS
 from uno_p2p.table.state import TablePhase
 from uno_p2p.wire.envelope import Entry, Message
@@ -207,12 +207,12 @@ def test_a_reveal_shown_to_a_peer_at_the_deadline_does_not_name_the_host() -> No
                 and e.code == "censorship"]
 
 
-class Thinker(TablePeer):
+class Thinker(adv.Playing):
     """A player who never decides (a human away from the keyboard): only the turn timer
     moves the game on past its turns."""
 
-    def _bot(self) -> Bot | None:
-        return None
+    def move(self, seat: Seat) -> bool:
+        return seat.bot_move(None)
 
 
 def test_a_dead_host_is_replaced_while_a_player_thinks_with_nobody_sending() -> None:

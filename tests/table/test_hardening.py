@@ -32,7 +32,6 @@ from uno_p2p.rules.legal import legal_actions
 from uno_p2p.rules.options import preset
 from uno_p2p.store.unolog import read_log
 from uno_p2p.table import game as table_game
-from uno_p2p.table import sight
 from uno_p2p.table.bodies import (
     POINT_BYTES,
     PROOF_BYTES,
@@ -49,6 +48,7 @@ from uno_p2p.table.events import PeerMisbehaved
 from uno_p2p.table.frames import FRAME_ENTRY, FRAME_MESSAGE, FRAME_RELAY, frame
 from uno_p2p.table.memnet import Network, TableSetup, game_over, seat_table, seeded
 from uno_p2p.table.peer import TablePeer
+from uno_p2p.table.player import Seat
 from uno_p2p.table.replay import replay
 from uno_p2p.table.state import Misbehaviour, TablePhase
 from uno_p2p.wire.envelope import Entry, Message
@@ -311,18 +311,17 @@ def test_an_old_entry_with_a_bad_countersignature_is_a_named_fault() -> None:
 
 
 # -- 4. a short private reveal -----------------------------------------------------------------
-class ShortReveal(TablePeer):
+class ShortReveal(adv.Playing):
     """Leaves the last card out of every private reveal it sends (a hand shown to a
     challenger or a peeker without the card that matters)."""
 
     shortened = False
 
-    def _submit(self, body: object = None, *, to: object = None,
-                private: PrivateShares | None = None) -> None:
-        if private is not None and len(private.items) > 1:
-            private = PrivateShares(private.items[:-1])
+    def reveal(self, seat: Seat, shares: PrivateShares) -> PrivateShares:
+        if len(shares.items) > 1:
+            shares = PrivateShares(shares.items[:-1])
             self.shortened = True
-        super()._submit(body, to=to, private=private)  # type: ignore[arg-type]
+        return super().reveal(seat, shares)
 
 
 class EagerShort(ShortReveal, adv.Eager):
@@ -601,7 +600,7 @@ def test_a_private_reveal_to_a_peer_without_a_channel_is_never_signed() -> None:
     share = ShareItem(0, 1, "private", 0, 0, bytes(POINT_BYTES), bytes(PROOF_BYTES))
     stranger = Identity(seeded(b"harden", "a stranger")).peer
     with pytest.raises(LocalProtocolError) as refused:
-        guest._submit(private=PrivateShares((share,)), to=stranger)
+        guest.send(private=PrivateShares((share,)), to=stranger)
     reads_on(str(refused.value))
     assert "channel" in str(refused.value)
     assert guest.counter == counter, "no message number spent"
@@ -654,21 +653,18 @@ def test_a_second_move_before_the_first_is_logged_is_refused_in_words() -> None:
 
 
 # -- 13. a private reveal addressed to another seat --------------------------------------------
-class MisaddressedReveal(TablePeer):
+class MisaddressedReveal(adv.Playing):
     """Sends every private reveal to its recipient with the first share labelled for
     another seat (its own share, well proven, of the right card)."""
 
     misaddressed = False
 
-    def _submit(self, body: object = None, *, to: object = None,
-                private: PrivateShares | None = None) -> None:
-        if private is not None:
-            first, *rest = private.items
-            other = next(s for s in range(len(self.state.seats))
-                         if s not in (first.recipient, first.prover))
-            private = PrivateShares((replace(first, recipient=other), *rest))
-            self.misaddressed = True
-        super()._submit(body, to=to, private=private)  # type: ignore[arg-type]
+    def reveal(self, seat: Seat, shares: PrivateShares) -> PrivateShares:
+        first, *rest = shares.items
+        other = next(s for s in range(len(seat.state.seats))
+                     if s not in (first.recipient, first.prover))
+        self.misaddressed = True
+        return super().reveal(seat, PrivateShares((replace(first, recipient=other), *rest)))
 
 
 class EagerMisaddressed(MisaddressedReveal, adv.Eager):
@@ -687,22 +683,21 @@ def test_a_private_share_labelled_for_another_seat_is_named_by_its_recipient() -
         [e.reason for e in found]
 
 
-class OverReveal(TablePeer):
+class OverReveal(adv.Playing):
     """Adds to every private reveal its own well-proven share of a card nobody asked to
     see: the top of the draw pile."""
 
     over_revealed = False
 
-    def _submit(self, body: object = None, *, to: object = None,
-                private: PrivateShares | None = None) -> None:
-        game, me = self.state.engine, self.state.my_seat
-        if private is not None and game is not None and me is not None and game.draw_pile:
+    def reveal(self, seat: Seat, shares: PrivateShares) -> PrivateShares:
+        game, me = seat.state.engine, seat.state.my_seat
+        if game is not None and me is not None and game.draw_pile:
             top = game.draw_pile[0]
-            extra = make_item(self.state, self.secrets, me,
-                              Owed(top, "private", private.items[0].recipient))
-            private = PrivateShares((*private.items, extra))
+            extra = make_item(seat.state, seat.secrets, me,
+                              Owed(top, "private", shares.items[0].recipient))
+            shares = PrivateShares((*shares.items, extra))
             self.over_revealed = True
-        super()._submit(body, to=to, private=private)  # type: ignore[arg-type]
+        return super().reveal(seat, shares)
 
 
 class EagerOverReveal(OverReveal, adv.Eager):
@@ -749,13 +744,14 @@ def test_a_card_that_opens_to_no_card_stops_the_peer_in_words() -> None:
     assert state.slot_ready(Slot(deck, 0))
     slot = next(Slot(deck, p) for p in range(108)
                 if Slot(deck, p) not in state.shares and Slot(deck, p) not in state.game.known)
-    bob.private[slot] = {seat: G for seat in range(len(state.seats)) if seat != 1}
-    bob.wanted.add(slot)
-    bob.events()
-    sight.learn(bob)
+    bob.sight.private[slot] = {seat: G for seat in range(len(state.seats)) if seat != 1}
+    bob.sight.wanted.add(slot)
+    key = bob.peer_id.key
+    net.events[key].clear()
+    net.run(until=lambda n: bob.stopped is not None, max_steps=10_000)  # its next entry
     assert bob.stopped is not None, "the peer takes no further entry"
     assert bob.stopped.code == "unknown_card"
-    told = [e for e in bob.events() if isinstance(e, PeerMisbehaved)]
+    told = [e for e in net.events[key] if isinstance(e, PeerMisbehaved)]
     assert [(e.peer, e.code) for e in told] == [(None, "unknown_card")]
-    reads_on(told[0].reason.removeprefix(f"entry {state.seq}: "))
+    reads_on(told[0].reason.removeprefix(f"entry {told[0].entry}: "))
     assert str(bob.stopped) == told[0].reason

@@ -270,8 +270,9 @@ def test_a_relayed_message_kept_as_evidence_is_passed_on_to_the_sequencer_once()
     she passes it on to Ann, the sequencer, and to nobody else; the same relay again,
     by Bob or by anyone, is not passed on a second time."""
     _, (ann, bob, cy) = _table(3)
-    assert bob._sent is not None, "Bob's message is on its way, not logged"
-    message = bob._sent.message
+    sent = bob.outbox.in_flight
+    assert sent is not None, "Bob's message is on its way, not logged"
+    message = sent.message
     assert message.counter >= cy.ledger.chain.next_counter(bob.peer_id)
     relay = frame(FRAME_RELAY, message.encode())
     cy.receive(relay, cy.now_ms + 10, bob.peer_id)

@@ -6,13 +6,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from tests.table import adversaries as adv
 from uno_p2p.rules.actions import Action, Challenge, ChallengeVerdict, TimeOut
-from uno_p2p.rules.bots import Bot, HeuristicBot
+from uno_p2p.rules.bots import HeuristicBot
 from uno_p2p.rules.options import preset
 from uno_p2p.rules.state import State
 from uno_p2p.table.bodies import Move
 from uno_p2p.table.memnet import TableSetup, game_over, seat_table
-from uno_p2p.table.peer import TablePeer
+from uno_p2p.table.player import Seat
 
 
 class ChallengesThenVanishes(HeuristicBot):
@@ -26,9 +27,10 @@ class ChallengesThenVanishes(HeuristicBot):
         return challenge[0] if challenge else super().choose(view, seat, actions, must_act)
 
 
-class Vanishing(TablePeer):
-    def _bot(self) -> Bot | None:
-        return ChallengesThenVanishes(b"vanish" + self.state.seq.to_bytes(8, "big"))
+class Vanishing(adv.Playing):
+    def move(self, seat: Seat) -> bool:
+        return seat.bot_move(ChallengesThenVanishes(b"vanish" +
+                                                    seat.state.seq.to_bytes(8, "big")))
 
 
 def test_a_challenger_who_never_gives_the_verdict_is_timed_out_and_the_game_goes_on() -> None:

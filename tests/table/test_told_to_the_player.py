@@ -62,10 +62,11 @@ def test_a_peer_stopped_while_its_bot_thinks_asks_for_no_more_timers() -> None:
     net = seat_table(TableSetup(2, preset("official", ["target=30"]), b"stopped thinker"))
     guest = next(p for p in net.peers.values() if not p.is_host)
     guest.think_ms = 60_000
-    net.run(until=lambda n: guest._thinking is not None
-            and guest._thinking[0] == guest.state.seq)
-    assert guest._thinking is not None
-    assert guest.next_timer() == guest._thinking[1] + 60_000, "it thinks on this position"
+    net.run(until=lambda n: guest.initiative.thinking is not None
+            and guest.initiative.thinking[0] == guest.state.seq)
+    thinking = guest.initiative.thinking
+    assert thinking is not None
+    assert guest.next_timer() == thinking[1] + 60_000, "it thinks on this position"
     host = net.host
     message = Message.sign(host.identity, host.table_id, 10_000, guest.ledger.head,
                            Clock(net.now_ms + 1))

@@ -12,12 +12,14 @@ verdict showed no deadline, because the session read only ``Phase.PLAYING``.
 
 from __future__ import annotations
 
+from tests.table import adversaries as adv
 from uno_p2p.net.driver import Driver
 from uno_p2p.rules.options import preset
 from uno_p2p.rules.state import TIMED_PHASES, Phase
 from uno_p2p.table.duties import turn_deadline, waiting_for
 from uno_p2p.table.memnet import Network, TableSetup, seat_table
 from uno_p2p.table.peer import TablePeer
+from uno_p2p.table.player import Seat
 from uno_p2p.ui.netsession import NetSession
 
 TIMER_S = 30
@@ -60,11 +62,11 @@ def _watch(seed: bytes, phase: Phase) -> tuple[Network, set[bool]]:
     delivery that hands it the decision). Returns which of the two were seen."""
     seen: set[bool] = set()
 
-    class Watched(TablePeer):
-        def _bot_move(self) -> bool:
+    class Watched(adv.Playing):
+        def move(self, seat: Seat) -> bool:
             if _owes(self, phase):
                 seen.add(_check(self))
-            return super()._bot_move()
+            return super().move(seat)
 
     options = preset("official", ["target=100", f"turn_timer={TIMER_S}"])
     net = seat_table(TableSetup(3, options, seed, preset="official"), peer_class=Watched)

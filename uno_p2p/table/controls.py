@@ -1,27 +1,27 @@
 """What a player does at the table: the lobby controls and the moves (table.md §3.2, §5).
 
 The part of ``TablePeer`` a shell calls for its player: each builds a body and
-hands it to the peer's ``_submit``, which signs it and sends it to the
+hands it to the peer's ``send``, which signs it and sends it to the
 sequencer (or, for the host, logs it).
 """
 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Mapping
 
 from uno_p2p.crypto.identity import PeerId
 from uno_p2p.crypto.keys import PeerSecrets
 from uno_p2p.errors import LocalProtocolError, RemoteProtocolError
 from uno_p2p.rules.actions import Action
-from uno_p2p.rules.codec import Slot
 from uno_p2p.rules.engine import apply as engine_apply
 from uno_p2p.rules.options import Options
 from uno_p2p.table.bodies import Move, PrivateShares, RevealSecrets, ShareItem
 from uno_p2p.table.duties import move_proofs
-from uno_p2p.table.initiative import RoundPause
+from uno_p2p.table.initiative import Initiative
+from uno_p2p.table.outbox import Outbox
 from uno_p2p.table.removal import leave_removes
 from uno_p2p.table.sequencer import Sequencer
+from uno_p2p.table.sight import Sight
 from uno_p2p.table.state import TablePhase, TableState
 from uno_p2p.wire.lobby import Kick, Leave, Ready, SetOptions, Start
 from uno_p2p.wire.registry import Body
@@ -34,11 +34,10 @@ class Controls(ABC):
     secrets: PeerSecrets
     channel_seed: bytes
     stopped: RemoteProtocolError | None
-    outstanding: int | None
+    outbox: Outbox
     now_ms: int
-    received: Mapping[tuple[Slot, int], ShareItem]
-    _stays_ready: bool
-    round_pause: RoundPause
+    sight: Sight
+    initiative: Initiative
 
     @property
     @abstractmethod
@@ -46,8 +45,8 @@ class Controls(ABC):
         """The table as this peer's log has built it."""
 
     @abstractmethod
-    def _submit(self, body: Body | None = None, *, to: PeerId | None = None,
-                private: PrivateShares | None = None) -> None:
+    def send(self, body: Body | None = None, *, to: PeerId | None = None,
+             private: PrivateShares | None = None) -> None:
         """Sign and send (or, for the host, log) one body."""
 
     @abstractmethod
@@ -57,12 +56,12 @@ class Controls(ABC):
     def set_ready(self, ready: bool = True) -> None:
         """Say whether we are ready; a seat told "not ready" stays so (a bot too)."""
         if not ready:
-            self._stays_ready = False
-        self._submit(Ready(ready))
+            self.initiative.stays_ready = False
+        self.send(Ready(ready))
 
     def set_options(self, options: Options, preset: str = "") -> None:
         """The host changes the rules before the start."""
-        self._submit(SetOptions(preset, tuple((str(k), v) for k, v in options.to_wire())))
+        self.send(SetOptions(preset, tuple((str(k), v) for k, v in options.to_wire())))
 
     def start(self, now_ms: int | None = None) -> None:
         """The host starts the game with everyone who joined, in joining order.
@@ -79,7 +78,7 @@ class Controls(ABC):
             raise LocalProtocolError("only the host starts the game")
         if now_ms is not None:
             self.now_ms = max(self.now_ms, now_ms)
-        self._submit(Start(lobby.joined))
+        self.send(Start(lobby.joined))
         # The host's seat owes its key setup now (table.md §4), and its sequencer logs
         # the start clock with it (§6.1). A joiner's message would drive that too, but
         # the host must not wait for one: if none came the table would time out the
@@ -94,7 +93,7 @@ class Controls(ABC):
         """
         if self.sequencer is None:
             raise LocalProtocolError("only the host removes players")
-        self._submit(Kick(peer, reason))
+        self.send(Kick(peer, reason))
 
     def leave(self, reason: str = "") -> None:
         """Leave (table.md §8): in play, a seat the others can play on without is
@@ -102,15 +101,15 @@ class Controls(ABC):
         peer reveals its secrets first."""
         state, seat = self.state, self.state.my_seat
         if not self.leaving_stops_the_game():
-            self._submit(Leave(reason))
+            self.send(Leave(reason))
             return
         if state.phase in (TablePhase.KEYS, TablePhase.PLAYING) and seat is not None \
                 and state.keys[seat] is not None:
             reveal = self.secrets.reveal()
-            self._submit(RevealSecrets(reveal.key_share.to_wire(), reveal.shuffle_master,
+            self.send(RevealSecrets(reveal.key_share.to_wire(), reveal.shuffle_master,
                                        self.channel_seed))
             return
-        self._submit(Leave(reason))
+        self.send(Leave(reason))
 
     def leaving_stops_the_game(self) -> bool:
         """Whether our leave would end the game for everyone (table.md §8): False when
@@ -126,7 +125,7 @@ class Controls(ABC):
         now rather than at the end of the pause (table.md §6)."""
         game = self.state.engine
         if game is not None:
-            self.round_pause.go_on(game.round)
+            self.initiative.round_pause.go_on(game.round)
         self._drive()
 
     # -- moves ----------------------------------------------------------------------------
@@ -140,17 +139,22 @@ class Controls(ABC):
         state = self.state
         if state.phase != TablePhase.PLAYING or state.engine is None or self.stopped:
             raise LocalProtocolError("there is no game to move in")
-        if self.outstanding is not None:
+        if self.outbox.outstanding is not None:
             raise LocalProtocolError("wait until our last message is logged")
         engine_apply(state.engine, action, max(state.clock_ms, self.now_ms))
-        self._submit(Move(action, self._proofs(action)))
+        self.send(Move(action, self.proofs(action)))
         # The host's move may leave it owing shares at once (a card dealt to another
         # seat, table.md §5): send them now rather than at the next joiner's message.
         self._drive()
 
-    def _proofs(self, action: Action) -> tuple[ShareItem, ...]:
+    def proofs(self, action: Action) -> tuple[ShareItem, ...]:
+        """The shares that prove the cards ``action`` plays (table.md §5).
+
+        Raises:
+            LocalProtocolError: this peer has no seat.
+        """
         seat = self.state.my_seat
         if seat is None:
             raise LocalProtocolError("this peer has no seat")
-        return move_proofs(self.state, self.secrets, seat, action, self.received)
+        return move_proofs(self.state, self.secrets, seat, action, self.sight.received)
 

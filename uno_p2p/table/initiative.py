@@ -4,23 +4,24 @@ move (docs/protocol/table.md §5).
 
 Functions over a ``TablePeer`` (kept apart so the peer stays readable), called
 after every change of its state: one body at a time, each only once the previous
-one is logged, so a peer never has two messages in flight (table.md §3.1). The
-peer's ``_out_of_work_once``, ``_bot_move`` and ``_bot`` call ``next_message``,
-``bot_move`` and ``bot_for``: they are the plug points where a test's adversary
-(or a staged game's scripted player) changes what it sends.
+one is logged, so a peer never has two messages in flight (table.md §3.1). What
+the seat decides (its moves, its private reveals, whether it works) is its
+``Player``'s (``table/player.py``): the plug for bots, scripted games and a
+test's adversary.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from uno_p2p.errors import IllegalAction, LocalProtocolError
 from uno_p2p.rules.bots import BOTS, Bot
 from uno_p2p.rules.legal import legal_actions
-from uno_p2p.table.bodies import PrivateShares
+from uno_p2p.table.bodies import Abort, PrivateShares
 from uno_p2p.table.duties import make_item, private_shares_owed, waiting_for
-from uno_p2p.table.events import HandChanged, Progress, YourTurn
+from uno_p2p.table.events import HandChanged, Progress, TableEvent, YourTurn
 from uno_p2p.table.offload import Asked
 from uno_p2p.table.state import TablePhase
 from uno_p2p.wire.limits import ROUND_PAUSE_MS
@@ -30,39 +31,40 @@ if TYPE_CHECKING:
     from uno_p2p.table.peer import TablePeer
 
 
-def drive(peer: TablePeer) -> None:
-    """Send what the table waits for from us; then tell the shell what changed for its
-    player (the hand, whom the table waits for)."""
-    while peer._out_of_work_once():
+def drive(peer: TablePeer, tell: Callable[[TableEvent], None]) -> None:
+    """Send what the table waits for from us; then ``tell`` the shell what changed for
+    its player (the hand, whom the table waits for)."""
+    while next_message(peer):
         pass
-    state = peer.state
+    state, mine = peer.state, peer.initiative
     hand = state.engine.hand_faces(state.my_seat) if (
         state.engine is not None and state.my_seat is not None) else ()
     known = tuple(c for c in hand if c is not None)
-    if known != peer._hand:
-        peer._hand = known
-        peer._events.append(HandChanged(known))
+    if known != mine.hand:
+        mine.hand = known
+        tell(HandChanged(known))
     waiting = tuple(s for s in waiting_for(state) if s != state.my_seat)
-    if waiting != peer._waiting:
-        peer._waiting = waiting
+    if waiting != mine.waiting:
+        mine.waiting = waiting
         if waiting:
             names = ", ".join(state.player_names[s] for s in waiting)
-            peer._events.append(Progress(f"waiting for {names} ({state.phase.value})"))
+            tell(Progress(f"waiting for {names} ({state.phase.value})"))
 
 
 def next_message(peer: TablePeer) -> bool:
     """Send the next body the table waits for from us, if any; True if one was sent."""
     state, me = peer.state, peer.state.my_seat
-    if peer.stopped is not None or peer.outstanding is not None or peer._syncing or \
+    if peer.stopped is not None or peer.outbox.busy or \
             state.phase == TablePhase.ENDED:
         return False
+    mine = peer.initiative
     if _owes_ready(peer):
-        peer._ready_wanted = False
-        peer._submit(Ready(True))
+        mine.ready_wanted = False
+        peer.send(Ready(True))
         return True
-    if peer._pending_abort is not None:
-        abort, peer._pending_abort = peer._pending_abort, None
-        peer._submit(abort)
+    if mine.pending_abort is not None:
+        abort, mine.pending_abort = mine.pending_abort, None
+        peer.send(abort)
         return True
     if me is None or pause_deadline(peer) is not None:
         return False
@@ -70,13 +72,16 @@ def next_message(peer: TablePeer) -> bool:
     if isinstance(body, Asked):
         return False  # the shell computes it (net.md §7.1); ``duty_done`` goes on
     if body is not None:
-        peer._submit(body)
+        work = peer.player.work(peer, body)
+        if work is None:
+            return False
+        peer.send(work)
         return True
     for to, owed in private_shares_owed(state, me).items():
         items = tuple(make_item(state, peer.secrets, me, o) for o in owed)
-        peer._submit(to=state.seats[to], private=PrivateShares(items))
+        peer.send(to=state.seats[to], private=peer.player.reveal(peer, PrivateShares(items)))
         return True
-    return peer._bot_move()
+    return peer.player.move(peer)
 
 
 def _owes_ready(peer: TablePeer) -> bool:
@@ -87,7 +92,8 @@ def _owes_ready(peer: TablePeer) -> bool:
     if lobby is None or peer.state.phase != TablePhase.LOBBY or \
             peer.peer_id not in lobby.joined:
         return False
-    return peer._ready_wanted or (peer._stays_ready and peer.peer_id.key not in lobby.ready)
+    mine = peer.initiative
+    return mine.ready_wanted or (mine.stays_ready and peer.peer_id.key not in lobby.ready)
 
 
 @dataclass(slots=True)
@@ -105,13 +111,38 @@ class RoundPause:
         self.released = max(self.released, round_number)
 
 
+@dataclass(slots=True)
+class Initiative:
+    """What this seat does of its own accord, and what it has told its player: its
+    bot's seed, how long the bot thinks (and since when it thinks over which position),
+    the pause between rounds, the hand and the waits last told, the turn told once to a
+    person, whether it owes a ``ready``, and an abort it owes (table.md §7.3)."""
+
+    bot_seed: bytes
+    #: A player's seat waits for its player between rounds (table.md §6, a person's
+    #: seat); the shell says when the player goes on (``go_on``).
+    pauses_between_rounds: bool
+    #: How long the bot thinks before each move, so people at the table can follow it;
+    #: the shell sets it (0: at once). Its choice at a log position is the same.
+    think_ms: int = 0
+    thinking: tuple[int, int] | None = None
+    round_pause: RoundPause = field(default_factory=RoundPause)
+    hand: tuple[int, ...] = ()
+    waiting: tuple[int, ...] = ()
+    turn_shown: int = -1
+    ready_wanted: bool = False
+    #: A bot says ready again each time the host's new rules clear it (table.md §3.2).
+    stays_ready: bool = False
+    pending_abort: Abort | None = None
+
+
 def pause_deadline(peer: TablePeer) -> int | None:
     """Until when this seat holds its shuffle of a new round, while it does."""
     state, me = peer.state, peer.state.my_seat
-    if not peer.pauses_between_rounds or me is None or not state.decks or \
+    if not peer.initiative.pauses_between_rounds or me is None or not state.decks or \
             state.phase != TablePhase.PLAYING or peer.stopped is not None:
         return None
-    deck, pause = state.decks[-1], peer.round_pause
+    deck, pause = state.decks[-1], peer.initiative.round_pause
     # Round 1 follows no scores; a later round's first deck does (a reshuffle of the
     # discard pile is of the round under way, released already by its first deck).
     if deck.round < 2 or deck.round <= pause.released or me not in deck.shufflers:
@@ -125,8 +156,9 @@ def pause_deadline(peer: TablePeer) -> int | None:
     return deadline
 
 
-def bot_move(peer: TablePeer) -> bool:
-    """The bot's move when this seat must act; a human's seat is told ``YourTurn`` once."""
+def bot_move(peer: TablePeer, bot: Bot | None, tell: Callable[[TableEvent], None]) -> bool:
+    """``bot``'s move when this seat must act; a human's seat is told ``YourTurn`` once
+    (through ``tell``)."""
     state, me = peer.state, peer.state.my_seat
     game = state.engine
     if game is None or me is None or state.phase != TablePhase.PLAYING or \
@@ -134,10 +166,9 @@ def bot_move(peer: TablePeer) -> bool:
         return False
     must = game.decider() == me
     actions = legal_actions(game, me)
-    if must and peer.bot_kind is None and peer._turn_shown != state.seq:
-        peer._turn_shown = state.seq
-        peer._events.append(YourTurn(tuple(actions)))
-    bot = peer._bot()
+    if must and peer.bot_kind is None and peer.initiative.turn_shown != state.seq:
+        peer.initiative.turn_shown = state.seq
+        tell(YourTurn(tuple(actions)))
     if bot is None or not actions or grace_deadline(peer) is not None or _thinking(peer):
         return False
     choice = bot.choose(game, me, actions, must)
@@ -155,15 +186,15 @@ def _thinking(peer: TablePeer) -> bool:
     time starts when it first sees the position (``think_ms``, 0: no thinking)."""
     if _think_ms(peer) <= 0:
         return False
-    seq = peer.state.seq
-    if peer._thinking is None or peer._thinking[0] != seq:
-        peer._thinking = (seq, peer.now_ms)
-    return peer.now_ms < peer._thinking[1] + _think_ms(peer)
+    seq, mine = peer.state.seq, peer.initiative
+    if mine.thinking is None or mine.thinking[0] != seq:
+        mine.thinking = (seq, peer.now_ms)
+    return peer.now_ms < mine.thinking[1] + _think_ms(peer)
 
 
 def think_deadline(peer: TablePeer) -> int | None:
     """When the bot's thinking over the current position ends, while it has not."""
-    since = peer._thinking
+    since = peer.initiative.thinking
     if since is None or since[0] != peer.state.seq or peer.stopped is not None:
         return None
     deadline = since[1] + _think_ms(peer)
@@ -174,7 +205,8 @@ def _think_ms(peer: TablePeer) -> int:
     """``think_ms``, but never over half the turn timer: a bot is never timed out."""
     game = peer.state.engine
     timer_ms = 0 if game is None else game.options.turn_timer * 1000
-    return min(peer.think_ms, timer_ms // 2) if timer_ms else peer.think_ms
+    think_ms = peer.initiative.think_ms
+    return min(think_ms, timer_ms // 2) if timer_ms else think_ms
 
 
 def bot_for(peer: TablePeer) -> Bot | None:
@@ -182,7 +214,7 @@ def bot_for(peer: TablePeer) -> Bot | None:
     so a peer resumed from its log decides exactly as it did (table.md §9)."""
     if peer.bot_kind is None:
         return None
-    return BOTS[peer.bot_kind](peer._bot_seed + peer.state.seq.to_bytes(8, "big"))
+    return BOTS[peer.bot_kind](peer.initiative.bot_seed + peer.state.seq.to_bytes(8, "big"))
 
 
 def grace_deadline(peer: TablePeer) -> int | None:

@@ -585,6 +585,11 @@ class Ledger:
         self._history.append(state)
         self.digests.append(digest(state))
 
+    def learned(self, state: TableState) -> None:
+        """The state with what this peer alone has opened of the cards (table/sight.py):
+        the state from now on; the history keeps what the log alone shows."""
+        self.state = state
+
     @property
     def head(self) -> Head:
         return self.chain.head

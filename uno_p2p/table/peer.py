@@ -16,24 +16,20 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from typing import ClassVar
 
 from uno_p2p.crypto.channel import ChannelKey
-from uno_p2p.crypto.group import Point
 from uno_p2p.crypto.identity import Identity, PeerId
 from uno_p2p.crypto.keys import PeerSecrets
 from uno_p2p.errors import (
-    CryptoError,
     InvalidMessage,
     LocalProtocolError,
     RemoteProtocolError,
 )
 from uno_p2p.rules.bots import Bot
-from uno_p2p.rules.codec import Slot
 from uno_p2p.rules.options import Options
-from uno_p2p.rules.state import Claim
-from uno_p2p.table import initiative, sight, succession
-from uno_p2p.table.bodies import Abort, Clock, Handover, PrivateShares, ShareItem
+from uno_p2p.table import initiative, succession
+from uno_p2p.table.bodies import Abort, Clock, Handover, PrivateShares
 from uno_p2p.table.chat import Chat
 from uno_p2p.table.controls import Controls
 from uno_p2p.table.events import (
@@ -58,11 +54,14 @@ from uno_p2p.table.frames import (
     sync_request,
 )
 from uno_p2p.table.handover import Election, Vote, handover_successor, members
-from uno_p2p.table.knowledge import private_items
+from uno_p2p.table.initiative import Initiative, RoundPause
 from uno_p2p.table.ledger import Ledger
 from uno_p2p.table.offload import Duty, DutyDesk, DutyJob
+from uno_p2p.table.outbox import SYNCED, InFlight, Outbox
+from uno_p2p.table.player import BotPlayer, Player
 from uno_p2p.table.sending import NONCE_BYTES, Maker, Outgoing, derive
 from uno_p2p.table.sequencer import Outcome, Sequencer
+from uno_p2p.table.sight import Sight
 from uno_p2p.table.state import Misbehaviour, TablePhase, TableState
 from uno_p2p.table.watch import CensorshipWatch, ClockWatch
 from uno_p2p.wire.chain import ChainError
@@ -72,32 +71,25 @@ from uno_p2p.wire.limits import (
     GAP_FILL_AFTER_MS,
     MAX_EARLY_BYTES,
     MAX_EARLY_ENTRIES,
-    RELAY_AFTER_MS,
 )
 from uno_p2p.wire.lobby import Join, OpenTable
 from uno_p2p.wire.private import Sealed
 from uno_p2p.wire.registry import Body
 
 ENTROPY_MIN = 32
-#: The code of the sequencer's last frame in answer to a sync request.
-SYNCED = "synced"
-
-
-@dataclass(frozen=True, slots=True)
-class InFlight:
-    """Our one message neither logged nor dropped yet (table.md §3.1)."""
-
-    message: Message
-    at_ms: int
-    relayed: bool = False
+__all__ = ["ENTROPY_MIN", "SYNCED", "InFlight", "TablePeer"]
 
 
 class TablePeer(Controls):
     """One seat's (or the host's) protocol state machine. Build with ``host`` or ``join``."""
 
+    #: Who decides this seat's moves unless a ``player`` is given: the seat's bot (or
+    #: its person). A test's adversary names its own.
+    player_class: ClassVar[type[Player]] = BotPlayer
+
     def __init__(self, identity: Identity, entropy: bytes, *, table_id: bytes, host: PeerId,
                  name: str, bot: str | None = "heuristic", nonce: bytes = b"",
-                 version: int = PROTOCOL_VERSION) -> None:
+                 version: int = PROTOCOL_VERSION, player: Player | None = None) -> None:
         if len(entropy) < ENTROPY_MIN or len(table_id) != TABLE_ID_BYTES or \
                 len(nonce) not in (0, NONCE_BYTES):
             raise LocalProtocolError("a peer needs 32+ bytes of entropy, a 16-byte table id "
@@ -113,23 +105,22 @@ class TablePeer(Controls):
         self.channel_seed = derive(entropy, "channel", table_id, nonce)
         self.channel = ChannelKey(self.channel_seed)
         self.bot_kind = bot
-        self._bot_seed = derive(entropy, "bot", table_id, nonce)
-        #: How long the bot thinks before each move, so people at the table can follow
-        #: it; the shell sets it (0: at once). Its choice at a log position is the same.
-        self.think_ms = 0
-        self._thinking: tuple[int, int] | None = None
-        #: A player's seat waits for its player between rounds (table.md §6, a person's
-        #: seat: ``bot`` None); the shell says when the player goes on (``go_on``).
-        self.pauses_between_rounds = bot is None
-        self.round_pause = initiative.RoundPause()
+        #: What this seat chooses to send (``table/player.py``): its moves, its private
+        #: reveals, whether it does its work.
+        self.player: Player = self.player_class() if player is None else player
+        #: table.md §5-§6: what this seat does of its own accord (a person's seat, ``bot``
+        #: None, pauses between rounds for its player).
+        self.initiative = Initiative(derive(entropy, "bot", table_id, nonce),
+                                     pauses_between_rounds=bot is None)
         # wire.md §3: the version this peer signs in until entry 0 says the table's.
         self.ledger = Ledger(table_id, host, identity.peer.key, version=version)
-        self.sequencer = Sequencer(identity, self.ledger) if identity.peer == host else None
-        self.counter = 0
-        self.outstanding: int | None = None
-        self.private: dict[Slot, dict[int, Point]] = {}
-        self.received: dict[tuple[Slot, int], ShareItem] = {}
-        self.wanted: set[Slot] = set()
+        #: table.md §3.1: our message numbers and our one message in flight (the host's
+        #: sequencer signs its own messages from the same outbox).
+        self.outbox = Outbox()
+        self.sequencer = Sequencer(identity, self.ledger, outbox=self.outbox) \
+            if identity.peer == host else None
+        #: table.md §7: what only this peer knows of the cards.
+        self.sight = Sight()
         self.stopped: RemoteProtocolError | None = None
         self.now_ms = 0
         self.chat = Chat(table_id, identity)
@@ -139,26 +130,14 @@ class TablePeer(Controls):
         self._early_bytes = 0
         #: Since when our log has had a gap below the entries kept early (table.md §12).
         self._gap_since: int | None = None
-        self._hand: tuple[int, ...] = ()
-        self._turn_shown = -1
-        self._ready_wanted = False
-        #: A bot says ready again each time the host's new rules clear it (table.md §3.2).
-        self._stays_ready = False
-        self._syncing = False
-        self._pending_abort: Abort | None = None
         #: net.md §7.1: a shell may compute the heavy duties itself (``duties.offload``).
         self.duties = DutyDesk()
-        self._waiting: tuple[int, ...] = ()
-        self._claims_named: set[Claim] = set()
         #: table.md §6.1-§6.2: the sequencer's clock against ours; relayed messages.
         self.clock_watch = ClockWatch()
         self.censorship = CensorshipWatch()
         #: A ``clock`` entry held back because it made us doubt the sequencer, and since
         #: when (table.md §6.1): our vote stands meanwhile; then we follow the table.
         self.doubted: tuple[Entry, int] | None = None
-        #: Our message in flight (``outstanding``): when we sent it, and whether we have
-        #: relayed it yet (§6.2). A drop notice must name it (§3.1).
-        self._sent: InFlight | None = None
         #: table.md §13: the election while the table has no sequencer, and when we
         #: last heard from the sequencer.
         self.election: Election | None = None
@@ -168,7 +147,6 @@ class TablePeer(Controls):
         #: How far we sent each voter our entries during this election (§13.3).
         self.supplied: dict[bytes, int] = {}
         self.heard_host_ms = 0
-        self.outstanding_ms = 0
         #: When (our clock) we accepted the last entry that was not a ``clock``: the
         #: sequencer's response time-out runs from about then (table.md §6).
         self.progress_ms = 0
@@ -185,7 +163,7 @@ class TablePeer(Controls):
                    nonce=nonce, version=version)
         peer.now_ms = now_ms
         pairs = tuple((str(k), v) for k, v in options.to_wire())
-        peer._submit(OpenTable(name, peer.channel.public, preset, pairs, max_players))
+        peer.send(OpenTable(name, peer.channel.public, preset, pairs, max_players))
         return peer
 
     @classmethod
@@ -196,9 +174,9 @@ class TablePeer(Controls):
         ``version``, the table's (wire.md §3)."""
         peer = cls(identity, entropy, table_id=table_id, host=host, name=name, bot=bot,
                    nonce=nonce, version=version)
-        peer._submit(Join(name, peer.channel.public))
-        peer._ready_wanted = ready
-        peer._stays_ready = ready and bot is not None
+        peer.send(Join(name, peer.channel.public))
+        peer.initiative.ready_wanted = ready
+        peer.initiative.stays_ready = ready and bot is not None
         return peer
 
     @classmethod
@@ -228,7 +206,6 @@ class TablePeer(Controls):
             peer._after(entry, events)
         peer.heard_host_ms = now_ms  # nothing heard yet: we only just came back
         if peer.sequencer is not None:
-            peer.sequencer.counter = peer.counter
             peer._drive()
         else:
             peer.resync()
@@ -242,7 +219,7 @@ class TablePeer(Controls):
         """
         if self.sequencer is not None:
             return
-        self._syncing = True
+        self.outbox.start_sync()
         self._early.clear()
         self._gap_since = None
         self._out.append(Outgoing(None, frame(FRAME_SYNC, sync_request(self.state.seq))))
@@ -277,6 +254,44 @@ class TablePeer(Controls):
     @property
     def is_host(self) -> bool:
         return self.sequencer is not None
+
+    @property
+    def think_ms(self) -> int:
+        """How long this seat's bot thinks before each move (0: at once); the shell sets
+        it, so people at the table can follow the bot."""
+        return self.initiative.think_ms
+
+    @think_ms.setter
+    def think_ms(self, value: int) -> None:
+        self.initiative.think_ms = value
+
+    @property
+    def pauses_between_rounds(self) -> bool:
+        """Whether this seat waits for its player between rounds (table.md §6)."""
+        return self.initiative.pauses_between_rounds
+
+    @pauses_between_rounds.setter
+    def pauses_between_rounds(self, value: bool) -> None:
+        self.initiative.pauses_between_rounds = value
+
+    @property
+    def round_pause(self) -> RoundPause:
+        return self.initiative.round_pause
+
+    @property
+    def counter(self) -> int:
+        """The number our next message takes (the outbox's, table.md §3.1)."""
+        return self.outbox.counter
+
+    @property
+    def outstanding(self) -> int | None:
+        """The number of our message neither logged nor dropped yet, if any."""
+        return self.outbox.outstanding
+
+    def send_frame(self, out: Outgoing) -> None:
+        """Queue one frame as it is, past every rule of the protocol: for a test's
+        adversary or a tool that speaks for itself (an honest peer never needs it)."""
+        self._out.append(out)
 
     def data_to_send(self) -> list[Outgoing]:
         """Everything queued for the network, in order."""
@@ -381,8 +396,9 @@ class TablePeer(Controls):
                          initiative.pause_deadline(self)):
             if deadline is not None:
                 times.append(deadline)
-        if self._sent is not None and not self._sent.relayed and self.stopped is None:
-            times.append(self._sent.at_ms + RELAY_AFTER_MS)
+        relay = self.outbox.relay_at()
+        if relay is not None and self.stopped is None:
+            times.append(relay)
         if self.doubted is not None and self.stopped is None:
             times.append(self.doubted[1] + CLOCK_DOUBT_MS)
         lost = succession.deadline(self)
@@ -398,9 +414,9 @@ class TablePeer(Controls):
         self.now_ms = max(self.now_ms, now_ms)
         if self.sequencer is not None and self.stopped is None:
             self._order(self.sequencer.tick(self.now_ms))
-        if self._sent is not None and not self._sent.relayed and \
-                self.now_ms >= self._sent.at_ms + RELAY_AFTER_MS:
-            self._relay(self._sent.message)
+        due = self.outbox.relay_due(self.now_ms)
+        if due is not None:
+            self._relay(due)
         self._follow_doubted()
         self._fill_gap()
         succession.tick(self)
@@ -460,8 +476,6 @@ class TablePeer(Controls):
     def _relay(self, message: Message) -> None:
         """Show our unlogged message to every peer: they hold it as evidence, and the host
         may get it this way if the direct path lost it."""
-        if self._sent is not None:
-            self._sent = InFlight(self._sent.message, self._sent.at_ms, relayed=True)
         others = tuple(p for p in self.state.seats if p != self.peer_id)
         if others:
             self._out.append(Outgoing(others, frame(FRAME_RELAY, message.encode())))
@@ -504,8 +518,16 @@ class TablePeer(Controls):
                              (held.message, entry))
 
     # -- sending --------------------------------------------------------------------------
-    def _submit(self, body: Body | None = None, *, to: PeerId | None = None,
-                private: PrivateShares | None = None) -> None:
+    def send(self, body: Body | None = None, *, to: PeerId | None = None,
+             private: PrivateShares | None = None) -> None:
+        """Sign and send ``body`` (or ``private`` shares for ``to``, sealed) as our next
+        message, as it is: the protocol's work, a player's move, or a test's forgery.
+        The host's own message is logged at once.
+
+        Raises:
+            LocalProtocolError: the host's own message was refused, or ``to`` has no
+                channel to seal shares for.
+        """
         if self.sequencer is not None:
             make = self._maker(body, to, private)
             try:
@@ -513,14 +535,9 @@ class TablePeer(Controls):
             except (Misbehaviour, ChainError) as error:
                 raise LocalProtocolError(f"the host's own message was refused: {error}") from error
             return
-        counter = self.counter
-        message = Message.sign(self.identity, self.table_id, counter, self.ledger.head,
-                               self._maker(body, to, private)(counter),
-                               version=self.ledger.state.version)
-        self.counter += 1
-        self.outstanding = counter
-        self.outstanding_ms = self.now_ms
-        self._sent = InFlight(message, self.now_ms)
+        message = self.outbox.sign(self.identity, self.table_id, self.ledger.head,
+                                   self._maker(body, to, private),
+                                   version=self.ledger.state.version, now_ms=self.now_ms)
         self.clock_watch.sending(message.hash, self.now_ms)
         self._out.append(Outgoing(None, frame(FRAME_MESSAGE, message.encode())))
 
@@ -654,71 +671,57 @@ class TablePeer(Controls):
             self._early_bytes = 0
         succession.after_entry(self, entry)
         if entry.author == self.peer_id:
-            self.counter = max(self.counter, entry.message.counter + 1)
-            self.outstanding = None
-            self._sent = None
+            self.outbox.logged(entry.message.counter)
         if isinstance(entry.body, Sealed) and entry.body.recipient == self.peer_id:
             self._open_private(entry)
-        sight.learn(self)
+        self._see()
 
     def _dropped(self, notice: DropNotice) -> None:
-        """The sequencer did not log a message of ours (table.md §3.1): decide again,
-        under the same number, only if it names the very message we sent; any other
-        notice (a forgery in our name earned it, or it is stale) changes nothing, or
-        we would sign one number twice."""
-        counter, code, reason = notice.counter, notice.code, notice.reason
-        if code == SYNCED:
-            # The sequencer's count is the truth: a message of ours it never logged
-            # (lost with a broken link) is void, and its number is ours to use again.
-            # A late "synced" (we are no longer waiting for it) says nothing about a
-            # message sent since: taking it as a drop would sign that number twice.
-            if self._syncing:
-                self._syncing = False
-                self.counter = counter
-                self.outstanding = None
-            return
-        sent = self._sent
-        if self.outstanding == counter and sent is not None and \
-                sent.message.hash == notice.digest:
-            self.outstanding = None
-            self._sent = None
-            self.counter = counter
-            self._events.append(Progress(f"the sequencer did not log our message: {reason}"))
+        """The sequencer did not log a message of ours (table.md §3.1): the outbox
+        judges the notice; we decide again under the same number only if it names the
+        very message we sent."""
+        if self.outbox.dropped(notice):
+            self._events.append(Progress("the sequencer did not log our message: "
+                                         f"{notice.reason}"))
 
     # -- private reveals ------------------------------------------------------------------
     def _open_private(self, entry: Entry) -> None:
         before = self.ledger.state_at(entry.seq) or self.state
         seen = self.ledger.state_at(entry.message.head.seen)
-        try:
-            items = private_items(before, entry, self.channel, self.peer_id, seen)
-            for slot, seat, item, point in items:
-                self.private.setdefault(slot, {})[seat] = point
-                self.received[slot, seat] = item
-        except (InvalidMessage, CryptoError, RemoteProtocolError) as error:
-            self._accuse(entry.author, entry.seq, "bad_private_share", str(error), (entry,))
+        fault = self.sight.open_private(before, entry, self.channel, self.peer_id, seen)
+        if fault is not None and fault.culprit is not None:
+            self._accuse(fault.culprit, fault.entry, fault.code, fault.reason, (entry,))
+
+    def _see(self) -> None:
+        """Open every card we may now see (``Sight``), and name what our faces show."""
+        state, faults = self.sight.learn(self.state, self.secrets.key_share)
+        if state is not self.state:
+            self.ledger.learned(state)
+        for fault in faults:
+            if fault.stops:
+                self._stop(fault.culprit, fault.entry, fault.code, fault.reason, ())
+            else:
+                self._misbehaved(fault.culprit, fault.entry, fault.code, fault.reason, ())
 
     def _accuse(self, culprit: PeerId, seq: int, code: str, reason: str,
                 evidence: tuple[Entry, ...]) -> None:
         """A fault only this peer can see: name it, and stop the game (table.md §7.3)."""
         self._misbehaved(culprit, seq, code, reason, evidence)
         if self.state.phase in (TablePhase.KEYS, TablePhase.PLAYING):
-            self._pending_abort = Abort(culprit, code, reason[:200])
+            self.initiative.pending_abort = Abort(culprit, code, reason[:200])
 
-    # -- driving: duties, then the bot (``initiative``) --------------------------------
+    # -- driving: duties, then the player (``initiative``) -----------------------------
     def _drive(self) -> None:
-        """Send what the table waits for from us; then let the bot move."""
-        initiative.drive(self)
+        """Send what the table waits for from us; then let the player move."""
+        initiative.drive(self, self._events.append)
 
-    def _out_of_work_once(self) -> bool:
-        """Send the next body the table waits for from us; True if one went out."""
-        return initiative.next_message(self)
+    def bot_move(self, bot: Bot | None) -> bool:
+        """``bot``'s move, when this seat must act (at a person's seat, ``YourTurn`` is
+        told once); True if it made one. A ``Player`` calls it to play as a bot."""
+        return initiative.bot_move(self, bot, self._events.append)
 
-    def _bot_move(self) -> bool:
-        """The bot's move, when this seat must act; True if it made one."""
-        return initiative.bot_move(self)
-
-    def _bot(self) -> Bot | None:
-        """The bot for this decision (None: a human's seat)."""
+    def bot(self) -> Bot | None:
+        """This seat's bot for the decision at this log position (None: a person's)."""
         return initiative.bot_for(self)
 
     def duty_done(self, job: DutyJob, body: Duty) -> None:

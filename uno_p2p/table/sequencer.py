@@ -41,6 +41,7 @@ from uno_p2p.table.bodies import Abort, Clock, Move, Remove
 from uno_p2p.table.duties import turn_deadline, waiting_for
 from uno_p2p.table.events import TableEvent
 from uno_p2p.table.ledger import Ledger, check_message, refused
+from uno_p2p.table.outbox import Outbox
 from uno_p2p.table.removal import awaited, removable
 from uno_p2p.table.state import Misbehaviour, TablePhase, TableState
 from uno_p2p.wire.chain import ChainError
@@ -92,10 +93,13 @@ class Sequencer:
     """Orders the table's messages into the host's ledger (which every peer mirrors)."""
 
     def __init__(self, identity: Identity, ledger: Ledger,
-                 response_timeout_ms: int = RESPONSE_TIMEOUT_MS) -> None:
+                 response_timeout_ms: int = RESPONSE_TIMEOUT_MS, *,
+                 outbox: Outbox | None = None) -> None:
         self.identity = identity
         self.ledger = ledger
-        self.counter = 0
+        #: The host's own message numbers: its peer's outbox (table.md §3.1), so the
+        #: host keeps one count, whichever of the two signs.
+        self.outbox = Outbox() if outbox is None else outbox
         self.response_timeout_ms = response_timeout_ms
         self.last_progress_ms = 0
         #: Peers the shell reported gone (links down past its time-out), table.md §14.
@@ -105,6 +109,15 @@ class Sequencer:
         self.gone: set[bytes] = set()
         #: No time-out before this (``WAKE_GRACE_MS`` after a timer fired late).
         self.hold_until_ms = 0
+
+    @property
+    def counter(self) -> int:
+        """The number the host's next own message takes (its outbox's)."""
+        return self.outbox.counter
+
+    @counter.setter
+    def counter(self, value: int) -> None:
+        self.outbox.counter = value
 
     def back(self, key: bytes) -> None:
         """A frame came from ``key``, or the shell reaches it again: no longer gone."""
@@ -197,8 +210,8 @@ class Sequencer:
 
     def _sign_with(self, make: Callable[[int], Body]) -> Message:
         state = self.ledger.state
-        return Message.sign(self.identity, state.table_id, self.counter, self.ledger.head,
-                            make(self.counter), version=state.version)
+        return self.outbox.sign_logged(self.identity, state.table_id, self.ledger.head, make,
+                                       version=state.version)
 
     def _log(self, outcome: Outcome, message: Message, now_ms: int,
              checked: tuple[TableState, list[TableEvent]] | None = None) -> None:
@@ -209,7 +222,7 @@ class Sequencer:
         else:
             events = self.ledger.accept_checked(entry, *checked)
         if message.author == self.identity.peer:
-            self.counter += 1
+            self.outbox.logged(message.counter)
         if not isinstance(message.body, Clock):
             # A time-out is progress too (table.md §6): the table waits afresh, and the
             # seat that owes the next work gets its full time from here.

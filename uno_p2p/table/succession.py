@@ -86,8 +86,9 @@ def owed_since(peer: TablePeer) -> list[int]:
     (the closing ``abort``, a ``remove``), not turned into a hand-over.
     """
     owed = []
-    if peer.outstanding is not None:
-        owed.append(peer.outstanding_ms)
+    sent = peer.outbox.in_flight
+    if sent is not None:
+        owed.append(sent.at_ms)
     relayed = _relayed_since(peer)
     if relayed is not None:
         owed.append(relayed)
@@ -278,9 +279,7 @@ def after_entry(peer: TablePeer, entry: Entry) -> None:
     if isinstance(body, Remove):
         # table.md §14: seat numbers changed and the void round's cards stay shut:
         # what we held of them is of no use any more.
-        peer.private.clear()
-        peer.received.clear()
-        peer.wanted.clear()
+        peer.sight.forget()
         if peer.sequencer is not None:
             peer.sequencer.back(body.peer.key)
     election = peer.election
@@ -301,7 +300,7 @@ def _follow(peer: TablePeer, body: Handover) -> None:
     if body.new != peer.peer_id and peer.sequencer is not None:
         peer.sequencer = None  # a returning old host plays on as an ordinary peer (§13.4)
     if body.new == peer.peer_id and peer.sequencer is None:
-        peer.sequencer = Sequencer(peer.identity, peer.ledger)
+        peer.sequencer = Sequencer(peer.identity, peer.ledger, outbox=peer.outbox)
         peer.sequencer.last_progress_ms = peer.now_ms
     if peer.sequencer is not None and body.new == peer.peer_id:
         # The old host is gone until it shows up again: a majority held it gone already,
@@ -309,12 +308,7 @@ def _follow(peer: TablePeer, body: Handover) -> None:
         peer.sequencer.lost.add(body.old.key)
         peer.sequencer.gone.add(body.old.key)
     # Messages signed before the hand-over are void (§13.3): sign our work again.
-    peer.counter = peer.ledger.chain.next_counter(peer.peer_id)
-    if peer.sequencer is not None:
-        peer.sequencer.counter = peer.counter
-    peer.outstanding = None
-    peer._sent = None
-    peer._syncing = False
+    peer.outbox.new_term(peer.ledger.chain.next_counter(peer.peer_id))
     peer.clock_watch = ClockWatch()
     peer.censorship = CensorshipWatch()
     peer.heard_host_ms = peer.now_ms
@@ -342,8 +336,8 @@ def take_over(peer: TablePeer) -> None:
     except HandoverRefused as error:  # a bug: the votes were checked on arrival
         peer._events.append(Progress(f"the hand-over is refused: {error}"))
         return
-    peer.sequencer = Sequencer(peer.identity, peer.ledger)
-    peer.sequencer.counter = peer.ledger.chain.next_counter(peer.peer_id)
+    peer.sequencer = Sequencer(peer.identity, peer.ledger, outbox=peer.outbox)
+    peer.outbox.counter = peer.ledger.chain.next_counter(peer.peer_id)
     peer._order(peer.sequencer.take_over(body, peer.now_ms))
 
 
@@ -394,5 +388,6 @@ def rejoin(peer: TablePeer) -> None:
     from uno_p2p.table.frames import FRAME_SYNC, sync_request
     others = tuple(p for p in members(peer.state) if p != peer.peer_id)
     if others:
-        peer._syncing = peer.sequencer is None
+        if peer.sequencer is None:
+            peer.outbox.start_sync()
         peer._out.append(Outgoing(others, frame(FRAME_SYNC, sync_request(peer.state.seq))))
