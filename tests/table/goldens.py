@@ -91,7 +91,7 @@ def _handover() -> Network:
             max_steps=MAX_STEPS)
     net.silent.discard(host.peer_id.key)
     host.rejoin()
-    net._flush(host)
+    net.flush(host)
     net.run(until=game_over, max_steps=MAX_STEPS)
     return net
 
@@ -110,7 +110,7 @@ def _removal() -> Network:
     for peer in net.peers.values():
         if peer is not victim:
             peer.peer_lost(victim.peer_id)
-            net._flush(peer)
+            net.flush(peer)
     net.run(until=game_over, max_steps=MAX_STEPS)
     return net
 

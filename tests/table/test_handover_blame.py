@@ -108,7 +108,7 @@ def test_a_coalition_that_votes_cannot_turn_a_withheld_reveal_into_a_handover() 
     for seat in (CY, 3):
         liar = net.peers[_key(seed, seat)]
         liar.host_lost()
-        net._flush(liar)
+        net.flush(liar)
     net.run(until=game_over, max_steps=MAX_STEPS)
     entries = _one_log(net)
     closing = entries[-1].body
@@ -197,7 +197,7 @@ def test_a_reveal_shown_to_a_peer_at_the_deadline_does_not_name_the_host() -> No
     assert withheld, "Cy's client made its reveal"
     assert bob.state.phase == TablePhase.REVEALING, "the closing entry is still on its way"
     bob.receive(frame(FRAME_RELAY, withheld[0].encode()), net.now_ms, PeerId(_key(seed, CY)))
-    net._flush(bob)
+    net.flush(bob)
     net.run(until=game_over, max_steps=MAX_STEPS)
     entries = _one_log(net)
     closing = entries[-1].body

@@ -96,10 +96,6 @@ class Network:
             for target in targets:
                 self.send(key, target.key, out.data)
 
-    #: The old private name, kept only while tests/table/test_handover_blame.py (edited by
-    #: another branch) still calls it; it goes when that file calls ``flush``.
-    _flush = flush
-
     def send(self, sender: bytes, recipient: bytes, data: bytes) -> None:
         """Queue one frame (through the tamper hook, if any)."""
         frames = [data] if self.tamper is None else self.tamper(sender, recipient, data)
