@@ -20,23 +20,25 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
-from collections import deque
 from collections.abc import Callable, Mapping
 from functools import partial
 
 from uno_p2p.crypto.identity import Identity, PeerId
 from uno_p2p.errors import UnoError
 from uno_p2p.net.adverts import Announcement, Discovery, TableAdvert
+from uno_p2p.net.doors import CodeGuesses, HandshakeSlots, Slot, source_of
 from uno_p2p.net.driver import Driver, EventSink, NoteSink, wall_ms
-from uno_p2p.net.handshake import HandshakeFailed
+from uno_p2p.net.handshake import HandshakeFailed, refusal
 from uno_p2p.net.link import (
     DEFAULT_TIMINGS,
+    LOCKED_OUT,
     PRESENCE,
     Link,
     LinkLost,
     Timings,
     accept,
     connect,
+    framed,
 )
 from uno_p2p.net.mesh import REDIAL_S, Backoff, Mesh, members_in_order
 from uno_p2p.net.seats import LogSaver
@@ -48,11 +50,6 @@ from uno_p2p.table.sequencer import RESPONSE_TIMEOUT_MS
 from uno_p2p.table.state import TablePhase
 from uno_p2p.wire.codec import WireValue, pack, unpack
 
-#: Handshakes in progress at once; more connections are closed at once.
-MAX_PENDING = 16
-#: Wrong join codes allowed per window before the host takes no handshake for a while.
-CODE_GUESSES = 5
-CODE_WINDOW_S = 60.0
 LIVE = (TablePhase.KEYS, TablePhase.PLAYING, TablePhase.REVEALING)
 #: After the game ends a node keeps its links this long: the last entries still
 #: travel, through a member if need be (net.md §5.3), before anyone hangs up.
@@ -87,10 +84,12 @@ class HostNode(Driver):
         self.port = 0
         self.address = ""
         self._server: asyncio.Server | None = None
-        self._pending = 0
+        #: net.md §4, §6.1: join codes tried and unfinished handshakes, per source address.
+        self.guesses = CodeGuesses()
+        self.slots = HandshakeSlots()
+        self._handshakes: dict[Slot, asyncio.Task[None]] = {}
         self._announcement: Announcement | None = None
         self._advertised: TableAdvert | None = None
-        self._code_failures: deque[float] = deque()
         self._sender: bytes | None = None
         self._bad_frame = ""
         #: Set whenever a member's link ends (the end of the game waits for them all).
@@ -156,21 +155,36 @@ class HostNode(Driver):
                           writer: asyncio.StreamWriter) -> None:
         peername = writer.get_extra_info("peername")
         where = f"{peername[0]}:{peername[1]}" if isinstance(peername, tuple) else "?"
-        if self._pending >= MAX_PENDING or self.finished.is_set() or self._locked():
+        source, now = source_of(peername), time.monotonic()
+        locked = None if self.code is None else self.guesses.refusal(source, now)
+        if self.finished.is_set() or locked is not None:
+            if locked is not None:
+                writer.write(framed(refusal(LOCKED_OUT, locked)))
             writer.close()
             return
-        self._pending += 1
+        admission = self.slots.take(source, now)
+        evicted = None if admission.evict is None else \
+            self._handshakes.pop(admission.evict, None)
+        if evicted is not None:
+            evicted.cancel()  # the oldest of the address holding most makes room
+        if admission.slot is None:
+            writer.close()  # this address holds its share of handshakes already
+            return
+        slot, task = admission.slot, asyncio.current_task()
+        if task is not None:
+            self._handshakes[slot] = task
         try:
             link = await accept(reader, writer, self.peer.identity, self.peer.table_id,
-                                code=self.code, timings=self.timings)
+                                code=self.code, timings=self.timings,
+                                guesses=self.guesses, source=source)
         except (HandshakeFailed, LinkLost) as error:
-            self.on_note(f"a connection from {where} was refused ({error.code}): {error}")
-            if error.code == "wrong_join_code":
-                self._code_failures.append(time.monotonic())
+            if error.code != LOCKED_OUT:
+                self.on_note(f"a connection from {where} was refused ({error.code}): {error}")
             writer.close()
             return
         finally:
-            self._pending -= 1
+            self._handshakes.pop(slot, None)
+            self.slots.give_back(slot)
         await self._serve(link)
 
     def _admitted(self, key: bytes) -> bool:
@@ -182,15 +196,6 @@ class HostNode(Driver):
             return True
         return state.seat_of(key) is not None or (
             lobby is not None and any(p.key == key for p in lobby.joined))
-
-    def _locked(self) -> bool:
-        """After ``CODE_GUESSES`` wrong join codes in ``CODE_WINDOW_S``, take no handshake
-        until the window clears: SPAKE2 allows one guess per handshake (net.md §4), and
-        this caps the guesses an attacker gets per minute."""
-        now = time.monotonic()
-        while self._code_failures and now - self._code_failures[0] > CODE_WINDOW_S:
-            self._code_failures.popleft()
-        return len(self._code_failures) >= CODE_GUESSES
 
     async def _serve(self, link: Link) -> None:
         key = link.peer.key
@@ -216,6 +221,7 @@ class HostNode(Driver):
             link.abort()
             if self.links.get(key) is link:
                 self.mesh.detach(key, link)
+                self.syncs.forget(key)
                 self._gone(key)
             self._link_ended.set()
 
@@ -226,7 +232,7 @@ class HostNode(Driver):
         Raises:
             LinkLost: a frame a joiner never sends, or one that does not decode.
         """
-        if self.mesh.control(key, data) or self.closed:
+        if self.mesh.control(key, data) or self.closed or self.sync_refused(key, data):
             return
         # Every table frame (table.md §3.1), the sequencer's ``D`` too: once a hand-over
         # made another member the sequencer, the old host is an ordinary peer and takes
