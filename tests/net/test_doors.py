@@ -12,26 +12,34 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hashlib
+import os
+import resource
 import secrets
+import socket
 from collections.abc import AsyncIterator
 
 import pytest
 
 from uno_p2p.crypto.identity import Identity
+from uno_p2p.net.accepting import SENTENCE
 from uno_p2p.net.doors import (
+    MAX_STRANGERS,
     PENDING_PER_SOURCE,
     SOURCE_GUESSES,
     SYNC_BURST,
     SYNC_EVERY_S,
     TABLE_GUESSES,
 )
+from uno_p2p.net.driver import wall_ms
 from uno_p2p.net.handshake import MAX_HANDSHAKE_BYTES, HandshakeFailed, JoinerHandshake
 from uno_p2p.net.link import LOCKED_OUT, Link, LinkLost, Timings, connect, framed, read_frame
-from uno_p2p.net.node import HostNode
+from uno_p2p.net.mesh import ADDRESSES, LINKED
+from uno_p2p.net.node import HostNode, JoinNode
 from uno_p2p.rules.options import preset
 from uno_p2p.table.events import PlayerJoined, TableEvent
 from uno_p2p.table.frames import FRAME_DROP, FRAME_SYNC, frame, sync_request
 from uno_p2p.table.peer import TablePeer
+from uno_p2p.wire.codec import pack
 
 CODE = "tulip-42"
 #: The host's time-outs as shipped, but short enough for a test: a stalled guess or a
@@ -208,7 +216,7 @@ async def test_silent_sockets_from_one_address_block_only_that_address(
         await asyncio.sleep(0.1)
         assert await honest_handshakes(public, 10) == 10
         await asyncio.sleep(0.2)  # the last honest handshake's host side ends
-        assert len(public.node.slots) == PENDING_PER_SOURCE  # the silent ones it kept
+        assert len(public.node.gate.slots) == PENDING_PER_SOURCE  # the silent ones it kept
     finally:
         for writer in held:
             writer.close()
@@ -284,3 +292,117 @@ async def test_a_link_that_stops_reading_is_cut_at_its_byte_cap_and_let_go() -> 
         stalled.abort()
         link.abort()
         server.close()
+
+
+# -- item 4: strangers in a public lobby, and a host out of files ------------------------
+async def test_strangers_in_the_lobby_are_capped_and_a_friend_still_joins(
+        public: Table) -> None:
+    """The issue's attack: 300 authenticated links that never join, every one kept (the
+    host's open files 8 to 308). Past ``MAX_STRANGERS`` the idlest is closed."""
+    strangers = [await connect(("127.0.0.1", public.port), Identity(secrets.token_bytes(32)),
+                               timings=TIMINGS) for _ in range(MAX_STRANGERS + 8)]
+    try:
+        await asyncio.sleep(0.2)
+        assert len(public.node.links) <= MAX_STRANGERS
+        link = await seated(public, "127.0.0.3", "Bob", None)
+        assert len(public.node.links) <= MAX_STRANGERS + 1
+        link.abort()
+    finally:
+        for stranger in strangers:
+            stranger.abort()
+
+
+async def test_a_host_out_of_files_says_so_once() -> None:
+    """The issue's host at its file limit wrote 83,599 identical tracebacks in 30 s."""
+    loop = asyncio.get_running_loop()
+    reports: list[dict[str, object]] = []
+    # What reaches the loop's handler is what the CLI would print with a traceback.
+    loop.set_exception_handler(lambda _, context: reports.append(context))
+    table = Table(None)
+    table.port = await table.node.listen("127.0.0.1", 0)
+    waiting = [socket.create_connection(("127.0.0.1", table.port)) for _ in range(30)]
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    in_use = len(os.listdir("/proc/self/fd"))
+    resource.setrlimit(resource.RLIMIT_NOFILE, (in_use + 2, hard))
+    try:
+        await asyncio.sleep(1.5)
+    finally:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+        for sock in waiting:
+            sock.close()
+        await table.node.shutdown("test over")
+        loop.set_exception_handler(None)
+    assert reports == []
+    assert table.notes.count(SENTENCE) == 1
+
+
+# -- item 5: what a stranger learns ------------------------------------------------------
+async def frames_within(link: Link, seconds: float) -> list[bytes]:
+    got: list[bytes] = []
+    with contextlib.suppress(TimeoutError, LinkLost):
+        async with asyncio.timeout(seconds):
+            while True:
+                got.append(await link.receive())
+    return got
+
+
+async def test_a_stranger_in_the_lobby_hears_no_member_key_or_port(public: Table) -> None:
+    """The issue: every member's key and port reached anyone linked, even a stranger
+    in the lobby. Only a member hears where the members listen (``a``) and whom the
+    host is linked to (``k``)."""
+    bob = await seated(public, "127.0.0.3", "Bob", None)
+    bob.send(ADDRESSES + pack([[bob_key(public), "127.0.0.3", 5555, wall_ms()]]))
+    stranger = await connect(("127.0.0.1", public.port), Identity(secrets.token_bytes(32)),
+                             timings=TIMINGS)
+    try:
+        heard = await frames_within(stranger, 1.0)
+        assert [f[:1] for f in heard if f[:1] in (ADDRESSES, LINKED)] == []
+        # ... while Bob, a member, hears of the stranger's link no more than of itself
+        told = [f for f in await frames_within(bob, 0.5) if f[:1] == LINKED]
+        assert all(stranger.peer.key not in f for f in told)
+    finally:
+        stranger.abort()
+        bob.abort()
+
+
+def bob_key(table: Table) -> bytes:
+    lobby = table.node.peer.state.lobby
+    assert lobby is not None
+    return lobby.joined[-1].key
+
+
+async def test_a_joiners_peer_port_keeps_few_unfinished_handshakes(public: Table) -> None:
+    """The issue's attack: 600 idle connections to a joiner's peer-link port, every one
+    kept (its open files 12 to 612). One address keeps ``PENDING_PER_SOURCE``; the
+    rest are closed at once."""
+    me = Identity(secrets.token_bytes(32))
+
+    def make_peer(link: Link) -> tuple[TablePeer, None]:
+        return TablePeer.join(me, secrets.token_bytes(32), table_id=link.table_id,
+                              host=link.peer, name="Bob"), None
+
+    joiner = JoinNode(me, ("127.0.0.1", public.port), make_peer=make_peer,
+                      on_event=lambda _: None, on_note=lambda _: None, timings=TIMINGS)
+    playing = asyncio.create_task(joiner.run())
+    idle: list[tuple[asyncio.StreamReader, asyncio.StreamWriter]] = []
+    try:
+        for _ in range(100):
+            if joiner.mesh.port:
+                break
+            await asyncio.sleep(0.05)
+        for _ in range(60):
+            idle.append(await asyncio.open_connection("127.0.0.1", joiner.mesh.port,
+                                                      local_addr=("127.0.0.2", 0)))
+        closed = 0
+        for reader, _ in idle:
+            with contextlib.suppress(TimeoutError, OSError):
+                async with asyncio.timeout(0.05):
+                    closed += await reader.read(1) == b""
+        assert closed == 60 - PENDING_PER_SOURCE
+        assert len(joiner.mesh.gate.slots) == PENDING_PER_SOURCE
+    finally:
+        for _, writer in idle:
+            writer.close()
+        playing.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await playing

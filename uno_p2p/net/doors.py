@@ -248,3 +248,42 @@ class SyncAllowance:
     def forget(self, key: bytes) -> None:
         """``key``'s link ended: its bucket goes with it (a new link starts full)."""
         self._buckets.pop(key, None)
+
+
+#: Links in the lobby whose peer has not joined (yet): an honest joiner sends its
+#: ``join`` at once, so only a crowd of strangers fills this; past it the one that
+#: has said nothing for longest is closed. 32 is three tables' worth of seats.
+MAX_STRANGERS = 32
+
+
+class Strangers:
+    """The lobby's links whose peer holds no seat, by when each last said something."""
+
+    def __init__(self, most: int = MAX_STRANGERS) -> None:
+        self.most = most
+        self._heard: dict[bytes, float] = {}
+
+    def __len__(self) -> int:
+        return len(self._heard)
+
+    def linked(self, key: bytes, now: float, members: frozenset[bytes]) -> list[bytes]:
+        """``key`` linked (``members``: who holds a seat now): the strangers to close."""
+        for seated in [k for k in self._heard if k in members]:
+            del self._heard[seated]
+        if key not in members:
+            self._heard[key] = now
+        evicted: list[bytes] = []
+        while len(self._heard) > self.most:
+            idlest = min(self._heard, key=self._heard.__getitem__)
+            del self._heard[idlest]
+            evicted.append(idlest)
+        return evicted
+
+    def heard(self, key: bytes, now: float) -> None:
+        """A frame from ``key``'s link: it is not idle."""
+        if key in self._heard:
+            self._heard[key] = now
+
+    def gone(self, key: bytes) -> None:
+        """``key``'s link ended, or its peer joined."""
+        self._heard.pop(key, None)

@@ -34,6 +34,8 @@ from typing import Protocol
 
 from uno_p2p.crypto.identity import PeerId
 from uno_p2p.errors import InvalidMessage, UnoError
+from uno_p2p.net.doors import HandshakeSlots
+from uno_p2p.net.gate import PEER_PENDING, Gate
 from uno_p2p.net.handshake import MAX_PLAINTEXT, HandshakeFailed
 from uno_p2p.net.link import Link, LinkLost, Timings, accept, connect
 from uno_p2p.net.stats import LinkBytes
@@ -154,6 +156,7 @@ class Mesh:
         self.lost: set[bytes] = set()
         self.port = 0
         self._server: asyncio.Server | None = None
+        self.gate = Gate(HandshakeSlots(most=PEER_PENDING))
         self._tasks: dict[bytes, asyncio.Task[None]] = {}
         self._ticker: asyncio.Task[None] | None = None
         self._out_of_reach: tuple[bytes, float] | None = None
@@ -255,7 +258,8 @@ class Mesh:
     async def _on_connection(self, reader: asyncio.StreamReader,
                              writer: asyncio.StreamWriter) -> None:
         peer = self.node.seated
-        if peer is None or self.node.finished.is_set():
+        slot = None if peer is None or self.node.finished.is_set() else self.gate.enter(writer)
+        if peer is None or slot is None:
             writer.close()
             return
         try:
@@ -267,6 +271,8 @@ class Mesh:
         except asyncio.CancelledError:
             writer.close()
             raise
+        finally:
+            self.gate.leave(slot)  # net.md §6.1: unfinished handshakes, per address
         members = members_in_order(peer)
         if link.peer not in members or link.peer == peer.peer_id:
             # Only a member the log knows may link to us (net.md §5.3).

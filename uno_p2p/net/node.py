@@ -25,9 +25,11 @@ from functools import partial
 
 from uno_p2p.crypto.identity import Identity, PeerId
 from uno_p2p.errors import UnoError
+from uno_p2p.net.accepting import quiet_when_out_of_files
 from uno_p2p.net.adverts import Announcement, Discovery, TableAdvert
-from uno_p2p.net.doors import CodeGuesses, HandshakeSlots, Slot, source_of
+from uno_p2p.net.doors import CodeGuesses, HandshakeSlots, Strangers, source_of
 from uno_p2p.net.driver import Driver, EventSink, NoteSink, wall_ms
+from uno_p2p.net.gate import Gate
 from uno_p2p.net.handshake import HandshakeFailed, refusal
 from uno_p2p.net.link import (
     DEFAULT_TIMINGS,
@@ -40,12 +42,13 @@ from uno_p2p.net.link import (
     connect,
     framed,
 )
-from uno_p2p.net.mesh import REDIAL_S, Backoff, Mesh, members_in_order
+from uno_p2p.net.mesh import MESH_FRAMES, REDIAL_S, Backoff, Mesh, members_in_order
 from uno_p2p.net.seats import LogSaver
 from uno_p2p.net.txt import OUR_PROTOCOL_VERSION
 from uno_p2p.table.events import GameStarted, PeerMisbehaved, PlayerLeft, TableEvent
 from uno_p2p.table.frames import FRAME_SYNC, FRAMES, frame, sync_request
 from uno_p2p.table.peer import TablePeer
+from uno_p2p.table.sending import Outgoing
 from uno_p2p.table.sequencer import RESPONSE_TIMEOUT_MS
 from uno_p2p.table.state import TablePhase
 from uno_p2p.wire.codec import WireValue, pack, unpack
@@ -86,8 +89,10 @@ class HostNode(Driver):
         self._server: asyncio.Server | None = None
         #: net.md §4, §6.1: join codes tried and unfinished handshakes, per source address.
         self.guesses = CodeGuesses()
-        self.slots = HandshakeSlots()
-        self._handshakes: dict[Slot, asyncio.Task[None]] = {}
+        self.gate = Gate(HandshakeSlots())
+        self.strangers = Strangers()
+        #: Links in the lobby whose peer has not joined: kept out of the mesh.
+        self.unseated: dict[bytes, Link] = {}
         self._announcement: Announcement | None = None
         self._advertised: TableAdvert | None = None
         self._sender: bytes | None = None
@@ -106,6 +111,7 @@ class HostNode(Driver):
         except OSError as error:
             raise LinkLost(f"cannot listen on {host}:{port}: {error.strerror}",
                            code="unreachable") from error
+        quiet_when_out_of_files(asyncio.get_running_loop(), self.on_note)
         self.port = int(self._server.sockets[0].getsockname()[1])
         self.address = host
         self.pump()
@@ -162,17 +168,9 @@ class HostNode(Driver):
                 writer.write(framed(refusal(LOCKED_OUT, locked)))
             writer.close()
             return
-        admission = self.slots.take(source, now)
-        evicted = None if admission.evict is None else \
-            self._handshakes.pop(admission.evict, None)
-        if evicted is not None:
-            evicted.cancel()  # the oldest of the address holding most makes room
-        if admission.slot is None:
-            writer.close()  # this address holds its share of handshakes already
-            return
-        slot, task = admission.slot, asyncio.current_task()
-        if task is not None:
-            self._handshakes[slot] = task
+        slot = self.gate.enter(writer)
+        if slot is None:
+            return  # this address holds its share of handshakes already
         try:
             link = await accept(reader, writer, self.peer.identity, self.peer.table_id,
                                 code=self.code, timings=self.timings,
@@ -183,8 +181,7 @@ class HostNode(Driver):
             writer.close()
             return
         finally:
-            self._handshakes.pop(slot, None)
-            self.slots.give_back(slot)
+            self.gate.leave(slot)
         await self._serve(link)
 
     def _admitted(self, key: bytes) -> bool:
@@ -204,13 +201,16 @@ class HostNode(Driver):
                          "the game has started")
             await link.close("the game has started; this table takes no new players")
             return
-        self.mesh.catch_up(link, self.mesh.attach(link))
-        self._back(key)
+        if self._member(key):
+            self._attach(link)
+        else:
+            self._hold_stranger(link)
         try:
             while True:
                 data = await link.receive()
-                if self.links.get(key) is not link:
+                if self._link_of(key) is not link:
                     break  # a newer link of this peer took over, or a stranger's was closed
+                self.strangers.heard(key, time.monotonic())
                 await self.take_frame(data, partial(self._deliver, key, data, self.clock()))
                 await self._announce()
         except LinkLost as error:
@@ -219,11 +219,60 @@ class HostNode(Driver):
                              f"({error.code}): {error}")
         finally:
             link.abort()
-            if self.links.get(key) is link:
-                self.mesh.detach(key, link)
-                self.syncs.forget(key)
-                self._gone(key)
+            self.syncs.forget(key)
+            self._let_go(key, link)
             self._link_ended.set()
+
+    # -- who is linked: members in the mesh, strangers beside it (net.md §6.1) -------------
+    def _member(self, key: bytes) -> bool:
+        lobby = self.peer.state.lobby
+        return lobby is not None and PeerId(key) in lobby.joined
+
+    def _link_of(self, key: bytes) -> Link | None:
+        return self.links.get(key) or self.unseated.get(key)
+
+    def _attach(self, link: Link) -> None:
+        self.mesh.catch_up(link, self.mesh.attach(link))
+        self._back(link.peer.key)
+
+    def _hold_stranger(self, link: Link) -> None:
+        """A link whose peer holds no seat (yet) stays out of the mesh: it hears no
+        member's key or port (``a``, ``k``) and costs no ``k`` to anyone; past
+        ``MAX_STRANGERS`` of them the one idle longest is closed (net.md §6.1)."""
+        key = link.peer.key
+        old = self.unseated.pop(key, None)
+        if old is not None:
+            old.abort()
+        self.unseated[key] = link
+        self.link_bytes.opened(link)
+        members = frozenset(k for k in self.unseated if self._member(k))
+        for idle in self.strangers.linked(key, time.monotonic(), members):
+            self._say_goodbye(self.unseated.pop(idle), "the lobby has too many links that "
+                              "have not joined; connect again when you mean to join")
+
+    def _let_go(self, key: bytes, link: Link) -> None:
+        if self.unseated.get(key) is link:
+            del self.unseated[key]
+            self.strangers.gone(key)
+        self.link_bytes.closed(link)
+        if self.links.get(key) is link:
+            self.mesh.detach(key, link)
+            self._gone(key)
+
+    def _seat_strangers(self) -> None:
+        """A stranger whose ``join`` was just logged joins the mesh, before the entries
+        that say so are sent (they go to the members' links)."""
+        for key in [k for k in self.unseated if self._member(k)]:
+            self.strangers.gone(key)
+            self._attach(self.unseated.pop(key))
+
+    def route(self, out: Outgoing) -> None:
+        """The sequencer may answer a stranger (a refused ``join``) on its own link."""
+        for target in out.to or ():
+            stranger = self.unseated.get(target.key)
+            if stranger is not None:
+                stranger.send(out.data)
+        self.mesh.route(out)
 
     def _deliver(self, key: bytes, data: bytes, arrived_ms: int) -> None:
         """One frame from a member (it came off the link at ``arrived_ms``): to the
@@ -232,6 +281,8 @@ class HostNode(Driver):
         Raises:
             LinkLost: a frame a joiner never sends, or one that does not decode.
         """
+        if key in self.unseated and data[:1] in MESH_FRAMES:
+            return  # a stranger's mesh frames: it is no member, and tells us nothing
         if self.mesh.control(key, data) or self.closed or self.sync_refused(key, data):
             return
         # Every table frame (table.md §3.1), the sequencer's ``D`` too: once a hand-over
@@ -242,6 +293,7 @@ class HostNode(Driver):
             raise LinkLost(f"a frame of unknown kind {data[:1]!r}", code="unexpected_frame")
         self._sender, self._bad_frame = key, ""
         self.peer.receive(data, self.clock(), PeerId(key), arrived_ms)
+        self._seat_strangers()
         self.pump()
         self._sender = None
         if self._bad_frame:
@@ -269,9 +321,12 @@ class HostNode(Driver):
         """The game started: a link that completed the handshake in the lobby but never
         joined is no seat, and is closed now (net.md §6). It gets no addresses and no
         entries, and nothing more it sends reaches the peer (``_serve``)."""
-        for key, link in list(self.links.items()):
+        strangers = [*self.unseated.items()]
+        self.unseated.clear()
+        for key, link in [*strangers, *self.links.items()]:
             if not self._admitted(key):
                 self.mesh.detach(key, link)
+                self.strangers.gone(key)
                 self.on_note(f"{link.peer.fingerprint} at {link.address} never joined: "
                              "its link is closed now that the game has started")
                 self._say_goodbye(link, "the game has started without you; this table "
