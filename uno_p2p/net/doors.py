@@ -62,6 +62,14 @@ SYNC_EVERY_S = 1.0
 SEND_QUEUE_BYTES = 32 * 1024 * 1024
 
 
+#: What a locked-out guesser (or a friend at the same address) reads (net.md §4).
+SOURCE_LOCKED = "too many wrong join codes from {source}; try again in {seconds:.0f} s"
+TABLE_LOCKED = "too many wrong join codes at this table; try again in {seconds:.0f} s"
+#: What the idlest stranger reads when the lobby has too many (net.md §6.1).
+LOBBY_FULL = ("the lobby has too many links that have not joined; connect again when you "
+              "mean to join")
+
+
 def source_of(peername: object) -> str:
     """The address a connection counts against: its IPv4 address, or the /64 of an
     IPv6 one (a machine on the LAN may take any address of its prefix)."""
@@ -102,18 +110,20 @@ class CodeGuesses:
         self._table: deque[Guess] = deque()
         self._friends: dict[str, None] = {}
 
+    def __len__(self) -> int:
+        """Addresses whose guesses are remembered (at most ``MAX_SOURCES``)."""
+        return len(self._guessers)
+
     def refusal(self, source: str, now: float) -> str | None:
         """Why ``source`` may not try a code now (one sentence), or None."""
         if source in self._friends:
             return None
         guesser = self._guessers.get(source)
         if guesser is not None and now < guesser.locked_until:
-            return (f"too many wrong join codes from {source}; try again in "
-                    f"{guesser.locked_until - now:.0f} s")
+            return SOURCE_LOCKED.format(source=source, seconds=guesser.locked_until - now)
         self._forget_old(now)
         if len(self._table) >= TABLE_GUESSES:
-            wait = self._table[0].at + GUESS_WINDOW_S - now
-            return f"too many wrong join codes at this table; try again in {wait:.0f} s"
+            return TABLE_LOCKED.format(seconds=self._table[0].at + GUESS_WINDOW_S - now)
         return None
 
     def guess(self, source: str, now: float) -> Guess | None:

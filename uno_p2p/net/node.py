@@ -27,7 +27,7 @@ from uno_p2p.crypto.identity import Identity, PeerId
 from uno_p2p.errors import UnoError
 from uno_p2p.net.accepting import quiet_when_out_of_files
 from uno_p2p.net.adverts import Announcement, Discovery, TableAdvert
-from uno_p2p.net.doors import CodeGuesses, HandshakeSlots, Strangers, source_of
+from uno_p2p.net.doors import LOBBY_FULL, CodeGuesses, HandshakeSlots, Strangers, source_of
 from uno_p2p.net.driver import Driver, EventSink, NoteSink, wall_ms
 from uno_p2p.net.gate import Gate
 from uno_p2p.net.handshake import HandshakeFailed, refusal
@@ -247,8 +247,7 @@ class HostNode(Driver):
         self.link_bytes.opened(link)
         members = frozenset(k for k in self.unseated if self._member(k))
         for idle in self.strangers.linked(key, time.monotonic(), members):
-            self._say_goodbye(self.unseated.pop(idle), "the lobby has too many links that "
-                              "have not joined; connect again when you mean to join")
+            self._say_goodbye(self.unseated.pop(idle), LOBBY_FULL)
 
     def _let_go(self, key: bytes, link: Link) -> None:
         if self.unseated.get(key) is link:
