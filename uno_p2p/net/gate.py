@@ -13,6 +13,11 @@ from uno_p2p.net.doors import HandshakeSlots, Slot, source_of
 #: Unfinished handshakes on a joiner's peer-link port: only the table's members
 #: (at most 10) ever dial it, each once per broken link.
 PEER_PENDING = 16
+#: The kernel's queue of connections waiting on a joiner's peer-link port: asyncio
+#: accepts up to this many in one turn of the loop, each holding a file until it is
+#: closed in the next, so a flood of connections costs at most this many files at a
+#: time beyond the slots. Every member dialling at once (at most 9) fits.
+PEER_BACKLOG = 16
 
 
 class Gate:

@@ -35,7 +35,7 @@ from typing import Protocol
 from uno_p2p.crypto.identity import PeerId
 from uno_p2p.errors import InvalidMessage, UnoError
 from uno_p2p.net.doors import HandshakeSlots
-from uno_p2p.net.gate import PEER_PENDING, Gate
+from uno_p2p.net.gate import PEER_BACKLOG, PEER_PENDING, Gate
 from uno_p2p.net.handshake import MAX_PLAINTEXT, HandshakeFailed
 from uno_p2p.net.link import Link, LinkLost, Timings, accept, connect
 from uno_p2p.net.stats import LinkBytes
@@ -180,7 +180,8 @@ class Mesh:
         if listen_host is None or self._server is not None:
             return
         try:
-            self._server = await asyncio.start_server(self._on_connection, listen_host, 0)
+            self._server = await asyncio.start_server(self._on_connection, listen_host, 0,
+                                                      backlog=PEER_BACKLOG)
         except OSError as error:
             raise LinkLost(f"cannot listen on {listen_host}: {error.strerror}",
                            code="unreachable") from error
