@@ -29,6 +29,7 @@ import contextlib
 import json
 import os
 import secrets
+import signal
 import socket
 import subprocess
 import sys
@@ -224,8 +225,8 @@ async def attack_silent(count: int) -> dict[str, Any]:
         holder = asyncio.create_task(hold())
         await asyncio.sleep(1.0)
         ok = 0
-        for _ in range(10):
-            ok += await friend(port, None, within=5.0) is not None
+        for _ in range(10):  # one try each, as a joiner makes
+            ok += await friend(port, None, within=0.1) is not None
         stop.set()
         await holder
         for writer in held:
@@ -362,6 +363,8 @@ def main() -> int:
     parser.add_argument("--only", default=None, metavar="N",
                         help="run attack N alone (1-6); the figures as one JSON object")
     args = parser.parse_args()
+    # A time-out's SIGTERM unwinds like an exception, so every process started is killed.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     result = asyncio.run(run(args))
     if args.json or args.only:
         print(json.dumps(result, sort_keys=True))
