@@ -259,8 +259,8 @@ class HostNode(Driver):
             self._gone(key)
 
     def _seat_strangers(self) -> None:
-        """A stranger whose ``join`` was just logged joins the mesh, before the entries
-        that say so are sent (they go to the members' links)."""
+        """A stranger whose ``join`` was logged joins the mesh, before the entries that
+        say so are sent (they go to the members' links): called first in every pump."""
         for key in [k for k in self.unseated if self._member(k)]:
             self.strangers.gone(key)
             self._attach(self.unseated.pop(key))
@@ -292,7 +292,6 @@ class HostNode(Driver):
             raise LinkLost(f"a frame of unknown kind {data[:1]!r}", code="unexpected_frame")
         self._sender, self._bad_frame = key, ""
         self.peer.receive(data, self.clock(), PeerId(key), arrived_ms)
-        self._seat_strangers()
         self.pump()
         self._sender = None
         if self._bad_frame:
@@ -363,6 +362,7 @@ class HostNode(Driver):
             link.send(PRESENCE + pack(names))
 
     def _before_send(self) -> None:
+        self._seat_strangers()
         state = self.peer.state
         lobby = state.lobby
         if self.autostart is None or state.phase != TablePhase.LOBBY or lobby is None:
