@@ -17,6 +17,7 @@ from collections.abc import Callable
 
 from uno_p2p.crypto.identity import PeerId
 from uno_p2p.errors import UnoError
+from uno_p2p.net.doors import SyncAllowance
 from uno_p2p.net.link import PRESENCE
 from uno_p2p.net.mesh import Mesh
 from uno_p2p.net.seats import LogSaver
@@ -24,6 +25,7 @@ from uno_p2p.net.stats import LinkBytes, NodeStats
 from uno_p2p.net.verify import Offloader
 from uno_p2p.rules.actions import Action
 from uno_p2p.table.events import GameEnded, PlayerLeft, PlayerRemoved, RoundEnded, TableEvent
+from uno_p2p.table.frames import FRAME_SYNC
 from uno_p2p.table.offload import Duty, DutyJob, Statement, frame_statements
 from uno_p2p.table.peer import TablePeer
 from uno_p2p.table.removal import LEFT
@@ -62,6 +64,8 @@ class Driver:
         self._closing: set[asyncio.Task[None]] = set()
         #: net.md §7.1: proofs checked and duties proven off the event loop.
         self.offloader = Offloader.from_env()
+        #: net.md §5.2: how often each member may make us queue the log for it.
+        self.syncs = SyncAllowance()
 
     @property
     def peer(self) -> TablePeer:
@@ -147,12 +151,18 @@ class Driver:
             LinkLost: a frame a member never sends, or one that does not decode.
         """
         if self.mesh.control(key, data) or data[:1] == PRESENCE or self._peer is None or \
-                self.closed:
+                self.closed or self.sync_refused(key, data):
             return
         # table.md §6.1: the clock check counts from when the frame came off the link,
         # not from when its proofs were checked; a forward's delay only makes it looser.
         self.peer.receive(data, self.clock(), PeerId(key), arrived_ms)
         self.pump()
+
+    def sync_refused(self, key: bytes, data: bytes) -> bool:
+        """An ``S`` from ``key`` past its allowance (``doors.SyncAllowance``): ignored, as
+        every answer queues the log for it and it asks again in a second if it still
+        needs it (net.md §5.2)."""
+        return data[:1] == FRAME_SYNC and not self.syncs.allows(key, time.monotonic())
 
     def give_up(self) -> None:
         """The sequencer stayed out of reach and no hand-over came (a joiner stops)."""

@@ -19,10 +19,12 @@ import contextlib
 import os
 import secrets
 import socket
+import time
 from dataclasses import dataclass
 
 from uno_p2p.crypto.identity import Identity, PeerId
 from uno_p2p.errors import CryptoError, UnoError
+from uno_p2p.net.doors import HELLO_S, SEND_QUEUE_BYTES, CodeGuesses, Guess
 from uno_p2p.net.handshake import (
     MAX_HANDSHAKE_BYTES,
     MAX_RECORD,
@@ -47,6 +49,9 @@ HEARTBEAT = b"h"
 BYE = b"b"
 PRESENCE = b"p"
 LENGTH_BYTES = 4
+#: The code of a handshake refused because its address (or the table) guessed too many
+#: wrong join codes (net.md §4).
+LOCKED_OUT = "locked_out"
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,8 +64,8 @@ class Timings:
     #: A record's body must arrive within ``body_s`` plus its size at ``min_rate`` bytes/s.
     body_s: float = 3.0
     min_rate: int = 256 * 1024
-    #: Records queued for a peer that does not read before its link is cut.
-    max_queued: int = 20_000
+    #: Bytes queued for a peer that does not read before its link is cut (net.md §5.2).
+    max_queued_bytes: int = SEND_QUEUE_BYTES
 
 
 DEFAULT_TIMINGS = Timings()
@@ -110,7 +115,8 @@ async def read_frame(reader: asyncio.StreamReader, limit: int, timings: Timings,
                               f"a {size}-byte frame did not arrive")
 
 
-def _framed(data: bytes) -> bytes:
+def framed(data: bytes) -> bytes:
+    """``data`` behind its length (net.md §3.2)."""
     return len(data).to_bytes(LENGTH_BYTES, "big") + data
 
 
@@ -133,28 +139,39 @@ class Link:
         self._send = RecordCipher(established.send_key)
         self._receive = RecordCipher(established.receive_key)
         self._queue: asyncio.Queue[bytes | None] = asyncio.Queue()
+        #: Plaintext bytes in ``_queue`` (net.md §5.2: the bound is in bytes, since one
+        #: record may be a heartbeat or a 4 MiB shuffle).
+        self.queued_bytes = 0
         self._closing = False
         self.overflowed = False
         self._writer_task = asyncio.create_task(self._write_loop())
         self._heartbeat_task = asyncio.create_task(self._heartbeat_loop())
 
     # -- sending ----------------------------------------------------------------------
+    @property
+    def unsent_bytes(self) -> int:
+        """What this link holds for its peer: the queue and the socket's own buffer."""
+        return self.queued_bytes + self._writer.transport.get_write_buffer_size()
+
     def send(self, plaintext: bytes) -> None:
         """Queue one record; never blocks. Over the queue limit the link is cut."""
         if self._closing:
             return
-        if self._queue.qsize() >= self.timings.max_queued:
+        if self.queued_bytes + len(plaintext) > self.timings.max_queued_bytes:
             self.overflowed = True
-            self._closing = True
-            self._queue.put_nowait(None)
-            self._writer.close()
+            # What it would not read is let go now, not when it hangs up: the queue and
+            # the socket's own buffer (a plain close would wait to flush it, for ever).
+            self.abort()
+            self._writer.transport.abort()
             return
+        self.queued_bytes += len(plaintext)
         self._queue.put_nowait(plaintext)
 
     async def _write_loop(self) -> None:
         with contextlib.suppress(OSError, ConnectionError, RuntimeError):
             while (item := await self._queue.get()) is not None:
-                record = _framed(self._send.seal(item))
+                self.queued_bytes -= len(item)
+                record = framed(self._send.seal(item))
                 self.sent_bytes += len(record)
                 self._writer.write(record)
                 await self._writer.drain()
@@ -178,8 +195,9 @@ class Link:
                                           self.timings.idle_s)
             except LinkLost as error:
                 if self.overflowed:
-                    raise LinkLost(f"{self.name} stopped reading ({self.timings.max_queued} "
-                                   "records queued)", code="not_reading",
+                    raise LinkLost(f"{self.name} stopped reading (over "
+                                   f"{self.timings.max_queued_bytes} bytes queued)",
+                                   code="not_reading",
                                    peer=self.name) from error
                 raise
             if self._closing:  # aborted meanwhile: what was still buffered is void
@@ -223,11 +241,13 @@ class Link:
                 await self._writer.wait_closed()
 
     def abort(self) -> None:
-        """Drop the connection at once (a faulty peer)."""
+        """Drop the connection at once (a faulty peer), and what was queued for it."""
         self._closing = True
         self._heartbeat_task.cancel()
         self._writer_task.cancel()
         self._writer.close()
+        self._queue = asyncio.Queue()
+        self.queued_bytes = 0
 
 
 def _bye_reason(payload: bytes) -> str:
@@ -265,10 +285,10 @@ async def connect(address: tuple[str, int], identity: Identity, *, code: str | N
     try:
         shake = JoinerHandshake(identity, secrets.token_bytes(32), secrets.token_bytes(32),
                                 code, expect_host)
-        writer.write(_framed(shake.hello))
+        writer.write(framed(shake.hello))
         answer = await _table_answer(reader, f"{host}:{port}", timings)
         last, established = shake.finish(answer)
-        writer.write(_framed(last))
+        writer.write(framed(last))
         await writer.drain()
     except BaseException:
         writer.close()
@@ -300,34 +320,39 @@ async def _table_answer(reader: asyncio.StreamReader, address: str,
 
 async def accept(reader: asyncio.StreamReader, writer: asyncio.StreamWriter,
                  identity: Identity, table_id: bytes, *, code: str | None,
-                 timings: Timings) -> Link:
-    """Run the host's side of a handshake on a new connection.
+                 timings: Timings, guesses: CodeGuesses | None = None,
+                 source: str = "?") -> Link:
+    """Run the host's side of a handshake on a new connection. With a join code, the
+    guess ``source`` makes is counted in ``guesses`` as message 2 goes out: from then
+    on the joiner can test its code, whether it answers or not (net.md §4).
 
     Raises:
-        HandshakeFailed: the joiner failed it (a refusal is sent when useful).
-        LinkLost: it timed out or the connection closed.
+        HandshakeFailed: the joiner failed it (a refusal is sent when useful);
+            ``wrong_join_code`` for any end after message 2 with a code, ``locked_out``
+            when ``guesses`` refuses ``source`` another guess now.
+        LinkLost: it timed out or the connection closed before message 2.
     """
     shake = HostHandshake(identity, table_id, secrets.token_bytes(32),
                           secrets.token_bytes(32), code)
     peername = writer.get_extra_info("peername")
     address = f"{peername[0]}:{peername[1]}" if isinstance(peername, tuple) else "?"
+    attempt: Guess | None = None
+    answered = False
 
     async def run() -> Established:
-        hello = await read_frame(reader, MAX_HANDSHAKE_BYTES, timings, timings.handshake_s)
+        nonlocal attempt, answered
+        hello = await read_frame(reader, MAX_HANDSHAKE_BYTES, timings,
+                                 min(HELLO_S, timings.handshake_s))
         try:
-            writer.write(_framed(shake.answer(hello)))
-            try:
-                last = await read_frame(reader, MAX_HANDSHAKE_BYTES, timings,
-                                        timings.handshake_s)
-            except LinkLost as error:
-                if code is None:
-                    raise
-                # A joiner that cannot open message 2 leaves here: a guess was spent.
-                raise HandshakeFailed("the joiner left after message 2: a wrong join code?",
-                                      code="wrong_join_code") from error
-            return shake.finish(last)
+            answer = shake.answer(hello)
+            if code is not None and guesses is not None:
+                attempt = _count_guess(guesses, source)
+            writer.write(framed(answer))
+            answered = code is not None
+            return shake.finish(await read_frame(reader, MAX_HANDSHAKE_BYTES, timings,
+                                                 timings.handshake_s))
         except HandshakeFailed as error:
-            writer.write(_framed(refusal(error.code, str(error))))
+            writer.write(framed(refusal(error.code, str(error))))
             with contextlib.suppress(OSError, ConnectionError):
                 await writer.drain()
             raise
@@ -335,10 +360,33 @@ async def accept(reader: asyncio.StreamReader, writer: asyncio.StreamWriter,
     try:
         async with asyncio.timeout(timings.handshake_s):
             established = await run()
-    except TimeoutError as error:
-        raise LinkLost("the handshake did not finish in time", code="slow_handshake") \
-            from error
+    except (TimeoutError, LinkLost, HandshakeFailed) as error:
+        if not answered or (isinstance(error, HandshakeFailed) and
+                            error.code == "wrong_join_code"):
+            if isinstance(error, TimeoutError):
+                raise LinkLost("the handshake did not finish in time",
+                               code="slow_handshake") from error
+            raise
+        # Message 2 went out with a code: whatever happened next, a guess was spent.
+        raise HandshakeFailed("the joiner did not finish after message 2: a wrong join "
+                              "code?", code="wrong_join_code") from error
+    if attempt is not None and guesses is not None:
+        guesses.proved(attempt)
     return Link(reader, writer, established, timings, address)
+
+
+def _count_guess(guesses: CodeGuesses, source: str) -> Guess:
+    """Count the guess ``source`` is about to get (message 2 goes out next).
+
+    Raises:
+        HandshakeFailed: ``locked_out``, saying for how long.
+    """
+    now = time.monotonic()
+    attempt = guesses.guess(source, now)
+    if attempt is None:
+        raise HandshakeFailed(guesses.refusal(source, now) or "try again later",
+                              code=LOCKED_OUT)
+    return attempt
 
 
 __all__ = ["HandshakeFailed", "Link", "LinkLost", "Timings", "accept", "connect"]

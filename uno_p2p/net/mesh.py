@@ -38,6 +38,8 @@ from functools import partial
 from typing import Protocol
 
 from uno_p2p.crypto.identity import PeerId
+from uno_p2p.net.doors import HandshakeSlots
+from uno_p2p.net.gate import PEER_BACKLOG, PEER_PENDING, Gate
 from uno_p2p.net.handshake import HandshakeFailed
 from uno_p2p.net.link import Link, LinkLost, Timings, accept, connect
 from uno_p2p.net.meshcore import (
@@ -123,6 +125,7 @@ class Mesh:
         self.links: dict[bytes, Link] = {}
         self.port = 0
         self._server: asyncio.Server | None = None
+        self.gate = Gate(HandshakeSlots(most=PEER_PENDING))
         self._tasks: dict[bytes, asyncio.Task[None]] = {}
         self._ticker: asyncio.Task[None] | None = None
 
@@ -204,7 +207,8 @@ class Mesh:
         if listen_host is None or self._server is not None:
             return
         try:
-            self._server = await asyncio.start_server(self._on_connection, listen_host, 0)
+            self._server = await asyncio.start_server(self._on_connection, listen_host, 0,
+                                                      backlog=PEER_BACKLOG)
         except OSError as error:
             raise LinkLost(f"cannot listen on {listen_host}: {error.strerror}",
                            code="unreachable") from error
@@ -276,7 +280,8 @@ class Mesh:
     async def _on_connection(self, reader: asyncio.StreamReader,
                              writer: asyncio.StreamWriter) -> None:
         peer = self.node.seated
-        if peer is None or self.node.finished.is_set():
+        slot = None if peer is None or self.node.finished.is_set() else self.gate.enter(writer)
+        if peer is None or slot is None:
             writer.close()
             return
         try:
@@ -288,6 +293,8 @@ class Mesh:
         except asyncio.CancelledError:
             writer.close()
             raise
+        finally:
+            self.gate.leave(slot)  # net.md §6.1: unfinished handshakes, per address
         members = members_in_order(peer)
         if link.peer not in members or link.peer == peer.peer_id:
             # Only a member the log knows may link to us (net.md §5.3).

@@ -20,39 +20,39 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
-from collections import deque
 from collections.abc import Callable, Mapping
 from functools import partial
 
 from uno_p2p.crypto.identity import Identity, PeerId
 from uno_p2p.errors import UnoError
+from uno_p2p.net.accepting import quiet_when_out_of_files
 from uno_p2p.net.adverts import Announcement, Discovery, TableAdvert
+from uno_p2p.net.doors import LOBBY_FULL, CodeGuesses, HandshakeSlots, Strangers, source_of
 from uno_p2p.net.driver import Driver, EventSink, NoteSink, wall_ms
-from uno_p2p.net.handshake import HandshakeFailed
+from uno_p2p.net.gate import Gate
+from uno_p2p.net.handshake import HandshakeFailed, refusal
 from uno_p2p.net.link import (
     DEFAULT_TIMINGS,
+    LOCKED_OUT,
     PRESENCE,
     Link,
     LinkLost,
     Timings,
     accept,
     connect,
+    framed,
 )
-from uno_p2p.net.mesh import REDIAL_S, Backoff, Mesh, members_in_order
+from uno_p2p.net.mesh import MESH_FRAMES, REDIAL_S, Backoff, Mesh, members_in_order
 from uno_p2p.net.seats import LogSaver
 from uno_p2p.net.txt import OUR_PROTOCOL_VERSION
 from uno_p2p.table.events import GameStarted, PeerMisbehaved, PlayerLeft, TableEvent
 from uno_p2p.table.frames import FRAME_SYNC, FRAMES, frame, sync_request
 from uno_p2p.table.peer import TablePeer
+from uno_p2p.table.sending import Outgoing
 from uno_p2p.table.sequencer import RESPONSE_TIMEOUT_MS
 from uno_p2p.table.state import TablePhase
 from uno_p2p.wire.codec import WireValue, pack, unpack
 
-#: Handshakes in progress at once; more connections are closed at once.
-MAX_PENDING = 16
-#: Wrong join codes allowed per window before the host takes no handshake for a while.
-CODE_GUESSES = 5
-CODE_WINDOW_S = 60.0
 LIVE = (TablePhase.KEYS, TablePhase.PLAYING, TablePhase.REVEALING)
 #: After the game ends a node keeps its links this long: the last entries still
 #: travel, through a member if need be (net.md §5.3), before anyone hangs up.
@@ -87,10 +87,14 @@ class HostNode(Driver):
         self.port = 0
         self.address = ""
         self._server: asyncio.Server | None = None
-        self._pending = 0
+        #: net.md §4, §6.1: join codes tried and unfinished handshakes, per source address.
+        self.guesses = CodeGuesses()
+        self.gate = Gate(HandshakeSlots())
+        self.strangers = Strangers()
+        #: Links in the lobby whose peer has not joined: kept out of the mesh.
+        self.unseated: dict[bytes, Link] = {}
         self._announcement: Announcement | None = None
         self._advertised: TableAdvert | None = None
-        self._code_failures: deque[float] = deque()
         self._sender: bytes | None = None
         self._bad_frame = ""
         #: Set whenever a member's link ends (the end of the game waits for them all).
@@ -107,6 +111,7 @@ class HostNode(Driver):
         except OSError as error:
             raise LinkLost(f"cannot listen on {host}:{port}: {error.strerror}",
                            code="unreachable") from error
+        quiet_when_out_of_files(asyncio.get_running_loop(), self.on_note)
         self.port = int(self._server.sockets[0].getsockname()[1])
         self.address = host
         self.pump()
@@ -156,21 +161,27 @@ class HostNode(Driver):
                           writer: asyncio.StreamWriter) -> None:
         peername = writer.get_extra_info("peername")
         where = f"{peername[0]}:{peername[1]}" if isinstance(peername, tuple) else "?"
-        if self._pending >= MAX_PENDING or self.finished.is_set() or self._locked():
+        source, now = source_of(peername), time.monotonic()
+        locked = None if self.code is None else self.guesses.refusal(source, now)
+        if self.finished.is_set() or locked is not None:
+            if locked is not None:
+                writer.write(framed(refusal(LOCKED_OUT, locked)))
             writer.close()
             return
-        self._pending += 1
+        slot = self.gate.enter(writer)
+        if slot is None:
+            return  # this address holds its share of handshakes already
         try:
             link = await accept(reader, writer, self.peer.identity, self.peer.table_id,
-                                code=self.code, timings=self.timings)
+                                code=self.code, timings=self.timings,
+                                guesses=self.guesses, source=source)
         except (HandshakeFailed, LinkLost) as error:
-            self.on_note(f"a connection from {where} was refused ({error.code}): {error}")
-            if error.code == "wrong_join_code":
-                self._code_failures.append(time.monotonic())
+            if error.code != LOCKED_OUT:
+                self.on_note(f"a connection from {where} was refused ({error.code}): {error}")
             writer.close()
             return
         finally:
-            self._pending -= 1
+            self.gate.leave(slot)
         await self._serve(link)
 
     def _admitted(self, key: bytes) -> bool:
@@ -183,15 +194,6 @@ class HostNode(Driver):
         return state.seat_of(key) is not None or (
             lobby is not None and any(p.key == key for p in lobby.joined))
 
-    def _locked(self) -> bool:
-        """After ``CODE_GUESSES`` wrong join codes in ``CODE_WINDOW_S``, take no handshake
-        until the window clears: SPAKE2 allows one guess per handshake (net.md §4), and
-        this caps the guesses an attacker gets per minute."""
-        now = time.monotonic()
-        while self._code_failures and now - self._code_failures[0] > CODE_WINDOW_S:
-            self._code_failures.popleft()
-        return len(self._code_failures) >= CODE_GUESSES
-
     async def _serve(self, link: Link) -> None:
         key = link.peer.key
         if not self._admitted(key):
@@ -199,13 +201,16 @@ class HostNode(Driver):
                          "the game has started")
             await link.close("the game has started; this table takes no new players")
             return
-        self.mesh.catch_up(link, self.mesh.attach(link))
-        self._back(key)
+        if self._member(key):
+            self._attach(link)
+        else:
+            self._hold_stranger(link)
         try:
             while True:
                 data = await link.receive()
-                if self.links.get(key) is not link:
+                if self._link_of(key) is not link:
                     break  # a newer link of this peer took over, or a stranger's was closed
+                self.strangers.heard(key, time.monotonic())
                 await self.take_frame(data, partial(self._deliver, key, data, self.clock()))
                 await self._announce()
         except LinkLost as error:
@@ -214,10 +219,59 @@ class HostNode(Driver):
                              f"({error.code}): {error}")
         finally:
             link.abort()
-            if self.links.get(key) is link:
-                self.mesh.detach(key, link)
-                self._gone(key)
+            self.syncs.forget(key)
+            self._let_go(key, link)
             self._link_ended.set()
+
+    # -- who is linked: members in the mesh, strangers beside it (net.md §6.1) -------------
+    def _member(self, key: bytes) -> bool:
+        lobby = self.peer.state.lobby
+        return lobby is not None and PeerId(key) in lobby.joined
+
+    def _link_of(self, key: bytes) -> Link | None:
+        return self.links.get(key) or self.unseated.get(key)
+
+    def _attach(self, link: Link) -> None:
+        self.mesh.catch_up(link, self.mesh.attach(link))
+        self._back(link.peer.key)
+
+    def _hold_stranger(self, link: Link) -> None:
+        """A link whose peer holds no seat (yet) stays out of the mesh: it hears no
+        member's key or port (``a``, ``k``) and costs no ``k`` to anyone; past
+        ``MAX_STRANGERS`` of them the one idle longest is closed (net.md §6.1)."""
+        key = link.peer.key
+        old = self.unseated.pop(key, None)
+        if old is not None:
+            old.abort()
+        self.unseated[key] = link
+        self.link_bytes.opened(link)
+        members = frozenset(k for k in self.unseated if self._member(k))
+        for idle in self.strangers.linked(key, time.monotonic(), members):
+            self._say_goodbye(self.unseated.pop(idle), LOBBY_FULL)
+
+    def _let_go(self, key: bytes, link: Link) -> None:
+        if self.unseated.get(key) is link:
+            del self.unseated[key]
+            self.strangers.gone(key)
+        self.link_bytes.closed(link)
+        if self.links.get(key) is link:
+            self.mesh.detach(key, link)
+            self._gone(key)
+
+    def _seat_strangers(self) -> None:
+        """A stranger whose ``join`` was logged joins the mesh, before the entries that
+        say so are sent (they go to the members' links): called first in every pump."""
+        for key in [k for k in self.unseated if self._member(k)]:
+            self.strangers.gone(key)
+            self._attach(self.unseated.pop(key))
+
+    def route(self, out: Outgoing) -> None:
+        """The sequencer may answer a stranger (a refused ``join``) on its own link."""
+        for target in out.to or ():
+            stranger = self.unseated.get(target.key)
+            if stranger is not None:
+                stranger.send(out.data)
+        self.mesh.route(out)
 
     def _deliver(self, key: bytes, data: bytes, arrived_ms: int) -> None:
         """One frame from a member (it came off the link at ``arrived_ms``): to the
@@ -226,7 +280,9 @@ class HostNode(Driver):
         Raises:
             LinkLost: a frame a joiner never sends, or one that does not decode.
         """
-        if self.mesh.control(key, data) or self.closed:
+        if key in self.unseated and data[:1] in MESH_FRAMES:
+            return  # a stranger's mesh frames: it is no member, and tells us nothing
+        if self.mesh.control(key, data) or self.closed or self.sync_refused(key, data):
             return
         # Every table frame (table.md §3.1), the sequencer's ``D`` too: once a hand-over
         # made another member the sequencer, the old host is an ordinary peer and takes
@@ -263,9 +319,12 @@ class HostNode(Driver):
         """The game started: a link that completed the handshake in the lobby but never
         joined is no seat, and is closed now (net.md §6). It gets no addresses and no
         entries, and nothing more it sends reaches the peer (``_serve``)."""
-        for key, link in list(self.links.items()):
+        strangers = [*self.unseated.items()]
+        self.unseated.clear()
+        for key, link in [*strangers, *self.links.items()]:
             if not self._admitted(key):
                 self.mesh.detach(key, link)
+                self.strangers.gone(key)
                 self.on_note(f"{link.peer.fingerprint} at {link.address} never joined: "
                              "its link is closed now that the game has started")
                 self._say_goodbye(link, "the game has started without you; this table "
@@ -303,6 +362,7 @@ class HostNode(Driver):
             link.send(PRESENCE + pack(names))
 
     def _before_send(self) -> None:
+        self._seat_strangers()
         state = self.peer.state
         lobby = state.lobby
         if self.autostart is None or state.phase != TablePhase.LOBBY or lobby is None:
