@@ -33,8 +33,10 @@ class Uno:
         # ``nice`` as a slow laptop: its loop gets what the busy processes leave.
         lower = ["nice", "-n", str(nice)] if nice else []
         with out.open("wb") as sink:
+            # Its own process group: a host's bot processes go with it when a test ends.
             self.process = subprocess.Popen([*lower, *UNO, *args], stdin=subprocess.DEVNULL,
-                                            stdout=sink, stderr=subprocess.STDOUT, env=env)
+                                            stdout=sink, stderr=subprocess.STDOUT, env=env,
+                                            start_new_session=True)
 
     def text(self) -> str:
         return self.out.read_text(errors="replace")
@@ -58,7 +60,7 @@ class Uno:
         try:
             return self.process.wait(timeout)
         except subprocess.TimeoutExpired:
-            self.process.kill()
+            self.kill_all()
             raise
 
     def wait_cpu(self, timeout: float) -> tuple[int, float]:
@@ -72,16 +74,24 @@ class Uno:
                 self.process.returncode = os.waitstatus_to_exitcode(status)
                 return self.process.returncode, usage.ru_utime + usage.ru_stime
             time.sleep(0.1)
-        self.process.kill()
+        self.kill_all()
         raise subprocess.TimeoutExpired(self.process.args, timeout)
 
     def kill9(self) -> None:
         self.process.send_signal(signal.SIGKILL)
         self.process.wait(10)
 
+    def kill_all(self) -> None:
+        """SIGKILL the process and every process it started (its bots): nothing a test
+        started outlives it. ``kill9`` alone is a crash, which leaves the bots running."""
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(self.process.pid, signal.SIGKILL)
+
     def stop(self) -> None:
-        if self.process.poll() is None:
-            self.process.kill()
+        """End the test's processes: this one and whatever it started."""
+        running = self.process.poll() is None
+        self.kill_all()
+        if running:
             self.process.wait(10)
 
 
