@@ -18,7 +18,7 @@ import threading
 import time
 from dataclasses import dataclass, field
 from functools import partial
-from typing import ClassVar
+from typing import ClassVar, cast
 
 import pytest
 
@@ -35,6 +35,7 @@ from uno_p2p.net.node import HostNode, JoinNode
 from uno_p2p.net.seats import LogSaver
 from uno_p2p.net.verify import Offloader
 from uno_p2p.rules.options import preset
+from uno_p2p.table.offload import DutyJob
 from uno_p2p.table.peer import TablePeer
 from uno_p2p.table.state import TablePhase
 
@@ -106,6 +107,47 @@ async def test_inline_mode_delivers_at_once_and_checks_nothing() -> None:
     assert b"never" not in MEMO
     with pytest.raises(ConfigError):
         Offloader("fibres")
+
+
+@dataclass(frozen=True)
+class FakeJob:
+    """A duty whose own statement is ``Slow`` (a proof its maker checks)."""
+
+    own: Slow
+
+    def run(self) -> str:
+        return "body"
+
+    def statements(self, body: object) -> list[Slow]:
+        return [self.own]
+
+
+async def own_checks_before_send(check_first: bool) -> tuple[int, bool]:
+    """How many of the duty's own statements were checked when its body went out, and
+    whether the memo holds it once the queue is done."""
+    MEMO.clear()
+    offloader = Offloader("thread")
+    own = Slow(f"own {check_first}", 0.0)
+    sent = asyncio.get_running_loop().create_future()
+    seen: list[int] = []
+
+    def finish(job: object, body: object) -> None:
+        seen.append(len(own.threads))
+        sent.set_result(body)
+
+    offloader.duty(cast(DutyJob, FakeJob(own)), finish, check_first=check_first)
+    assert await sent == "body"
+    await offloader.receive(tuple, lambda: None)  # a frame queued behind the duty
+    offloader.close()
+    return seen[0], own.key() in MEMO
+
+
+async def test_a_joiner_sends_its_turn_before_checking_its_own_proof() -> None:
+    # issue 28: the joiner's own check no longer sits between its proof and the
+    # sequencer; the frame behind it (its entry coming back) still finds it checked.
+    assert await own_checks_before_send(check_first=False) == (0, True)
+    # The sequencer logs its own body at once: checked first, off the loop.
+    assert await own_checks_before_send(check_first=True) == (1, True)
 
 
 def one_check_cpu_s() -> float:

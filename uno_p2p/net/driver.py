@@ -104,7 +104,8 @@ class Driver:
         peer.duties.offload = self.offloader.offloads
         job = peer.duties.take()
         if job is not None:
-            self.offloader.duty(job, self._duty_done)
+            # A joiner sends its turn before checking its own proof (issue 28).
+            self.offloader.duty(job, self._duty_done, check_first=peer.is_host)
         if self.stats is not None:
             self.stats.observe(peer)
         if peer.state.phase == TablePhase.ENDED or peer.stopped is not None:

@@ -17,6 +17,12 @@ doing any I/O (``uno_p2p.table.offload``); this module does it elsewhere:
   decryption shares, its reveal) is computed in a worker thread and given back with
   ``TablePeer.duty_done``; it goes ahead of the frames queued behind the one
   that caused it, so the peer sees its inputs in the order it would inline.
+  The peer's own statements in it (its proof of shuffle, its share proofs) are
+  checked in the same turn of the queue: before the body is given back at the
+  sequencer, which logs it at once; after it at a joiner (``check_first``),
+  whose body leaves for the sequencer and comes back as an entry only later,
+  so the next shuffler no longer waits for a check of a proof its maker
+  already trusts (issue 28).
 
 Modes (``UNO_LAN_VERIFY``): ``thread`` (the default: one worker thread;
 libsodium releases the GIL and the GIL's switch interval keeps the loop
@@ -73,6 +79,7 @@ class _Frame:
 class _Duty:
     job: DutyJob
     finish: Finish
+    check_first: bool
 
 
 def check_all(statements: Sequence[Statement]) -> list[bytes | None]:
@@ -80,12 +87,17 @@ def check_all(statements: Sequence[Statement]) -> list[bytes | None]:
     return [s.check() for s in statements]
 
 
-def _run_duty(job: DutyJob) -> tuple[Duty, list[tuple[Statement, bytes]]]:
-    """In the worker: the duty's body, and the memo keys of its own statements (the
-    sequencer checks its own shuffle like any other; a joiner gets it back as an entry)."""
+def _run_duty(job: DutyJob, *, check: bool) -> tuple[Duty, list[tuple[Statement, bytes]]]:
+    """In the worker: the duty's body, and with ``check`` the memo keys of its own
+    statements (the sequencer checks its own shuffle like any other before it logs it)."""
     body = job.run()
+    return body, _check_own(job, body) if check else []
+
+
+def _check_own(job: DutyJob, body: Duty) -> list[tuple[Statement, bytes]]:
+    """In the worker: the memo keys of the duty's own statements that verify."""
     checked = [(s, s.check()) for s in job.statements(body)]
-    return body, [(s, k) for s, k in checked if k is not None]
+    return [(s, k) for s, k in checked if k is not None]
 
 
 class Offloader:
@@ -141,10 +153,15 @@ class Offloader:
         self._start()
         await done
 
-    def duty(self, job: DutyJob, finish: Finish) -> None:
+    def duty(self, job: DutyJob, finish: Finish, *, check_first: bool = True) -> None:
         """Compute ``job`` in a worker, then ``finish(job, body)`` on the loop, before any
-        frame still waiting (inline, the peer would have computed it right away)."""
-        self._items.appendleft(_Duty(job, finish))
+        frame still waiting (inline, the peer would have computed it right away).
+
+        The job's own statements are checked in the worker before ``finish`` with
+        ``check_first`` (the sequencer: it logs its own body at once), else just after
+        it (a joiner: its body goes out first, and comes back as an entry behind
+        this check, so the ledger still finds it checked)."""
+        self._items.appendleft(_Duty(job, finish, check_first))
         self._start()
 
     def _start(self) -> None:
@@ -195,14 +212,22 @@ class Offloader:
     async def _compute(self, item: _Duty) -> None:
         self.duties += 1
         try:
-            result = await self._in_worker(self._duties, partial(_run_duty, item.job))
+            result = await self._in_worker(
+                self._duties, partial(_run_duty, item.job, check=item.check_first))
         except Exception:  # a broken worker: compute it here, as inline
             result = (item.job.run(), [])
         body, keys = result
+        self._remember(keys)
+        item.finish(item.job, body)
+        if not item.check_first:
+            with contextlib.suppress(Exception):  # unchecked: the ledger checks it inline
+                self._remember(await self._in_worker(
+                    self._duties, partial(_check_own, item.job, body)))
+
+    def _remember(self, keys: list[tuple[Statement, bytes]]) -> None:
         self.verified += len(keys)
         for statement, key in keys:
             statement.memo.add(key)
-        item.finish(item.job, body)
 
     def close(self) -> None:
         """Stop the workers (frames still queued are dropped: the node is closing)."""
