@@ -35,6 +35,7 @@ from uno_p2p.net.node import HostNode, JoinNode
 from uno_p2p.net.seats import LogSaver
 from uno_p2p.net.verify import Offloader
 from uno_p2p.rules.options import preset
+from uno_p2p.table.duties import PROVEN_TURNS
 from uno_p2p.table.offload import DutyJob
 from uno_p2p.table.peer import TablePeer
 from uno_p2p.table.state import TablePhase
@@ -79,7 +80,7 @@ async def test_frames_are_delivered_in_arrival_order_whatever_their_checks_cost(
     assert b"quick" in MEMO
     assert b"bad" not in MEMO, "a failed check is never recorded: the ledger judges it"
     assert slow.threads
-    assert all(t.startswith("uno-duty") for t in slow.threads)
+    assert all(t.startswith("uno-check") for t in slow.threads)
     assert (offloader.checked, offloader.verified) == (3, 2)
     offloader.close()
 
@@ -201,12 +202,17 @@ async def loopback_game(players: int) -> tuple[LoopWatch, list[TablePeer], list[
 async def test_the_loop_is_never_held_for_a_proof_during_a_real_game() -> None:
     VERIFIED.clear()
     budget = one_check_cpu_s()
+    used = PROVEN_TURNS.used
     watch, peers, offloaders = await loopback_game(4)
     assert all(p.state.phase == TablePhase.ENDED and p.stopped is None for p in peers)
     assert len({tuple(e.encode() for e in p.ledger.chain.entries) for p in peers}) == 1
     # Every node checked and proved in its worker, not on the loop.
     assert all(o.duties > 0 for o in offloaders)
     assert sum(o.verified for o in offloaders) >= 8  # 2 decks x 4 shuffles, at least
+    # Each turn that follows another seat's was started while that turn was checked
+    # (issue 28), and the turn sent was the one made ahead.
+    assert sum(o.ahead for o in offloaders) >= 6  # 2 decks x 3 such turns, at least
+    assert PROVEN_TURNS.used - used >= 6
     assert watch.ticks > 20
     # Four nodes share this one loop, so decoding a shuffle entry for each of them can come
     # near one check's cost (82 ms against 79 on CI's 2 cores); checks on the loop, two of

@@ -24,7 +24,13 @@ from uno_p2p.net.stats import LinkBytes, NodeStats
 from uno_p2p.net.verify import Offloader
 from uno_p2p.rules.actions import Action
 from uno_p2p.table.events import GameEnded, PlayerLeft, PlayerRemoved, RoundEnded, TableEvent
-from uno_p2p.table.offload import Duty, DutyJob, Statement, frame_statements
+from uno_p2p.table.offload import (
+    Duty,
+    DutyJob,
+    Statement,
+    frame_statements,
+    frame_turn_ahead,
+)
 from uno_p2p.table.peer import TablePeer
 from uno_p2p.table.removal import LEFT
 from uno_p2p.table.sending import Outgoing
@@ -128,7 +134,14 @@ class Driver:
                 return ()
             return frame_statements(peer.state, data, sequencer=peer.is_host)
 
-        await self.offloader.receive(statements, deliver)
+        def ahead() -> Callable[[], None] | None:
+            peer = self._peer
+            if peer is None:
+                return None
+            turn = frame_turn_ahead(peer.state, data, peer.secrets, sequencer=peer.is_host)
+            return None if turn is None else turn.run
+
+        await self.offloader.receive(statements, deliver, ahead)
 
     def _before_send(self) -> None:
         """A hook for the host's lobby (autostart)."""

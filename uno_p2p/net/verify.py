@@ -22,9 +22,14 @@ doing any I/O (``uno_p2p.table.offload``); this module does it elsewhere:
   sequencer, which logs it at once; after it at a joiner (``check_first``),
   whose body leaves for the sequencer and comes back as an entry only later,
   so the next shuffler no longer waits for a check of a proof its maker
-  already trusts (issue 28).
+  already trusts (issue 28);
+- a frame that brings the shuffle turn just before this seat's (``offload.
+  frame_turn_ahead``) starts this seat's turn in the duty worker while the
+  check worker checks the frame; the turn is kept (``duties.PROVEN_TURNS``)
+  and sent only when the accepted state asks for it (deck.md §6.3, "What
+  may overlap"; issue 28).
 
-Modes (``UNO_LAN_VERIFY``): ``thread`` (the default: one worker thread;
+Modes (``UNO_LAN_VERIFY``): ``thread`` (the default: a check thread and a duty thread;
 libsodium releases the GIL and the GIL's switch interval keeps the loop
 responsive), ``process`` (statements in one worker process, duties in a
 thread), ``inline`` (no worker: ``receive`` as before, for comparison).
@@ -73,6 +78,7 @@ class _Frame:
     statements: Callable[[], Sequence[Statement]]
     deliver: Callable[[], None]
     done: asyncio.Future[None]
+    ahead: Callable[[], Callable[[], None] | None] | None = None
 
 
 @dataclass(slots=True)
@@ -110,8 +116,11 @@ class Offloader:
         self._duties: ThreadPoolExecutor | None = None
         self._checks: Executor | None = None
         if mode != "inline":
+            # Two threads: a turn made ahead (duties) overlaps the check of the deck it
+            # follows (checks); libsodium releases the GIL (issue 28).
             self._duties = ThreadPoolExecutor(1, thread_name_prefix="uno-duty")
-            self._checks = self._duties
+        if mode == "thread":
+            self._checks = ThreadPoolExecutor(1, thread_name_prefix="uno-check")
         if mode == "process":
             self._checks = ProcessPoolExecutor(
                 1, mp_context=multiprocessing.get_context("forkserver"))
@@ -121,6 +130,8 @@ class Offloader:
         self.checked = 0
         self.verified = 0
         self.duties = 0
+        #: Shuffle turns started ahead of the check of the deck they follow.
+        self.ahead = 0
         #: Wall seconds the queue spent waiting for workers.
         self.waited_s = 0.0
 
@@ -138,9 +149,13 @@ class Offloader:
         return self.mode != "inline"
 
     async def receive(self, statements: Callable[[], Sequence[Statement]],
-                      deliver: Callable[[], None]) -> None:
+                      deliver: Callable[[], None],
+                      ahead: Callable[[], Callable[[], None] | None] | None = None) -> None:
         """Check ``statements()`` (evaluated when this frame's turn comes) in a worker,
         then call ``deliver`` on the loop; frames are delivered in the order they came.
+        ``ahead()``, evaluated then too, may name work to start in the duty worker
+        meanwhile (the peer's next shuffle turn, ``offload.TurnAhead``); the duty
+        that wants it later queues behind it there.
 
         Raises:
             Whatever ``deliver`` raises (the host's ``LinkLost`` for a bad frame).
@@ -149,7 +164,7 @@ class Offloader:
             deliver()
             return
         done = asyncio.get_running_loop().create_future()
-        self._items.append(_Frame(statements, deliver, done))
+        self._items.append(_Frame(statements, deliver, done, ahead))
         self._start()
         await done
 
@@ -174,6 +189,7 @@ class Offloader:
             if isinstance(item, _Duty):
                 await self._compute(item)
             elif not item.done.cancelled():
+                self._start_ahead(item)
                 await self._check(item.statements())
                 try:
                     item.deliver()
@@ -186,6 +202,15 @@ class Offloader:
             # One item per turn of the loop: a frame with nothing to check must not
             # carry the queue through the loop's other work in one go.
             await asyncio.sleep(0)
+
+    def _start_ahead(self, item: _Frame) -> None:
+        work = None if item.ahead is None else item.ahead()
+        if work is None or self._duties is None:
+            return
+        self.ahead += 1
+        future = asyncio.get_running_loop().run_in_executor(self._duties, work)
+        # A failure only loses the head start: the duty is then made as usual.
+        future.add_done_callback(lambda f: f.cancelled() or f.exception())
 
     async def _in_worker(self, executor: Executor | None, call: Callable[[], T]) -> T:
         loop = asyncio.get_running_loop()
