@@ -204,7 +204,10 @@ class Offloader:
             await asyncio.sleep(0)
 
     def _start_ahead(self, item: _Frame) -> None:
-        work = None if item.ahead is None else item.ahead()
+        try:
+            work = None if item.ahead is None else item.ahead()
+        except Exception:  # only a head start lost: the frame is judged as ever
+            return
         if work is None or self._duties is None:
             return
         self.ahead += 1
