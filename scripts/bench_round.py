@@ -325,8 +325,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--timeout", type=float, default=600, help="lan: seconds per table")
     args = parser.parse_args(argv)
     sizes = [int(n) for n in args.peers.split(",") if n]
-    result: dict[str, Any] = {"mode": args.mode, "load": os.getloadavg()[0],
-                              "ahead": args.mode == "memory" and not args.no_ahead}
+    result: dict[str, Any] = {"mode": args.mode, "load": os.getloadavg()[0]}
+    if args.mode == "memory":
+        result["ahead"] = not args.no_ahead
     if args.mode == "memory":
         # Every peer pays its own checks, as on separate machines (no shared memo).
         VERIFIED.enabled = REEXECUTED.enabled = False
