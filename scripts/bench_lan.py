@@ -76,6 +76,14 @@ def loopback_rtt_ms(rounds: int = 500) -> float:
 
 def run_table(peers: int, target: int, timeout: float) -> dict[str, Any]:
     """One game among ``peers`` processes; the figures for that row."""
+    started_ms = time.time_ns() / 1e6
+    nodes, entries = play_table(peers, target, timeout)
+    return figures(nodes, entries, started_ms)
+
+
+def play_table(peers: int, target: int, timeout: float
+               ) -> tuple[list[dict[str, Any]], tuple[Entry, ...]]:
+    """One game among ``peers`` processes: every node's stats and the host's log."""
     with tempfile.TemporaryDirectory() as tmp:
         stats_dir, data = Path(tmp) / "stats", Path(tmp) / "data"
         env = dict(os.environ, XDG_DATA_HOME=str(data), UNO_LAN_STATS=str(stats_dir),
@@ -83,7 +91,6 @@ def run_table(peers: int, target: int, timeout: float) -> dict[str, Any]:
         command = [sys.executable, "-m", "uno_p2p", "host", "--autoplay", "--bots",
                    str(peers - 1), "--bind", "127.0.0.1", "--player", "Host",
                    "--option", f"target={target}"]
-        started_ms = time.time_ns() / 1e6
         done = subprocess.run(command, env=env, cwd=ROOT, capture_output=True, text=True,  # noqa: S603
                               timeout=timeout, check=False)
         if done.returncode != 0:
@@ -92,7 +99,7 @@ def run_table(peers: int, target: int, timeout: float) -> dict[str, Any]:
         nodes = [json.loads(p.read_text()) for p in stats_dir.glob("*.json")]
         host_log = next(p for p in (data / "uno-lan" / "games").glob("*-Host-*.unolog"))
         entries = read_log(host_log).entries
-    return figures(nodes, entries, started_ms)
+    return nodes, entries
 
 
 def figures(nodes: list[dict[str, Any]], entries: tuple[Entry, ...],

@@ -19,7 +19,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import partial
-from typing import Any, ClassVar, TypeVar
+from typing import Any, ClassVar, TypeVar, cast
 
 import pytest
 
@@ -38,6 +38,8 @@ from uno_p2p.net.seats import LogSaver
 from uno_p2p.net.verify import Offloader
 from uno_p2p.rules.options import preset
 from uno_p2p.table import duties
+from uno_p2p.table.duties import PROVEN_TURNS
+from uno_p2p.table.offload import DutyJob
 from uno_p2p.table.peer import TablePeer
 from uno_p2p.table.state import TablePhase
 
@@ -82,7 +84,7 @@ async def test_frames_are_delivered_in_arrival_order_whatever_their_checks_cost(
     assert b"quick" in MEMO
     assert b"bad" not in MEMO, "a failed check is never recorded: the ledger judges it"
     assert slow.threads
-    assert all(t.startswith("uno-duty") for t in slow.threads)
+    assert all(t.startswith("uno-check") for t in slow.threads)
     assert (offloader.checked, offloader.verified) == (3, 2)
     offloader.close()
 
@@ -110,6 +112,47 @@ async def test_inline_mode_delivers_at_once_and_checks_nothing() -> None:
     assert b"never" not in MEMO
     with pytest.raises(ConfigError):
         Offloader("fibres")
+
+
+@dataclass(frozen=True)
+class FakeJob:
+    """A duty whose own statement is ``Slow`` (a proof its maker checks)."""
+
+    own: Slow
+
+    def run(self) -> str:
+        return "body"
+
+    def statements(self, body: object) -> list[Slow]:
+        return [self.own]
+
+
+async def own_checks_before_send(check_first: bool) -> tuple[int, bool]:
+    """How many of the duty's own statements were checked when its body went out, and
+    whether the memo holds it once the queue is done."""
+    MEMO.clear()
+    offloader = Offloader("thread")
+    own = Slow(f"own {check_first}", 0.0)
+    sent = asyncio.get_running_loop().create_future()
+    seen: list[int] = []
+
+    def finish(job: object, body: object) -> None:
+        seen.append(len(own.threads))
+        sent.set_result(body)
+
+    offloader.duty(cast(DutyJob, FakeJob(own)), finish, check_first=check_first)
+    assert await sent == "body"
+    await offloader.receive(tuple, lambda: None)  # a frame queued behind the duty
+    offloader.close()
+    return seen[0], own.key() in MEMO
+
+
+async def test_a_joiner_sends_its_turn_before_checking_its_own_proof() -> None:
+    # issue 28: the joiner's own check no longer sits between its proof and the
+    # sequencer; the frame behind it (its entry coming back) still finds it checked.
+    assert await own_checks_before_send(check_first=False) == (0, True)
+    # The sequencer logs its own body at once: checked first, off the loop.
+    assert await own_checks_before_send(check_first=True) == (1, True)
 
 
 def one_check_cpu_s() -> float:
@@ -177,6 +220,7 @@ async def test_the_loop_is_never_held_for_a_proof_during_a_real_game(
     monkeypatch.setattr(shuffle_proof, "verify_shuffle_proof",
                         noted(shuffle_proof.verify_shuffle_proof))
     monkeypatch.setattr(duties, "make_proven_shuffle", noted(make_proven_shuffle))
+    used = PROVEN_TURNS.used
     watch, peers, offloaders = await loopback_game(4)
     assert all(p.state.phase == TablePhase.ENDED and p.stopped is None for p in peers)
     assert len({tuple(e.encode() for e in p.ledger.chain.entries) for p in peers}) == 1
@@ -185,6 +229,10 @@ async def test_the_loop_is_never_held_for_a_proof_during_a_real_game(
     assert sum(o.verified for o in offloaders) >= 8  # 2 decks x 4 shuffles, at least
     assert len(threads) >= 16, "4 shuffles made and checked by 3 others, per deck"
     assert on_the_loop not in threads, "a proof of shuffle was made or checked on the loop"
+    # Each turn that follows another seat's was started while that turn was checked
+    # (issue 28), and the turn sent was the one made ahead.
+    assert sum(o.ahead for o in offloaders) >= 6  # 2 decks x 3 such turns, at least
+    assert PROVEN_TURNS.used - used >= 6
     assert watch.ticks > 20
     # A backstop in CPU time (the loop thread's own, whatever the machine's load): four
     # nodes share this loop, so decoding a shuffle entry for each of them can come near

@@ -24,7 +24,9 @@ from uno_p2p.crypto.shares import VERIFIED_SHARES, ShareStatement
 from uno_p2p.crypto.shuffle import ShuffleMessage
 from uno_p2p.crypto.shuffle_proof import VERIFIED, ShuffleStatement, verified_key
 from uno_p2p.rules.options import preset
+from uno_p2p.rules.state import Phase
 from uno_p2p.table.bodies import RevealSecrets, Shares, ShuffleDeck
+from uno_p2p.table.duties import PROVEN_TURNS
 from uno_p2p.table.events import PeerMisbehaved
 from uno_p2p.table.game import table_key
 from uno_p2p.table.ledger import apply_entry
@@ -34,6 +36,7 @@ from uno_p2p.table.offload import (
     DutyDesk,
     DutyJob,
     body_statements,
+    frame_turn_ahead,
     heavy_duty,
     reveal_statements,
     shuffle_statement,
@@ -101,6 +104,40 @@ def test_a_cheat_checked_ahead_is_named_exactly_as_in_line(cheat: type[TablePeer
     assert named, "the cheat is named"
     assert faults(ahead) == named
     assert log_bytes(ahead) == log_bytes(inline)
+
+
+def _dealt(net: Network) -> bool:
+    game = net.host.state.engine
+    return game is not None and game.round >= 1 and game.phase == Phase.PLAYING
+
+
+def test_a_turn_made_ahead_is_the_turn_sent_and_the_log_is_unchanged() -> None:
+    """issue 28: a seat proves its shuffle turn on the deck that has arrived while that
+    deck's proof is checked (here before ``receive``, as a node's duty worker does
+    beside its check worker); the accepted state that asks for the turn finds it, so
+    no turn is proven twice, and the log is the same bytes as without."""
+    setup = TableSetup(3, preset("official", ["target=20"]), b"offload")
+    plain = seat_table(setup)
+    plain.run(until=_dealt)
+    net = seat_table(setup)
+    made, used, ahead = PROVEN_TURNS.made, PROVEN_TURNS.used, 0
+    for _ in range(100_000):
+        if _dealt(net):
+            break
+        if net.queue:
+            _, to, data = net.queue[0]
+            peer = net.peers[to]
+            turn = frame_turn_ahead(peer.state, data, peer.secrets, sequencer=peer.is_host)
+            if turn is not None:
+                turn.run()
+                ahead += 1
+        net.step()
+    shuffles = sum(isinstance(e.body, ShuffleDeck) for e in net.entries())
+    assert shuffles == 6  # the dealer draw's and the round's joint shuffles, 3 turns each
+    assert ahead == 4  # every turn but each deck's first follows another seat's
+    assert PROVEN_TURNS.used - used == ahead
+    assert PROVEN_TURNS.made - made == shuffles  # none made twice
+    assert log_bytes(net) == log_bytes(plain)
 
 
 def _first_shuffle(net: Network) -> tuple[int, ShuffleDeck, bytes]:

@@ -26,7 +26,13 @@ from uno_p2p.net.verify import Offloader
 from uno_p2p.rules.actions import Action
 from uno_p2p.table.events import GameEnded, PlayerLeft, PlayerRemoved, RoundEnded, TableEvent
 from uno_p2p.table.frames import FRAME_SYNC
-from uno_p2p.table.offload import Duty, DutyJob, Statement, frame_statements
+from uno_p2p.table.offload import (
+    Duty,
+    DutyJob,
+    Statement,
+    frame_statements,
+    frame_turn_ahead,
+)
 from uno_p2p.table.peer import TablePeer
 from uno_p2p.table.removal import LEFT
 from uno_p2p.table.sending import Outgoing
@@ -108,7 +114,8 @@ class Driver:
         peer.duties.offload = self.offloader.offloads
         job = peer.duties.take()
         if job is not None:
-            self.offloader.duty(job, self._duty_done)
+            # A joiner sends its turn before checking its own proof (issue 28).
+            self.offloader.duty(job, self._duty_done, check_first=peer.is_host)
         if self.stats is not None:
             self.stats.observe(peer)
         if peer.state.phase == TablePhase.ENDED or peer.stopped is not None:
@@ -131,7 +138,14 @@ class Driver:
                 return ()
             return frame_statements(peer.state, data, sequencer=peer.is_host)
 
-        await self.offloader.receive(statements, deliver)
+        def ahead() -> Callable[[], None] | None:
+            peer = self._peer
+            if peer is None:
+                return None
+            turn = frame_turn_ahead(peer.state, data, peer.secrets, sequencer=peer.is_host)
+            return None if turn is None else turn.run
+
+        await self.offloader.receive(statements, deliver, ahead)
 
     def _before_send(self) -> None:
         """A hook for the host's lobby (autostart)."""

@@ -17,8 +17,19 @@ doing any I/O (``uno_p2p.table.offload``); this module does it elsewhere:
   decryption shares, its reveal) is computed in a worker thread and given back with
   ``TablePeer.duty_done``; it goes ahead of the frames queued behind the one
   that caused it, so the peer sees its inputs in the order it would inline.
+  The peer's own statements in it (its proof of shuffle, its share proofs) are
+  checked in the same turn of the queue: before the body is given back at the
+  sequencer, which logs it at once; after it at a joiner (``check_first``),
+  whose body leaves for the sequencer and comes back as an entry only later,
+  so the next shuffler no longer waits for a check of a proof its maker
+  already trusts (issue 28);
+- a frame that brings the shuffle turn just before this seat's (``offload.
+  frame_turn_ahead``) starts this seat's turn in the duty worker while the
+  check worker checks the frame; the turn is kept (``duties.PROVEN_TURNS``)
+  and sent only when the accepted state asks for it (deck.md §6.3, "What
+  may overlap"; issue 28).
 
-Modes (``UNO_LAN_VERIFY``): ``thread`` (the default: one worker thread;
+Modes (``UNO_LAN_VERIFY``): ``thread`` (the default: a check thread and a duty thread;
 libsodium releases the GIL and the GIL's switch interval keeps the loop
 responsive), ``process`` (statements in one worker process, duties in a
 thread), ``inline`` (no worker: ``receive`` as before, for comparison).
@@ -67,12 +78,14 @@ class _Frame:
     statements: Callable[[], Sequence[Statement]]
     deliver: Callable[[], None]
     done: asyncio.Future[None]
+    ahead: Callable[[], Callable[[], None] | None] | None = None
 
 
 @dataclass(slots=True)
 class _Duty:
     job: DutyJob
     finish: Finish
+    check_first: bool
 
 
 def check_all(statements: Sequence[Statement]) -> list[bytes | None]:
@@ -80,12 +93,17 @@ def check_all(statements: Sequence[Statement]) -> list[bytes | None]:
     return [s.check() for s in statements]
 
 
-def _run_duty(job: DutyJob) -> tuple[Duty, list[tuple[Statement, bytes]]]:
-    """In the worker: the duty's body, and the memo keys of its own statements (the
-    sequencer checks its own shuffle like any other; a joiner gets it back as an entry)."""
+def _run_duty(job: DutyJob, *, check: bool) -> tuple[Duty, list[tuple[Statement, bytes]]]:
+    """In the worker: the duty's body, and with ``check`` the memo keys of its own
+    statements (the sequencer checks its own shuffle like any other before it logs it)."""
     body = job.run()
+    return body, _check_own(job, body) if check else []
+
+
+def _check_own(job: DutyJob, body: Duty) -> list[tuple[Statement, bytes]]:
+    """In the worker: the memo keys of the duty's own statements that verify."""
     checked = [(s, s.check()) for s in job.statements(body)]
-    return body, [(s, k) for s, k in checked if k is not None]
+    return [(s, k) for s, k in checked if k is not None]
 
 
 class Offloader:
@@ -98,8 +116,11 @@ class Offloader:
         self._duties: ThreadPoolExecutor | None = None
         self._checks: Executor | None = None
         if mode != "inline":
+            # Two threads: a turn made ahead (duties) overlaps the check of the deck it
+            # follows (checks); libsodium releases the GIL (issue 28).
             self._duties = ThreadPoolExecutor(1, thread_name_prefix="uno-duty")
-            self._checks = self._duties
+        if mode == "thread":
+            self._checks = ThreadPoolExecutor(1, thread_name_prefix="uno-check")
         if mode == "process":
             self._checks = ProcessPoolExecutor(
                 1, mp_context=multiprocessing.get_context("forkserver"))
@@ -109,6 +130,8 @@ class Offloader:
         self.checked = 0
         self.verified = 0
         self.duties = 0
+        #: Shuffle turns started ahead of the check of the deck they follow.
+        self.ahead = 0
         #: Wall seconds the queue spent waiting for workers.
         self.waited_s = 0.0
 
@@ -126,9 +149,13 @@ class Offloader:
         return self.mode != "inline"
 
     async def receive(self, statements: Callable[[], Sequence[Statement]],
-                      deliver: Callable[[], None]) -> None:
+                      deliver: Callable[[], None],
+                      ahead: Callable[[], Callable[[], None] | None] | None = None) -> None:
         """Check ``statements()`` (evaluated when this frame's turn comes) in a worker,
         then call ``deliver`` on the loop; frames are delivered in the order they came.
+        ``ahead()``, evaluated then too, may name work to start in the duty worker
+        meanwhile (the peer's next shuffle turn, ``offload.TurnAhead``); the duty
+        that wants it later queues behind it there.
 
         Raises:
             Whatever ``deliver`` raises (the host's ``LinkLost`` for a bad frame).
@@ -137,14 +164,19 @@ class Offloader:
             deliver()
             return
         done = asyncio.get_running_loop().create_future()
-        self._items.append(_Frame(statements, deliver, done))
+        self._items.append(_Frame(statements, deliver, done, ahead))
         self._start()
         await done
 
-    def duty(self, job: DutyJob, finish: Finish) -> None:
+    def duty(self, job: DutyJob, finish: Finish, *, check_first: bool = True) -> None:
         """Compute ``job`` in a worker, then ``finish(job, body)`` on the loop, before any
-        frame still waiting (inline, the peer would have computed it right away)."""
-        self._items.appendleft(_Duty(job, finish))
+        frame still waiting (inline, the peer would have computed it right away).
+
+        The job's own statements are checked in the worker before ``finish`` with
+        ``check_first`` (the sequencer: it logs its own body at once), else just after
+        it (a joiner: its body goes out first, and comes back as an entry behind
+        this check, so the ledger still finds it checked)."""
+        self._items.appendleft(_Duty(job, finish, check_first))
         self._start()
 
     def _start(self) -> None:
@@ -157,6 +189,7 @@ class Offloader:
             if isinstance(item, _Duty):
                 await self._compute(item)
             elif not item.done.cancelled():
+                self._start_ahead(item)
                 await self._check(item.statements())
                 try:
                     item.deliver()
@@ -169,6 +202,18 @@ class Offloader:
             # One item per turn of the loop: a frame with nothing to check must not
             # carry the queue through the loop's other work in one go.
             await asyncio.sleep(0)
+
+    def _start_ahead(self, item: _Frame) -> None:
+        try:
+            work = None if item.ahead is None else item.ahead()
+        except Exception:  # only a head start lost: the frame is judged as ever
+            return
+        if work is None or self._duties is None:
+            return
+        self.ahead += 1
+        future = asyncio.get_running_loop().run_in_executor(self._duties, work)
+        # A failure only loses the head start: the duty is then made as usual.
+        future.add_done_callback(lambda f: f.cancelled() or f.exception())
 
     async def _in_worker(self, executor: Executor | None, call: Callable[[], T]) -> T:
         loop = asyncio.get_running_loop()
@@ -195,14 +240,22 @@ class Offloader:
     async def _compute(self, item: _Duty) -> None:
         self.duties += 1
         try:
-            result = await self._in_worker(self._duties, partial(_run_duty, item.job))
+            result = await self._in_worker(
+                self._duties, partial(_run_duty, item.job, check=item.check_first))
         except Exception:  # a broken worker: compute it here, as inline
             result = (item.job.run(), [])
         body, keys = result
+        self._remember(keys)
+        item.finish(item.job, body)
+        if not item.check_first:
+            with contextlib.suppress(Exception):  # unchecked: the ledger checks it inline
+                self._remember(await self._in_worker(
+                    self._duties, partial(_check_own, item.job, body)))
+
+    def _remember(self, keys: list[tuple[Statement, bytes]]) -> None:
         self.verified += len(keys)
         for statement, key in keys:
             statement.memo.add(key)
-        item.finish(item.job, body)
 
     def close(self) -> None:
         """Stop the workers (frames still queued are dropped: the node is closing)."""

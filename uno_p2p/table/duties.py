@@ -10,14 +10,17 @@ for (``waiting_for``) and each peer knows what to send (``public_duty``,
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import hashlib
+from collections import OrderedDict
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from uno_p2p.crypto.context import PURPOSE_DEAL, PURPOSE_OPEN, PURPOSE_PRIVATE
+from uno_p2p.crypto.group import Point
 from uno_p2p.crypto.keys import PeerSecrets
 from uno_p2p.crypto.shares import make_share
-from uno_p2p.crypto.shuffle import shuffle_context
-from uno_p2p.crypto.shuffle_proof import make_proven_shuffle
+from uno_p2p.crypto.shuffle import Ciphertext, ShuffleMessage, shuffle_context
+from uno_p2p.crypto.shuffle_proof import ShuffleProof, make_proven_shuffle
 from uno_p2p.errors import LocalProtocolError
 from uno_p2p.rules.actions import Action, Play
 from uno_p2p.rules.codec import Slot
@@ -78,6 +81,62 @@ def private_shares_owed(ts: TableState, seat: int) -> dict[int, list[Owed]]:
 
 def _lacks(ts: TableState, slot: Slot, seat: int) -> bool:
     return ts.slot_ready(slot) and seat not in ts.shares.get(slot, {})
+
+
+class ProvenTurns:
+    """Proven shuffle turns made ahead (issue 28), by a digest of every input.
+
+    A seat may prove its turn on a deck that has arrived while it still checks
+    that deck's proofs (deck.md §6.3, "What may overlap"); it still sends the
+    turn only from its accepted state (``public_duty``), which finds it here.
+    The turn is deterministic in its inputs, so a found turn is byte for byte
+    the one ``make_proven_shuffle`` would make. A few are kept, each used once.
+    """
+
+    __slots__ = ("_turns", "made", "used")
+    KEEP = 4
+
+    def __init__(self) -> None:
+        self._turns: OrderedDict[bytes, tuple[ShuffleMessage, ShuffleProof]] = OrderedDict()
+        #: Turns made here (ahead or not) and turns found made ahead.
+        self.made = 0
+        self.used = 0
+
+    def prove(self, previous: Sequence[Ciphertext], secrets: PeerSecrets, table: bytes,
+              round_number: int, deck: int, turn: int, joint_key: Point, *, ahead: bool = False
+              ) -> tuple[ShuffleMessage, ShuffleProof]:
+        """This seat's proven turn of ``previous``: one made ahead, or made now (and,
+        ``ahead``, kept for the state that will ask for it)."""
+        key = _turn_key(previous, secrets, table, round_number, deck, turn, joint_key)
+        found = self._turns.pop(key, None)
+        if found is not None:
+            self.used += 1
+            return found
+        context = shuffle_context(table, round_number, deck, secrets.peer, turn=turn)
+        made = make_proven_shuffle(previous, shuffle_master=secrets.shuffle_master,
+                                   round_number=round_number, deck=deck, joint_key=joint_key,
+                                   context=context)
+        self.made += 1
+        if ahead:
+            self._turns[key] = made
+            for stale in list(self._turns)[:-self.KEEP]:  # single steps: any thread
+                self._turns.pop(stale, None)
+        return made
+
+
+def _turn_key(previous: Sequence[Ciphertext], secrets: PeerSecrets, table: bytes,
+              round_number: int, deck: int, turn: int, joint_key: Point) -> bytes:
+    digest = hashlib.sha256(b"uno-lan/turn-ahead\x00")
+    for part in (secrets.peer, secrets.shuffle_master, table, joint_key.to_wire()):
+        digest.update(len(part).to_bytes(4, "big") + part)
+    digest.update(b"%d %d %d %d\x00" % (round_number, deck, turn, len(previous)))
+    for ciphertext in previous:
+        digest.update(ciphertext.to_wire())
+    return digest.digest()
+
+
+#: This process's turns made ahead (a node's worker thread makes and takes them).
+PROVEN_TURNS = ProvenTurns()
 
 
 def shuffle_due(ts: TableState, seat: int) -> int | None:
@@ -141,11 +200,8 @@ def public_duty(ts: TableState, secrets: PeerSecrets, seat: int,
     number = shuffle_due(ts, seat)
     if number is not None:
         deck = ts.decks[number]
-        context = shuffle_context(ts.table_id, deck.round, deck.number, secrets.peer,
-                                  turn=len(deck.done))
-        message, proof = make_proven_shuffle(
-            deck.ciphertexts, shuffle_master=secrets.shuffle_master, round_number=deck.round,
-            deck=deck.number, joint_key=table_key(ts), context=context)
+        message, proof = PROVEN_TURNS.prove(deck.ciphertexts, secrets, ts.table_id, deck.round,
+                                            deck.number, len(deck.done), table_key(ts))
         start = named_deck(deck) if ts.version >= 2 else None  # table.md §4.1
         return ShuffleDeck(number, tuple(message.to_wire()), proof.to_wire(), start)
     owed = public_shares_owed(ts, seat)[:MAX_SHARES]

@@ -33,13 +33,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from uno_p2p.crypto.audit import ReexecutionStatement
+from uno_p2p.crypto.group import Point
 from uno_p2p.crypto.keys import PeerSecrets
 from uno_p2p.crypto.shares import ShareStatement
+from uno_p2p.crypto.shuffle import ShuffleMessage
 from uno_p2p.crypto.shuffle_proof import ShuffleStatement
 from uno_p2p.errors import UnoError
 from uno_p2p.rules.codec import Slot
 from uno_p2p.table.bodies import KeySetup, RevealSecrets, Shares, ShuffleDeck
-from uno_p2p.table.duties import public_duty, public_shares_owed, shuffle_due
+from uno_p2p.table.duties import PROVEN_TURNS, public_duty, public_shares_owed, shuffle_due
 from uno_p2p.table.frames import FRAME_ENTRY, FRAME_MESSAGE, FRAME_RELAY
 from uno_p2p.table.game import share_context, table_key
 from uno_p2p.table.state import TablePhase, TableState
@@ -133,6 +135,64 @@ def frame_statements(ts: TableState, data: bytes, *, sequencer: bool
     except UnoError:
         return ()
     return ()
+
+
+@dataclass(frozen=True, slots=True)
+class TurnAhead:
+    """This seat's proven turn on a deck that has arrived and is not yet accepted
+    (issue 28; deck.md §6.3, "What may overlap"): made in the shell's worker while the
+    arrived turn's proof is checked, kept in ``duties.PROVEN_TURNS``, sent only once
+    the peer's accepted state asks for it (``public_duty``)."""
+
+    arrived: tuple[bytes, ...]
+    author: str
+    secrets: PeerSecrets
+    table: bytes
+    round_number: int
+    deck: int
+    turn: int
+    joint_key: Point
+
+    def run(self) -> None:
+        """Prove the turn and keep it (nothing if the arrived deck does not decode: the
+        ledger names its author)."""
+        try:
+            previous = ShuffleMessage.from_wire(list(self.arrived), peer=self.author)
+        except UnoError:
+            return
+        PROVEN_TURNS.prove(previous.ciphertexts, self.secrets, self.table, self.round_number,
+                           self.deck, self.turn, self.joint_key, ahead=True)
+
+
+def turn_ahead(ts: TableState, author: bytes, body: Body, secrets: PeerSecrets
+               ) -> TurnAhead | None:
+    """The turn this seat (``secrets.peer``) takes right after ``body`` by ``author``, if
+    ``body`` is the awaited turn of a deck in ``ts`` and this seat shuffles next."""
+    if not isinstance(body, ShuffleDeck) or shuffle_statement(ts, author, body) is None:
+        return None
+    deck = ts.decks[body.shuffle]
+    seat, shuffler = ts.seat_of(secrets.peer), ts.seat_of(author)
+    if seat is None or deck.next_shuffler != shuffler or deck.shufflers[1:2] != (seat,):
+        return None
+    return TurnAhead(body.ciphertexts, author.hex()[:16], secrets, ts.table_id, deck.round,
+                     deck.number, len(deck.done) + 1, table_key(ts))
+
+
+def frame_turn_ahead(ts: TableState, data: bytes, secrets: PeerSecrets, *, sequencer: bool
+                     ) -> TurnAhead | None:
+    """``turn_ahead`` for one incoming frame, read as ``frame_statements`` reads it."""
+    tag, payload = data[:1], data[1:]
+    try:
+        if tag == FRAME_ENTRY:
+            entry = Entry.decode(payload)
+            if entry.seq == ts.seq:
+                return turn_ahead(ts, entry.author.key, entry.body, secrets)
+        if tag in (FRAME_MESSAGE, FRAME_RELAY) and sequencer:
+            message = Message.decode(payload)
+            return turn_ahead(ts, message.author.key, message.body, secrets)
+    except UnoError:
+        return None
+    return None
 
 
 def heavy_duty(ts: TableState, seat: int) -> bool:
