@@ -29,6 +29,7 @@ from pathlib import Path
 
 from tests.table import adversaries as adv
 from uno_p2p.crypto.identity import PeerId
+from uno_p2p.rules.engine import public_digest
 from uno_p2p.rules.options import preset
 from uno_p2p.rules.state import State
 from uno_p2p.store.unolog import GameLog
@@ -162,8 +163,9 @@ def render(value: object) -> object:
     if isinstance(value, Message):
         return f"message {value.hash.hex()}"
     if isinstance(value, State):
-        text = json.dumps(_fields(value), sort_keys=True)
-        return "state " + hashlib.sha256(text.encode()).hexdigest()
+        # Its public digest (verdicts.md §5): what the protocol says of a state, not how
+        # the engine holds it (an internal -1 that became None changes no byte of it).
+        return "state " + public_digest(value).hex()
     if is_dataclass(value) and not isinstance(value, type):
         return {"type": type(value).__name__, **_fields(value)}
     if isinstance(value, tuple | list):
