@@ -413,7 +413,9 @@ def _chain_refuses(chain: ChainVerifier, message: Message, culprit: PeerId, at: 
         chain.check_message(message)
     except ChainError as error:
         if error.peer_key == culprit and error.code == "equivocation":
-            return True
+            # Proof only on one chain (table.md §7.2): a message signed at a head this
+            # log does not hold was signed after a hand-over elsewhere, not twice here.
+            return chain.holds(message.head)
         if error.code.startswith("head_") or error.code == "counter_gap":
             return False  # judged on its body, at the head it claims
         raise at.fault("false_accusation", "the evidence blames someone else") from error

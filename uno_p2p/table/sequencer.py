@@ -254,6 +254,11 @@ class Sequencer:
         if error.code == "replayed_message":
             return  # a copy of a logged message: nothing to do
         if error.code == "equivocation" and self.ledger.state.phase in LIVE:
+            if not self.ledger.chain.holds(message.head):
+                # table.md §7.2: signed on a chain this log does not hold (the table
+                # handed the sequencer on while this one was away, §13.3: its author
+                # signed that number anew there). It proves nothing and is set aside.
+                return
             self._abort(outcome, message, error.code, "signed two messages with one number")
             return
         outcome.drop = _drop(message, error.code, str(error))

@@ -216,6 +216,12 @@ class ChainVerifier:
                              entry=None, code="wrong_table", evidence=(message,))
         self._check_author(message, len(self._entries), None)
 
+    def holds(self, head: Head) -> bool:
+        """Whether ``head`` is a view of this log (its ``seen`` entries are ours): a
+        message signed at another head was signed on a chain this log does not hold
+        (table.md §7.2, after a hand-over it has not seen, §13.4)."""
+        return head.seen < len(self._hashes) and head.hash == self._hashes[head.seen]
+
     def sequencer_at(self, seq: int) -> PeerId:
         """The sequencer that countersigned (or countersigns) entry ``seq``."""
         owner = self.terms[0][1]
