@@ -34,7 +34,7 @@ EXPECTED = json.loads((ROOT / "tests" / "data" / "expected.json").read_text())
 SCANNED = ("wire", "crypto", "table", "store", "audit")
 CODE = re.compile(r"^[a-z][a-z0-9]*(?:_[a-z0-9]+)*$")
 #: Calls whose positional code argument sits at a known place.
-CODE_ARGUMENT = {"Finding": 1, "Abort": 1, "_accuse": 2}
+CODE_ARGUMENT = {"Finding": 1, "Abort": 1, "_accuse": 2, "Fault": 2}
 
 #: code -> who produces it: ``log:<tests/data file>`` (its expected.json code) or
 #: ``<test file>::<function or module-level name>`` (whose source names the code

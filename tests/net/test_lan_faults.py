@@ -63,8 +63,9 @@ def _all_agree(xdg: Path) -> None:
 def test_a_killed_joiner_resumes_and_the_game_goes_on(tmp_path: Path) -> None:
     xdg = tmp_path / "data"
     # While Zed is away the table waits for its shares and its round-end reveal, so the
-    # game cannot end without it: a short game still watches it come back and play on.
-    host, port = _host(tmp_path, xdg, 100, "--players", "3", "--bots", "1",
+    # game cannot end without it, unless one round scores the target before Zed is
+    # killed (a round to 123 happened at target 100): a target no first round reaches.
+    host, port = _host(tmp_path, xdg, 300, "--players", "3", "--bots", "1",
                        "--bot-output", str(tmp_path / "bots"))
     zed = Uno(["bot", "--think", "0", "--address", f"127.0.0.1:{port}", "--player", "Zed"],
               xdg, tmp_path / "zed.out")

@@ -92,11 +92,11 @@ def test_a_checked_state_for_another_entry_is_refused_naming_the_entry() -> None
     assert (ledger.state, ledger.head) == (state, head)
 
 
-#: table.md §5.3: "a refusal that proves a lie whatever the author had seen", the reveal
-#: mismatches included.
+#: table.md §5.3: "a refusal that proves a lie whatever the author had seen", every proof
+#: code of verdicts.md §7.3 among them.
 LIES = {"bad_share", "bad_shuffle", "bad_key", "wrong_face", "unproven_face", "wrong_seat",
         "not_a_move", "not_sequencer", "key_mismatch", "commitment_mismatch",
-        "channel_mismatch"}
+        "channel_mismatch", "invalid_scalar", "unknown_card", "duplicate_card", "bad_deck"}
 
 
 @pytest.mark.parametrize("code", sorted(set(CASES) - {"no_table"}))  # entry 0: no state yet

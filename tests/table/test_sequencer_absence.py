@@ -53,8 +53,14 @@ def test_a_sequencer_that_reaches_nobody_times_nobody_out() -> None:
     net.run(max_steps=100_000)
     assert _sequencer(net.host).next_timer() is None
     assert _time_outs(net) == []
-    # One seat in reach again: the table's time-outs run as §6 says.
+    # One seat in reach again: first the grace (the entries it brings may tell of a
+    # hand-over), then the table's time-outs run as §6 says.
     net.host.peer_back(seats[1])
+    due = _sequencer(net.host).next_timer()
+    assert due is not None
+    net.host.handle_timer(due)
+    assert _time_outs(net) == []
+    assert _sequencer(net.host).next_timer() == due + GRACE_MS
     net.run(max_steps=100_000)
     removed = [b for b in _time_outs(net) if isinstance(b, Remove)]
     assert removed
@@ -86,4 +92,21 @@ def test_a_timer_late_by_less_acts_at_once() -> None:
     net, seats = _table(silent=1)
     due = _waiting(net)
     net.host.handle_timer(due + LATE_MS - 1)
+    assert [b.peer for b in _time_outs(net) if isinstance(b, Remove)] == [seats[2]]
+
+
+def test_a_gap_in_the_shells_word_that_it_runs_is_the_machine_away() -> None:
+    """The shell says it runs every fraction of a second (``awake``): a timer that comes
+    on time right after a long gap (a pause as long as the wait) still waits the grace;
+    one that comes after steady word acts at once."""
+    net, seats = _table(silent=1)
+    due = _waiting(net)
+    net.host.awake(due - LATE_MS - 1)
+    net.host.handle_timer(due)
+    assert _time_outs(net) == []
+    assert _sequencer(net.host).next_timer() == due + GRACE_MS
+    net, seats = _table(silent=1)
+    due = _waiting(net)
+    net.host.awake(due - LATE_MS + 1)
+    net.host.handle_timer(due)
     assert [b.peer for b in _time_outs(net) if isinstance(b, Remove)] == [seats[2]]

@@ -355,7 +355,11 @@ class Mesh:
     def tick(self) -> None:
         """What the core decides with the time alone (``MeshCore.tick``), on the node's
         clock: the one the peer runs on, so a test or a replay can move it."""
-        self._do(self.core.tick(self._standing(), self.node.clock()))
+        now = self.node.clock()
+        peer = self.node.seated
+        if peer is not None:
+            peer.awake(now)  # a gap here is this machine away (table.md §6.3)
+        self._do(self.core.tick(self._standing(), now))
 
     async def _tick_loop(self) -> None:
         while not self.node.finished.is_set():

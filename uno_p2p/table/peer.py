@@ -457,8 +457,15 @@ class TablePeer(Controls):
             self.host_lost()
             return
         if self.sequencer is not None:
-            self.sequencer.lost.add(peer.key)
+            self.sequencer.lose(peer.key)
         self._drive()
+
+    def awake(self, now_ms: int) -> None:
+        """The shell runs, now: it says so every fraction of a second while it does, so
+        the sequencer can tell a gap (this machine was away, table.md §6.3) from a quiet
+        table."""
+        if self.sequencer is not None:
+            self.sequencer.awake(now_ms)
 
     def peer_back(self, peer: PeerId) -> None:
         """The shell says ``peer`` is in reach again (a link, or a path through another

@@ -107,8 +107,13 @@ class Sequencer:
         #: The old host after a hand-over: a majority already held it gone (§13.1), so
         #: the table does not wait the response time-out for it again (§14.1).
         self.gone: set[bytes] = set()
-        #: No time-out before this (``WAKE_GRACE_MS`` after a timer fired late).
+        #: No time-out before this (``WAKE_GRACE_MS`` after this machine was away, or
+        #: after it was alone).
         self.hold_until_ms = 0
+        #: When the shell last said this machine runs (``awake``); 0: it never says.
+        self.awake_ms = 0
+        #: Whether the last look at the timers found this sequencer alone.
+        self.was_alone = False
 
     @property
     def counter(self) -> int:
@@ -118,6 +123,21 @@ class Sequencer:
     @counter.setter
     def counter(self, value: int) -> None:
         self.outbox.counter = value
+
+    def awake(self, now_ms: int) -> None:
+        """The shell runs, now (it says so every fraction of a second while it does):
+        a gap of ``WOKE_LATE_MS`` since it last said so means this machine was away,
+        however on time the next timer looks (table.md §6.3)."""
+        if self.awake_ms and now_ms - self.awake_ms >= WOKE_LATE_MS:
+            self.hold_until_ms = max(self.hold_until_ms, now_ms + WAKE_GRACE_MS)
+        self.awake_ms = max(self.awake_ms, now_ms)
+
+    def lose(self, key: bytes) -> None:
+        """The shell says ``key``'s links are down past its time-out (table.md §14); the
+        last one lost leaves this sequencer alone (§6.3)."""
+        self.lost.add(key)
+        if self.alone():
+            self.was_alone = True
 
     def back(self, key: bytes) -> None:
         """A frame came from ``key``, or the shell reaches it again: no longer gone."""
@@ -342,13 +362,19 @@ class Sequencer:
     def tick(self, now_ms: int) -> Outcome:
         """Time out the player whose turn ran out, or stop a game a peer stalls."""
         outcome = Outcome()
+        if self.alone():
+            return outcome
         due = self.next_timer()
         if due is None or now_ms < due:
             return outcome
-        if now_ms - due >= WOKE_LATE_MS:
-            # This machine was away (table.md §6.3): whoever looks late may be waiting
-            # for us, or may have handed the table on. Give their links time first.
-            self.hold_until_ms = now_ms + WAKE_GRACE_MS
+        away = now_ms - due >= WOKE_LATE_MS or \
+            (self.awake_ms > 0 and now_ms - self.awake_ms >= WOKE_LATE_MS)
+        if away or self.was_alone:
+            # This machine was away, or alone (table.md §6.3): whoever looks late may be
+            # waiting for us, or may have handed the table on. Give their links, and
+            # the entries they bring, time first.
+            self.was_alone = False
+            self.hold_until_ms = max(self.hold_until_ms, now_ms + WAKE_GRACE_MS)
             return outcome
         turn = self._turn_deadline()
         state = self.ledger.state
