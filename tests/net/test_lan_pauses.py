@@ -130,7 +130,10 @@ def test_a_host_paused_past_the_hand_over_follows_the_new_sequencer(tmp_path: Pa
             code, cpu["Ann"] = table.host.wait_cpu(ALONE_GIVE_UP_S + 30)
         except subprocess.TimeoutExpired:
             pytest.fail(f"the woken old host did not exit with the others\n{table.why()}")
-        assert code == 0, table.why()
+        # A seat whose game ended elsewhere exits 1 ("the table closed before the game
+        # ended"), like a joiner that gives up; one that followed the table to its end, 0.
+        alone = "nobody at the table is in reach any more" in table.host.text()
+        assert code == (1 if alone else 0), table.why()
     finally:
         table.stop()
     verdicts = table.verdicts()
