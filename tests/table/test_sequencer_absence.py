@@ -7,8 +7,9 @@ from __future__ import annotations
 
 from uno_p2p.crypto.identity import PeerId
 from uno_p2p.rules.options import preset
-from uno_p2p.table.bodies import Abort, Remove
-from uno_p2p.table.memnet import Network, TableSetup, seat_table
+from uno_p2p.table.bodies import Abort, Handover, Remove
+from uno_p2p.table.handover import HOST_LOST_AFTER_MS
+from uno_p2p.table.memnet import Network, TableSetup, game_over, seat_table
 from uno_p2p.table.peer import TablePeer
 from uno_p2p.table.sequencer import WAKE_GRACE_MS, WOKE_LATE_MS, Sequencer
 
@@ -17,9 +18,10 @@ LATE_MS = WOKE_LATE_MS
 GRACE_MS = WAKE_GRACE_MS
 
 
-def _table(silent: int) -> tuple[Network, list[PeerId]]:
+def _table(silent: int, start_ms: int = 0) -> tuple[Network, list[PeerId]]:
     """Three bots; the last ``silent`` seats vanish right after the start."""
-    net = seat_table(TableSetup(3, preset("official", ["turn_timer=30"]), b"absent"))
+    net = seat_table(TableSetup(3, preset("official", ["turn_timer=30"]), b"absent",
+                                start_ms=start_ms))
     seats = list(net.host.state.seats)
     for peer in seats[3 - silent:]:
         net.silent.add(peer.key)
@@ -110,3 +112,71 @@ def test_a_gap_in_the_shells_word_that_it_runs_is_the_machine_away() -> None:
     net.host.awake(due - LATE_MS + 1)
     net.host.handle_timer(due)
     assert [b.peer for b in _time_outs(net) if isinstance(b, Remove)] == [seats[2]]
+
+
+#: Entries into the first round (past the deal), where the away begins.
+AWAY_AT = 40
+#: A shell's clock (0 is "the shell never says it runs").
+START_MS = 1_000_000
+
+
+def _away(ms: int) -> tuple[Network, Sequencer, int, int]:
+    """Three honest bots; the host's machine away for ``ms`` at entry ``AWAY_AT``, then
+    the frames the others sent meanwhile, handed in before the shell's next word (as
+    the frames that waited in its socket come first on waking)."""
+    net, _ = _table(silent=0, start_ms=START_MS)
+    net.run(until=lambda n: len(n.entries()) >= AWAY_AT, max_steps=100_000)
+    net.host.awake(net.now_ms)
+    before = len(net.entries())
+    woke = net.now_ms = net.now_ms + ms
+    for _ in range(10_000):
+        if not net.queue:
+            break
+        net.step()
+    return net, _sequencer(net.host), before, woke
+
+
+def _logs_agree(net: Network) -> None:
+    logs = {key: net.entries(peer) for key, peer in net.peers.items()}
+    assert len(set(logs.values())) == 1
+
+
+def test_a_sequencer_back_from_a_long_away_logs_nothing_and_follows_the_hand_over() -> None:
+    """Away as long as the hand-over time-out (table.md §13.1), the host logs nothing on
+    its old view, its own seat's move included (§6.3): the others hand the table on,
+    it follows, and nobody is timed out."""
+    net, sequencer, before, woke = _away(HOST_LOST_AFTER_MS)
+    assert len(net.entries()) == before
+    assert sequencer.quiet(woke)
+    assert sequencer.next_timer() == woke + GRACE_MS
+    old = net.host.peer_id
+    net.run(max_steps=200_000)
+    first = net.entries()[before]
+    assert isinstance(first.body, Handover), first.body
+    assert first.body.old == old
+    assert _time_outs(net) == []
+    assert game_over(net)
+    _logs_agree(net)
+
+
+def test_a_shorter_away_holds_the_time_outs_only() -> None:
+    """Away for less (a starved core): no member can have voted, so the host logs what
+    came at once; only its time-outs wait the grace."""
+    net, sequencer, before, woke = _away(HOST_LOST_AFTER_MS - 1)
+    assert len(net.entries()) > before
+    assert not sequencer.quiet(woke)
+    net.run(max_steps=200_000)
+    assert not [e for e in net.entries() if isinstance(e.body, Handover)]
+    assert _time_outs(net) == []
+    assert game_over(net)
+    _logs_agree(net)
+
+
+def test_a_sequencer_alone_is_quiet_and_one_seat_back_ends_it() -> None:
+    net, seats = _table(silent=2)
+    sequencer = _sequencer(net.host)
+    for peer in seats[1:]:
+        net.host.peer_lost(peer)
+    assert sequencer.quiet(net.now_ms)
+    net.host.peer_back(seats[1])
+    assert not sequencer.quiet(net.now_ms)

@@ -413,6 +413,10 @@ class TablePeer(Controls):
         a message the sequencer sits on goes to every peer."""
         self.now_ms = max(self.now_ms, now_ms)
         if self.sequencer is not None and self.stopped is None:
+            # What came while quiet first (table.md §6.3): a move that waited in our
+            # socket while this machine was away came in time.
+            for outcome in self.sequencer.release(self.now_ms):
+                self._order(outcome)
             self._order(self.sequencer.tick(self.now_ms))
         due = self.outbox.relay_due(self.now_ms)
         if due is not None:
@@ -472,6 +476,7 @@ class TablePeer(Controls):
         member): the sequencer no longer counts it lost (table.md §14.1)."""
         if self.sequencer is not None:
             self.sequencer.back(peer.key)
+            self._drive()
 
     def rejoin(self) -> None:
         """The shell says we are back after being cut off: ask every member for what we
@@ -719,7 +724,14 @@ class TablePeer(Controls):
 
     # -- driving: duties, then the player (``initiative``) -----------------------------
     def _drive(self) -> None:
-        """Send what the table waits for from us; then let the player move."""
+        """Send what the table waits for from us; then let the player move. A quiet
+        sequencer (table.md §6.3) first logs what it kept, once it may; while it may
+        not, its own seat waits too."""
+        if self.sequencer is not None and self.stopped is None:
+            for outcome in self.sequencer.release(self.now_ms):
+                self._order(outcome)
+            if self.sequencer.quiet(self.now_ms):
+                return
         initiative.drive(self, self._events.append)
 
     def bot_move(self, bot: Bot | None) -> bool:

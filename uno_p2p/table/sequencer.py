@@ -26,13 +26,18 @@ Its timers are its own private view (table.md §6.3), so they hold back where
 that view is the likelier fault: while no other seat is in reach (this
 sequencer is the one cut off, and what it logged alone would reach nobody),
 and for ``WAKE_GRACE_MS`` after a timer fired ``WOKE_LATE_MS`` late (this
-machine was away: a paused process, a closed lid, a starved core).
+machine was away: a paused process, a closed lid, a starved core). While
+alone, and for ``WAKE_GRACE_MS`` after an away as long as the hand-over time-out,
+it logs nothing at all (it is *quiet*): the others may have handed the table on
+meanwhile, and an entry logged then would fork its own log from the table's.
+What comes meanwhile is kept and logged when the quiet ends.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TypeAlias
 
 from uno_p2p.crypto.identity import Identity
 from uno_p2p.errors import IllegalAction, RemoteProtocolError
@@ -40,12 +45,14 @@ from uno_p2p.rules.actions import TimeOut
 from uno_p2p.table.bodies import Abort, Clock, Move, Remove
 from uno_p2p.table.duties import turn_deadline, waiting_for
 from uno_p2p.table.events import TableEvent
+from uno_p2p.table.handover import HOST_LOST_AFTER_MS
 from uno_p2p.table.ledger import Ledger, check_message, refused
 from uno_p2p.table.outbox import Outbox
 from uno_p2p.table.removal import awaited, removable
 from uno_p2p.table.state import Misbehaviour, TablePhase, TableState
 from uno_p2p.wire.chain import ChainError
 from uno_p2p.wire.envelope import Entry, Message
+from uno_p2p.wire.lobby import MAX_PLAYERS
 from uno_p2p.wire.registry import Body
 
 #: A Clock entry precedes a message when the sequencer's clock moved this much.
@@ -61,6 +68,15 @@ WOKE_LATE_MS = 5_000
 #: links take a few redials to come back and tell it so. Timing them out first would
 #: log, alone, entries the table never sees.
 WAKE_GRACE_MS = 15_000
+#: An away this long, and the others may have handed the table on (table.md §13.1):
+#: the sequencer back from it logs nothing for ``WAKE_GRACE_MS`` (§6.3). A shorter
+#: one (a starved core) only holds its time-outs: no member can have voted yet, and
+#: holding the table's moves for the grace would make the members vote.
+QUIET_AFTER_AWAY_MS = HOST_LOST_AFTER_MS
+#: The host's own messages kept while it is quiet: its initiative waits meanwhile
+#: (``TablePeer``), so only what its person does at the lobby (kick, options, start)
+#: comes; more than this is a person pressing keys at a table that cannot hear them.
+HELD_OWN_MAX = 8
 LIVE = (TablePhase.KEYS, TablePhase.PLAYING)
 #: Phases in which the table waits for a seat's work and times it out (table.md §6).
 WAITING = (*LIVE, TablePhase.REVEALING)
@@ -77,6 +93,10 @@ class Drop:
     #: ``Message.hash`` of the message not logged: its author acts on the notice only
     #: if it sent that very message (table.md §3.1).
     digest: bytes
+
+
+#: The host's own message, made when it is logged (it takes the counter then).
+Maker: TypeAlias = Callable[[int], Body]
 
 
 @dataclass(slots=True)
@@ -114,6 +134,13 @@ class Sequencer:
         self.awake_ms = 0
         #: Whether the last look at the timers found this sequencer alone.
         self.was_alone = False
+        #: Nothing logged before this (``WAKE_GRACE_MS`` after this machine was away
+        #: ``QUIET_AFTER_AWAY_MS``, table.md §6.3); 0 once that quiet is over.
+        self.quiet_until_ms = 0
+        #: What came while quiet: each seat's latest message (one in flight each,
+        #: §3.1), in the order they came, then the host's own, logged when it ends.
+        self.held: dict[bytes, Message] = {}
+        self.held_own: list[Maker] = []
 
     @property
     def counter(self) -> int:
@@ -128,9 +155,33 @@ class Sequencer:
         """The shell runs, now (it says so every fraction of a second while it does):
         a gap of ``WOKE_LATE_MS`` since it last said so means this machine was away,
         however on time the next timer looks (table.md §6.3)."""
-        if self.awake_ms and now_ms - self.awake_ms >= WOKE_LATE_MS:
+        away_ms = now_ms - self.awake_ms if self.awake_ms else 0
+        if away_ms >= WOKE_LATE_MS:
             self.hold_until_ms = max(self.hold_until_ms, now_ms + WAKE_GRACE_MS)
+        if away_ms >= QUIET_AFTER_AWAY_MS:
+            self.quiet_until_ms = max(self.quiet_until_ms, now_ms + WAKE_GRACE_MS)
         self.awake_ms = max(self.awake_ms, now_ms)
+
+    def quiet(self, now_ms: int) -> bool:
+        """Whether this sequencer logs nothing now (table.md §6.3): alone, or within the
+        grace after a long away. Any input the shell hands on is a word that it runs: the
+        frames that waited in the socket while this machine was away come before the
+        shell's next ``awake``, and must not be logged on the old view of the table."""
+        if self.awake_ms:
+            self.awake(now_ms)
+        return self.alone() or now_ms < self.quiet_until_ms
+
+    def release(self, now_ms: int) -> list[Outcome]:
+        """Log what came while this sequencer was quiet, in the order it came, once it
+        is no longer: each message checked as if it came now (one outcome each, for
+        its entries and its drop)."""
+        if self.quiet(now_ms):
+            return []
+        self.quiet_until_ms = 0
+        held, self.held = list(self.held.values()), {}
+        own, self.held_own = self.held_own, []
+        return [*(self.submit(message, now_ms) for message in held),
+                *(self.submit_own(make, now_ms) for make in own)]
 
     def lose(self, key: bytes) -> None:
         """The shell says ``key``'s links are down past its time-out (table.md §14); the
@@ -162,6 +213,9 @@ class Sequencer:
         except RemoteProtocolError as error:
             outcome.forged = str(error)
             return outcome
+        if self.quiet(now_ms):
+            self._hold(message)
+            return outcome
         self._clock(outcome, now_ms, message)
         try:
             checked = self._check(message)
@@ -177,20 +231,34 @@ class Sequencer:
         self._log(outcome, message, now_ms, checked)
         return outcome
 
+    def _hold(self, message: Message) -> None:
+        """Keep ``message`` for when the quiet ends: its author's latest only (one in
+        flight, table.md §3.1), and in the lobby, where keys without a seat may speak,
+        no more authors than a table has seats (the others join again, §3.2)."""
+        key = message.author.key
+        if key in self.held or len(self.held) < MAX_PLAYERS:
+            self.held.pop(key, None)
+            self.held[key] = message
+
     def _retry(self, outcome: Outcome, message: Message, now_ms: int) -> Outcome:
         more = self.submit(message, now_ms)
         outcome.entries.extend(more.entries)
         outcome.drop = more.drop
         return outcome
 
-    def submit_own(self, make: Callable[[int], Body], now_ms: int) -> Outcome:
-        """Sign and log one of the host's own bodies (``make`` gets its counter).
+    def submit_own(self, make: Maker, now_ms: int) -> Outcome:
+        """Sign and log one of the host's own bodies (``make`` gets its counter); kept,
+        and logged later, while the sequencer is quiet.
 
         Raises:
             Misbehaviour / ChainError: the host's own message is invalid (a bug:
                 the host checks its moves first).
         """
         outcome = Outcome()
+        if self.quiet(now_ms):
+            if len(self.held_own) < HELD_OWN_MAX:
+                self.held_own.append(make)
+            return outcome
         self._clock(outcome, now_ms, None)
         message = self._sign_with(make)
         try:
@@ -299,9 +367,11 @@ class Sequencer:
     # -- timers (table.md §6) -------------------------------------------------------------
     def next_timer(self) -> int | None:
         """When ``tick`` has something to do, if ever: never while this sequencer is
-        alone, and not before a wake-up's grace has run out."""
+        alone, and not before a wake-up's grace has run out; at its end, the quiet
+        is over (``release``)."""
         if self.alone():
             return None
+        quiet = [self.quiet_until_ms] if self.quiet_until_ms else []
         deadlines = []
         turn = self._turn_deadline()
         if turn is not None:
@@ -310,7 +380,8 @@ class Sequencer:
             deadlines.append(self.last_progress_ms + self.response_timeout_ms)
         if self._gone_awaited():
             deadlines.append(self.last_progress_ms)
-        return max(min(deadlines), self.hold_until_ms) if deadlines else None
+        timeouts = [max(min(deadlines), self.hold_until_ms)] if deadlines else []
+        return min(quiet + timeouts, default=None)
 
     def alone(self) -> bool:
         """Every other seat out of reach, as the shell reports: as far as this sequencer
