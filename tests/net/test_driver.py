@@ -9,14 +9,29 @@ nowhere.
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import pytest
+
 from tests.table.test_handover import MAX_STEPS
 from tests.table.test_leaving import _leave, _mid_round, _table
 from tests.table.test_removal import _vanish
+from uno_p2p.audit import audit_file
+from uno_p2p.audit.report import Status
+from uno_p2p.cli.lan import Console, finish
 from uno_p2p.crypto.identity import Identity
 from uno_p2p.net.driver import Driver
-from uno_p2p.table.memnet import NAMES, Network, seeded
+from uno_p2p.net.link import DEFAULT_TIMINGS
+from uno_p2p.net.mesh import Mesh
+from uno_p2p.net.seats import LogSaver
+from uno_p2p.rules.options import preset
+from uno_p2p.store.unolog import read_log
+from uno_p2p.table.events import GameEnded
+from uno_p2p.table.frames import FRAME_SYNC, frame, sync_request
+from uno_p2p.table.memnet import NAMES, Network, TableSetup, game_over, seat_table, seeded
 from uno_p2p.table.peer import TablePeer
 from uno_p2p.table.sending import Outgoing
+from uno_p2p.table.state import TablePhase
 
 SEAT = 2
 
@@ -53,3 +68,70 @@ async def test_a_seat_removed_for_vanishing_is_not_finished() -> None:
     net.run(until=lambda n: victim.peer_id not in n.host.state.seats, max_steps=MAX_STEPS)
     assert victim.peer_id not in net.host.state.seats
     assert not _rebuilt(net, b"driver vanish").finished.is_set()
+
+
+#: A game to 1 point: one round, then the final reveals.
+SUPERSEDED = b"driver end superseded"
+
+
+def _ended_alone() -> tuple[Network, set[bytes]]:
+    """A table whose host logs the final reveals and the game's end alone: it hears
+    everyone, nothing it sends arrives, and meanwhile the others hand the table on from
+    an entry before its end (table.md §13.2). ``cut`` holds the host while cut."""
+    cut: set[bytes] = set()
+
+    def tamper(sender: bytes, recipient: bytes, data: bytes) -> list[bytes]:
+        return [] if sender in cut else [data]
+
+    net = seat_table(TableSetup(3, preset("official", ["target=1"]), SUPERSEDED,
+                                preset="official"), tamper)
+    ann, bob = (net.peers[Identity(seeded(SUPERSEDED, f"identity {i}")).peer.key]
+                for i in (0, 1))
+    net.run(until=lambda n: ann.state.phase == TablePhase.REVEALING, max_steps=MAX_STEPS)
+    cut.add(ann.peer_id.key)
+    net.run(until=lambda n: bob.state.term >= 1, max_steps=MAX_STEPS)
+    assert ann.state.phase == TablePhase.ENDED, "the host logged the end alone"
+    assert bob.state.handovers[0][0] < ann.state.seq, "the others went on from before it"
+    return net, cut
+
+
+async def test_an_end_a_hand_over_supersedes_is_no_end(tmp_path: Path,
+                                                        capsys: pytest.CaptureFixture[str]
+                                                        ) -> None:
+    """The host said "Game over", then its log audited unfinished (a full run of
+    test_lan_faults): the end it logged alone was superseded while its links lingered,
+    and its node stopped there. The node goes on to the table's own end instead, its
+    log always the chain it holds, and it announces only an end its log holds."""
+    net, cut = _ended_alone()
+    ann = net.host
+    path = tmp_path / "ann.unolog"
+    notes: list[str] = []
+    driver = Unlinked(ann, LogSaver.create(path), on_event=lambda event: None,
+                      on_note=notes.append)
+    driver.mesh = Mesh(driver, DEFAULT_TIMINGS, dials=False)
+    try:
+        driver.pump()
+        assert driver.finished.is_set()
+        announced = [e for e in net.events[ann.peer_id.key] if isinstance(e, GameEnded)]
+        assert announced, "the host's own end was announced to its player"
+        cut.clear()  # the links heal: the hand-over reaches the old host
+        net.run(until=lambda n: ann.state.phase != TablePhase.ENDED, max_steps=MAX_STEPS)
+        driver.pump()
+        assert not driver.finished.is_set(), "the game is not over here any more"
+        assert read_log(path).entries == ann.ledger.chain.entries
+        asked = [o for o in driver.sent if o.data[:1] == FRAME_SYNC]
+        assert asked, "it asks the members for what follows its head"
+        assert asked[-1].data == frame(FRAME_SYNC, sync_request(ann.state.seq))
+        console = Console(False)
+        console.driver, console.result = driver, announced[-1]
+        assert not finish(path, console)
+        assert "Game over" not in capsys.readouterr().out
+        net.run(until=game_over, max_steps=MAX_STEPS)
+        driver.pump()
+        assert driver.finished.is_set(), "the table's own end ends the node"
+    finally:
+        driver.close_log()
+    others = {net.entries(p) for p in net.peers.values()}
+    assert others == {read_log(path).entries}, "the log on disk is the table's"
+    assert audit_file(path).status == Status.OK
+

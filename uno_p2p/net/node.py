@@ -372,10 +372,15 @@ class HostNode(Driver):
             self.peer.start(self.clock())
 
     async def run(self) -> None:
-        """Until the game ends (or stops), then say goodbye to every joiner."""
-        await self.finished.wait()
-        await asyncio.sleep(LINGER_S)
-        await self._until_hung_up(HANG_UP_WAIT_S)
+        """Until the game ends (or stops), then say goodbye to every joiner. An end that a
+        hand-over supersedes while the links linger is no end (``Driver._superseded``):
+        the node plays on to the table's own."""
+        while True:
+            await self.finished.wait()
+            await asyncio.sleep(LINGER_S)
+            await self._until_hung_up(HANG_UP_WAIT_S)
+            if self.finished.is_set():
+                break
         await self.shutdown("the game is over")
 
     async def _until_hung_up(self, seconds: float) -> None:
@@ -386,7 +391,7 @@ class HostNode(Driver):
         see the end."""
         with contextlib.suppress(TimeoutError):
             async with asyncio.timeout(seconds):
-                while self.links:
+                while self.links and self.finished.is_set():
                     self._link_ended.clear()
                     await self._link_ended.wait()
 
@@ -558,6 +563,24 @@ class JoinNode(Driver):
     async def _run(self) -> None:
         first, since = True, time.monotonic()
         backoff = Backoff()
+        while True:
+            if not await self._play_on(first, since, backoff):
+                return  # the host closed a lobby we had no place in: nothing to linger for
+            first = False
+            await asyncio.sleep(LINGER_S)
+            if self.finished.is_set():
+                break
+            # Our end was superseded while we lingered (``Driver._superseded``): the game
+            # goes on, over a fresh link (the last one stopped being read at the end).
+            if self.link is not None:
+                self.link.abort()
+                self.link = None
+        if self.link is not None:
+            await self.link.close("the game is over")
+
+    async def _play_on(self, first: bool, since: float, backoff: Backoff) -> bool:
+        """Keep a link and play until the game ends (or this node gives up); False when
+        the host closed the link on a peer that holds no place at the table."""
         while not self.finished.is_set():
             try:
                 self.link = await self._connect()
@@ -577,16 +600,14 @@ class JoinNode(Driver):
             if error is not None and error.code == "bye" and not self._member():
                 self.on_note(f"the host closed the link: {error}")
                 self._lost()
-                return
+                return False
             if error is not None and not self.finished.is_set():
                 who = "the host" if link.peer == self.expect_host else \
                     self.name_of(link.peer.key)
                 self.on_note(f"lost the link to {who} ({error.code}): {error}; "
                              "reconnecting, and playing on through the other members")
                 await self._pause(backoff.after(time.monotonic() - linked))
-        await asyncio.sleep(LINGER_S)
-        if self.link is not None:
-            await self.link.close("the game is over")
+        return True
 
     async def _pause(self, seconds: float) -> None:
         """Wait ``seconds`` before dialing again, or less if the game ends meanwhile."""
