@@ -23,15 +23,18 @@ from uno_p2p.crypto.identity import Identity
 from uno_p2p.net.driver import Driver
 from uno_p2p.net.link import DEFAULT_TIMINGS
 from uno_p2p.net.mesh import Mesh
+from uno_p2p.net.node import HostNode, JoinNode
 from uno_p2p.net.seats import LogSaver
 from uno_p2p.rules.options import preset
 from uno_p2p.store.unolog import read_log
+from uno_p2p.table.bodies import Move
 from uno_p2p.table.events import GameEnded
 from uno_p2p.table.frames import FRAME_SYNC, frame, sync_request
 from uno_p2p.table.memnet import NAMES, Network, TableSetup, game_over, seat_table, seeded
 from uno_p2p.table.peer import TablePeer
 from uno_p2p.table.sending import Outgoing
 from uno_p2p.table.state import TablePhase
+from uno_p2p.wire.envelope import Entry
 
 SEAT = 2
 
@@ -135,3 +138,46 @@ async def test_an_end_a_hand_over_supersedes_is_no_end(tmp_path: Path,
     assert others == {read_log(path).entries}, "the log on disk is the table's"
     assert audit_file(path).status == Status.OK
 
+
+#: A two-player game to 1 point.
+TWO = b"driver two players"
+
+
+def _two_player_log() -> tuple[Entry, ...]:
+    net = seat_table(TableSetup(2, preset("official", ["target=1"]), TWO, preset="official"))
+    net.run(until=game_over, max_steps=MAX_STEPS)
+    return net.entries()
+
+
+def _resumed(entries: tuple[Entry, ...], seat: int) -> TablePeer:
+    return TablePeer.resume(Identity(seeded(TWO, f"identity {seat}")),
+                            seeded(TWO, f"entropy {seat}"), entries, name=NAMES[seat],
+                            bot="heuristic", nonce=seeded(TWO, f"nonce {seat}", 16))
+
+
+async def test_a_stop_says_whom_the_table_was_waiting_for() -> None:
+    """table.md §6.3, §14.1: a node that stops, out of reach of everyone, cannot tell its
+    own absence from the others'; its sentence says whom the table was waiting for at
+    its last entry, as a plain fact. Cut after Ann's move with Bob's move next in the
+    log, the table waits for Bob's decision: the host says Bob, Bob's node "you"."""
+    log = _two_player_log()
+    ann = log[0].author
+    cut = next(e.seq for e in log[1:-1] if isinstance(e.body, Move) and e.author == ann
+               and isinstance(log[e.seq + 1].body, Move) and log[e.seq + 1].author != ann)
+    host_notes: list[str] = []
+    host = HostNode(_resumed(log[:cut + 1], 0), None, on_event=lambda event: None,
+                    on_note=host_notes.append)
+    bob_notes: list[str] = []
+    bob = JoinNode(Identity(seeded(TWO, "identity 1")), ("127.0.0.1", 9),
+                   make_peer=None, peer=_resumed(log[:cut + 1], 1),
+                   on_event=lambda event: None, on_note=bob_notes.append)
+    try:
+        host.give_up()
+        bob.give_up()
+    finally:
+        host.close_log()
+        bob.close_log()
+    assert host_notes[-1].endswith(f"after entry {cut + 1}, where the table was waiting "
+                                   "for Bob")
+    assert bob_notes[-1].endswith(f"after entry {cut + 1}, where the table was waiting "
+                                  "for you")

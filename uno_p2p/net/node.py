@@ -48,6 +48,7 @@ from uno_p2p.net.txt import OUR_PROTOCOL_VERSION
 from uno_p2p.table.events import GameStarted, PeerMisbehaved, PlayerLeft, TableEvent
 from uno_p2p.table.frames import FRAME_SYNC, FRAMES, frame, sync_request
 from uno_p2p.table.peer import TablePeer
+from uno_p2p.table.removal import awaited_seats
 from uno_p2p.table.sending import Outgoing
 from uno_p2p.table.sequencer import RESPONSE_TIMEOUT_MS
 from uno_p2p.table.state import TablePhase
@@ -65,6 +66,23 @@ HANG_UP_WAIT_S = 30.0
 GIVE_UP_S = 30.0
 #: The code of the ``LinkLost`` a resumed joiner stops with when no member answered.
 NOBODY_ANSWERED = "nobody_answered"
+
+def waited_for(peer: TablePeer) -> str:
+    """Whom the table was waiting for at the log's last entry, as the end of a stop
+    sentence (", where the table was waiting for Bob"; "you" for this seat), or "". A
+    plain fact of the log (table.md §14.1), as the audit's ``waiting``: this node cannot
+    tell its own absence from theirs, so it accuses nobody."""
+    state = peer.state
+    if state.phase not in LIVE:
+        return ""
+    mine = state.seat_of(peer.peer_id.key)
+    names = ["you" if seat == mine else state.name_of(state.seats[seat].key)
+             for seat in awaited_seats(state)]
+    if not names:
+        return ""
+    listed = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+    return f", where the table was waiting for {listed}"
+
 
 class HostNode(Driver):
     """The host: listens, authenticates joiners, and carries the sequencer's frames."""
@@ -403,10 +421,10 @@ class HostNode(Driver):
             return
         if self.peer.sequencer is not None:
             self.on_note(f"nobody at the table is in reach any more: the game stopped here "
-                         f"after entry {self.peer.state.seq}")
+                         f"after entry {self.peer.state.seq}{waited_for(self.peer)}")
         else:
             self.on_note(f"the sequencer is gone: the game stopped after entry "
-                         f"{self.peer.state.seq}")
+                         f"{self.peer.state.seq}{waited_for(self.peer)}")
         self.finished.set()
 
     async def shutdown(self, reason: str) -> None:
@@ -685,5 +703,6 @@ class JoinNode(Driver):
             return
         self.host_lost = True
         seq = 0 if self._peer is None else self._peer.state.seq
-        self.on_note(f"the host is gone: the game stopped after entry {seq}")
+        waited = "" if self._peer is None else waited_for(self._peer)
+        self.on_note(f"the host is gone: the game stopped after entry {seq}{waited}")
         self.finished.set()
