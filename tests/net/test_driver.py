@@ -9,6 +9,7 @@ nowhere.
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 import pytest
@@ -20,6 +21,7 @@ from uno_p2p.audit import audit_file
 from uno_p2p.audit.report import Status
 from uno_p2p.cli.lan import Console, finish
 from uno_p2p.crypto.identity import Identity
+from uno_p2p.net import node as node_module
 from uno_p2p.net.driver import Driver
 from uno_p2p.net.link import DEFAULT_TIMINGS
 from uno_p2p.net.mesh import Mesh
@@ -181,3 +183,47 @@ async def test_a_stop_says_whom_the_table_was_waiting_for() -> None:
                                    "for Bob")
     assert bob_notes[-1].endswith(f"after entry {cut + 1}, where the table was waiting "
                                   "for you")
+
+
+class LingeringLink:
+    """A member's link the host keeps until the member hangs up (``HostNode.run``)."""
+
+    async def close(self, reason: str) -> None:
+        """Nothing to send: the member is in memory."""
+
+
+async def _turns(count: int = 20) -> None:
+    for _ in range(count):
+        await asyncio.sleep(0)
+
+
+async def test_a_host_whose_end_is_superseded_while_it_lingers_plays_on(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """``HostNode.run`` after its end keeps the links until the members hang up; an end
+    superseded meanwhile sends it back to waiting for the table's own end, and only
+    that end closes the node."""
+    monkeypatch.setattr(node_module, "LINGER_S", 0.0)
+    net, cut = _ended_alone()
+    ann = net.host
+    host = HostNode(ann, None, on_event=lambda event: None, on_note=lambda text: None)
+    key = next(k for k in net.peers if k != ann.peer_id.key)
+    host.links[key] = LingeringLink()  # type: ignore[assignment]
+    host.pump()
+    running = asyncio.create_task(host.run())
+    try:
+        await _turns()
+        assert not running.done(), "it lingers while a member's link is open"
+        cut.clear()
+        net.run(until=lambda n: ann.state.phase != TablePhase.ENDED, max_steps=MAX_STEPS)
+        host.pump()
+        await _turns()
+        assert not host.closed, "the game goes on here: the node is not shut down"
+        assert not running.done()
+        net.run(until=game_over, max_steps=MAX_STEPS)
+        host.links.clear()  # the members hung up after their own end
+        host.pump()
+        await asyncio.wait_for(running, 60)
+        assert host.closed
+    finally:
+        running.cancel()
+        host.close_log()

@@ -138,8 +138,12 @@ class Driver:
         self.on_note(f"the table went on without this seat's last entries: following it "
                      f"from entry {self.peer.state.seq}")
         self.mesh.reopen()
+        self._reopened()
         self.peer.ask_members()
         self.pump()
+
+    def _reopened(self) -> None:
+        """A hook: the host stops waiting for its members to hang up."""
 
     def _duty_done(self, job: DutyJob, body: Duty) -> None:
         self.peer.duty_done(job, body)

@@ -413,6 +413,9 @@ class HostNode(Driver):
                     self._link_ended.clear()
                     await self._link_ended.wait()
 
+    def _reopened(self) -> None:
+        self._link_ended.set()  # ``_until_hung_up`` looks again, and sees the game go on
+
     def give_up(self) -> None:
         """The sequencer (another member, after a hand-over) stayed out of reach and no
         new hand-over came, or, this node the sequencer, no other seat came back in
