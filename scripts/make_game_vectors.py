@@ -37,7 +37,7 @@ from uno_p2p.rules.actions import Draw
 from uno_p2p.rules.engine import public_part
 from uno_p2p.rules.options import preset
 from uno_p2p.store.unolog import GameLog, read_log
-from uno_p2p.table.bodies import Move, ShuffleDeck
+from uno_p2p.table.bodies import Abort, Move, ShuffleDeck
 from uno_p2p.table.game import reseat_order
 from uno_p2p.table.memnet import NAMES, Network, TableSetup, game_over, seat_table, seeded
 from uno_p2p.table.state import Misbehaviour, TableState
@@ -82,6 +82,10 @@ class Game:
     #: discard pile and a Wild Draw Four starter sent back (deck.md §6.1); its seed is
     #: the first of ``label-1`` ... ``label-<SEARCH>`` that does.
     needs_piles: bool = False
+    #: Cut the log after seat 1's first move; the host then logs an ``abort`` citing as
+    #: equivocation seat 1's message under that move's number signed at a head this log
+    #: does not hold (table.md §7.2: judged on its body, a false accusation).
+    equivocation_elsewhere: bool = False
 
 
 GAMES = (
@@ -113,6 +117,12 @@ GAMES = (
          "decks started by a reshuffle of the discard pile (sources and faces named) and "
          "by a Wild Draw Four starter sent back (sources named, no faces)",
          version=2, needs_piles=True),
+    Game("2p-equivocation-elsewhere", 2, "official", ("target=1",), "v2-2p",
+         "version 2: the v2 2p-official game cut after Bob's first move; the host logs an "
+         "abort citing as equivocation Bob's second message under that move's number, "
+         "signed at a head this log does not hold (table.md §7.2: it proves nothing, and "
+         "the abort is judged on its body: verdict violation, false_accusation, naming Ann)",
+         version=2, equivocation_elsewhere=True),
 )
 
 
@@ -130,6 +140,8 @@ def play(game: Game, label: str | None = None) -> tuple[Entry, ...]:
         leaver.leave("the bus is here")
     net.run(until=game_over)
     entries = net.entries()
+    if game.equivocation_elsewhere:
+        return abort_for_equivocation_elsewhere(setup, entries)
     return forge_wrong_seat(setup, entries) if game.forged else entries
 
 
@@ -199,6 +211,29 @@ def forge_wrong_seat(setup: TableSetup, entries: Sequence[Entry]) -> tuple[Entry
     message = Message.sign(bob, kept[0].message.table_id, counter, head, Move(Draw(0)),
                            version=kept[0].message.version)
     return (*kept, Entry.countersign(host, index, kept[-1].hash, message))
+
+
+def abort_for_equivocation_elsewhere(setup: TableSetup, entries: Sequence[Entry]
+                                     ) -> tuple[Entry, ...]:
+    """The log up to seat 1's first move, then the host's ``abort`` naming seat 1 for
+    equivocation, its evidence seat 1's ``Draw`` under that move's number signed at
+    head ``(seen = the move's own seen, hash = 32 zero bytes)``: no entry of this log
+    has that hash, so the message was signed on another chain (table.md §7.2, wire.md
+    §4.2) and proves nothing; a draw on seat 1's turn breaks no rule, so the abort is a
+    false accusation."""
+    host, bob = (Identity(seeded(setup.seed, f"identity {i}")) for i in (0, 1))
+    index = next(e.seq for e in entries if isinstance(e.body, Move) and e.author == bob.peer)
+    kept = list(entries[:index + 1])
+    table_id, version = kept[0].message.table_id, kept[0].message.version
+    move = kept[index].message
+    elsewhere = Message.sign(bob, table_id, move.counter, Head(move.head.seen, bytes(32)),
+                             Move(Draw(1)), version=version)
+    counter = sum(e.author == host.peer for e in kept)
+    head = Head(len(kept), kept[-1].hash)
+    abort = Message.sign(host, table_id, counter, head,
+                         Abort(bob.peer, "equivocation", "signed two messages with one number",
+                               elsewhere.encode()), version=version)
+    return (*kept, Entry.countersign(host, len(kept), kept[-1].hash, abort))
 
 
 def describe(game: Game, path: Path) -> dict[str, object]:
@@ -283,11 +318,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=OUT, help="where to write")
     parser.add_argument("--version", type=int, choices=sorted(VERSION_DIRS),
                         default=PROTOCOL_VERSION, help="which protocol version's set")
+    parser.add_argument("--only", default=None, metavar="NAME",
+                        help="write only this game (a new vector), keeping the others' "
+                             "files and descriptions as they are")
     args = parser.parse_args(argv)
     out = args.out / VERSION_DIRS[args.version]
     out.mkdir(parents=True, exist_ok=True)
     games = []
+    kept: dict[str, object] = {}
+    if args.only is not None:
+        kept = {g["file"]: g for g in json.loads((out / "games.json").read_text())["games"]}
     for game in (g for g in GAMES if g.version == args.version):
+        if args.only is not None and game.name != args.only:
+            games.append(kept[f"{game.name}.unolog"])
+            continue
         entries = play_searched(game)
         path = out / f"{game.name}.unolog"
         path.unlink(missing_ok=True)

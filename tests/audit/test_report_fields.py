@@ -18,10 +18,10 @@ from tests.audit.test_fault_codes import BOB, CY, FIRST_KEY, LOG, forge, reveal_
 from uno_p2p.audit import AuditReport, Knowledge, Status, audit_entries, audit_file, walk
 from uno_p2p.audit.report import Finding, RemovalResult, _duration
 from uno_p2p.store.unolog import read_log
-from uno_p2p.table.bodies import Abort, Remove
+from uno_p2p.table.bodies import Abort, Move, Remove
 from uno_p2p.table.ledger import digest
 from uno_p2p.wire.envelope import Entry
-from uno_p2p.wire.lobby import Leave
+from uno_p2p.wire.lobby import Join, Leave
 from uno_p2p.wire.private import Sealed
 
 DATA = Path(__file__).resolve().parent.parent / "data"
@@ -178,3 +178,29 @@ def test_a_leaver_who_never_reveals_is_named_by_the_closing_entry() -> None:
                                                              False)
     assert finding.peer is not None
     assert finding.peer.key == BOB.key
+
+
+#: A two-player game (Ann the host, Bob): the frozen version 2 vector.
+TWO = Path(__file__).resolve().parents[2] / "protocol" / "vectors" / "games" / "v2"
+
+
+def test_an_unfinished_log_names_whom_the_table_waits_for() -> None:
+    """verdicts.md §3 ``waiting``, table.md §14.1: a log that ends after Ann's move, the
+    next entry Bob's own move, ends while the table waits for Bob's decision (his turn):
+    a fact of the log, named in the sentence and in ``--json``, blaming nobody."""
+    log = read_log(TWO / "2p-official.unolog").entries
+    ann = log[0].author  # entry 0 opens Ann's table
+    bob = next(e.author for e in log if isinstance(e.body, Join) and e.body.name == "Bob")
+    cut = next(e.seq for e in log[1:-1] if _is_move(e) and e.author == ann
+               and _is_move(log[e.seq + 1]) and log[e.seq + 1].author == bob)
+    report = audit_entries(log[:cut + 1])
+    assert report.status == Status.UNFINISHED
+    assert report.violation is None
+    assert "waits for Bob" in report.stopped
+    assert report.waiting == ("Bob",)
+    assert report.to_json()["waiting"] == ["Bob"]
+    assert "waiting" not in audit_entries(log).to_json(), "only an unfinished report has it"
+
+
+def _is_move(entry: Entry) -> bool:
+    return isinstance(entry.body, Move)

@@ -9,14 +9,34 @@ nowhere.
 
 from __future__ import annotations
 
+import asyncio
+from pathlib import Path
+
+import pytest
+
 from tests.table.test_handover import MAX_STEPS
 from tests.table.test_leaving import _leave, _mid_round, _table
 from tests.table.test_removal import _vanish
+from uno_p2p.audit import audit_file
+from uno_p2p.audit.report import Status
+from uno_p2p.cli.lan import Console, finish
 from uno_p2p.crypto.identity import Identity
+from uno_p2p.net import node as node_module
 from uno_p2p.net.driver import Driver
-from uno_p2p.table.memnet import NAMES, Network, seeded
+from uno_p2p.net.link import DEFAULT_TIMINGS
+from uno_p2p.net.mesh import Mesh
+from uno_p2p.net.node import HostNode, JoinNode
+from uno_p2p.net.seats import LogSaver
+from uno_p2p.rules.options import preset
+from uno_p2p.store.unolog import read_log
+from uno_p2p.table.bodies import Move
+from uno_p2p.table.events import GameEnded
+from uno_p2p.table.frames import FRAME_SYNC, frame, sync_request
+from uno_p2p.table.memnet import NAMES, Network, TableSetup, game_over, seat_table, seeded
 from uno_p2p.table.peer import TablePeer
 from uno_p2p.table.sending import Outgoing
+from uno_p2p.table.state import TablePhase
+from uno_p2p.wire.envelope import Entry
 
 SEAT = 2
 
@@ -53,3 +73,157 @@ async def test_a_seat_removed_for_vanishing_is_not_finished() -> None:
     net.run(until=lambda n: victim.peer_id not in n.host.state.seats, max_steps=MAX_STEPS)
     assert victim.peer_id not in net.host.state.seats
     assert not _rebuilt(net, b"driver vanish").finished.is_set()
+
+
+#: A game to 1 point: one round, then the final reveals.
+SUPERSEDED = b"driver end superseded"
+
+
+def _ended_alone() -> tuple[Network, set[bytes]]:
+    """A table whose host logs the final reveals and the game's end alone: it hears
+    everyone, nothing it sends arrives, and meanwhile the others hand the table on from
+    an entry before its end (table.md §13.2). ``cut`` holds the host while cut."""
+    cut: set[bytes] = set()
+
+    def tamper(sender: bytes, recipient: bytes, data: bytes) -> list[bytes]:
+        return [] if sender in cut else [data]
+
+    net = seat_table(TableSetup(3, preset("official", ["target=1"]), SUPERSEDED,
+                                preset="official"), tamper)
+    ann, bob = (net.peers[Identity(seeded(SUPERSEDED, f"identity {i}")).peer.key]
+                for i in (0, 1))
+    net.run(until=lambda n: ann.state.phase == TablePhase.REVEALING, max_steps=MAX_STEPS)
+    cut.add(ann.peer_id.key)
+    net.run(until=lambda n: bob.state.term >= 1, max_steps=MAX_STEPS)
+    assert ann.state.phase == TablePhase.ENDED, "the host logged the end alone"
+    assert bob.state.handovers[0][0] < ann.state.seq, "the others went on from before it"
+    return net, cut
+
+
+async def test_an_end_a_hand_over_supersedes_is_no_end(tmp_path: Path,
+                                                        capsys: pytest.CaptureFixture[str]
+                                                        ) -> None:
+    """The host said "Game over", then its log audited unfinished (a full run of
+    test_lan_faults): the end it logged alone was superseded while its links lingered,
+    and its node stopped there. The node goes on to the table's own end instead, its
+    log always the chain it holds, and it announces only an end its log holds."""
+    net, cut = _ended_alone()
+    ann = net.host
+    path = tmp_path / "ann.unolog"
+    notes: list[str] = []
+    driver = Unlinked(ann, LogSaver.create(path), on_event=lambda event: None,
+                      on_note=notes.append)
+    driver.mesh = Mesh(driver, DEFAULT_TIMINGS, dials=False)
+    try:
+        driver.pump()
+        assert driver.finished.is_set()
+        announced = [e for e in net.events[ann.peer_id.key] if isinstance(e, GameEnded)]
+        assert announced, "the host's own end was announced to its player"
+        cut.clear()  # the links heal: the hand-over reaches the old host
+        net.run(until=lambda n: ann.state.phase != TablePhase.ENDED, max_steps=MAX_STEPS)
+        driver.pump()
+        assert not driver.finished.is_set(), "the game is not over here any more"
+        assert read_log(path).entries == ann.ledger.chain.entries
+        asked = [o for o in driver.sent if o.data[:1] == FRAME_SYNC]
+        assert asked, "it asks the members for what follows its head"
+        assert asked[-1].data == frame(FRAME_SYNC, sync_request(ann.state.seq))
+        console = Console(False)
+        console.driver, console.result = driver, announced[-1]
+        assert not finish(path, console)
+        assert "Game over" not in capsys.readouterr().out
+        net.run(until=game_over, max_steps=MAX_STEPS)
+        driver.pump()
+        assert driver.finished.is_set(), "the table's own end ends the node"
+    finally:
+        driver.close_log()
+    others = {net.entries(p) for p in net.peers.values()}
+    assert others == {read_log(path).entries}, "the log on disk is the table's"
+    assert audit_file(path).status == Status.OK
+
+
+#: A two-player game to 1 point.
+TWO = b"driver two players"
+
+
+def _two_player_log() -> tuple[Entry, ...]:
+    net = seat_table(TableSetup(2, preset("official", ["target=1"]), TWO, preset="official"))
+    net.run(until=game_over, max_steps=MAX_STEPS)
+    return net.entries()
+
+
+def _resumed(entries: tuple[Entry, ...], seat: int) -> TablePeer:
+    return TablePeer.resume(Identity(seeded(TWO, f"identity {seat}")),
+                            seeded(TWO, f"entropy {seat}"), entries, name=NAMES[seat],
+                            bot="heuristic", nonce=seeded(TWO, f"nonce {seat}", 16))
+
+
+async def test_a_stop_says_whom_the_table_was_waiting_for() -> None:
+    """table.md §6.3, §14.1: a node that stops, out of reach of everyone, cannot tell its
+    own absence from the others'; its sentence says whom the table was waiting for at
+    its last entry, as a plain fact. Cut after Ann's move with Bob's move next in the
+    log, the table waits for Bob's decision: the host says Bob, Bob's node "you"."""
+    log = _two_player_log()
+    ann = log[0].author
+    cut = next(e.seq for e in log[1:-1] if isinstance(e.body, Move) and e.author == ann
+               and isinstance(log[e.seq + 1].body, Move) and log[e.seq + 1].author != ann)
+    host_notes: list[str] = []
+    host = HostNode(_resumed(log[:cut + 1], 0), None, on_event=lambda event: None,
+                    on_note=host_notes.append)
+    bob_notes: list[str] = []
+    bob = JoinNode(Identity(seeded(TWO, "identity 1")), ("127.0.0.1", 9),
+                   make_peer=None, peer=_resumed(log[:cut + 1], 1),
+                   on_event=lambda event: None, on_note=bob_notes.append)
+    try:
+        host.give_up()
+        bob.give_up()
+    finally:
+        host.close_log()
+        bob.close_log()
+    assert host_notes[-1].endswith(f"after entry {cut + 1}, where the table was waiting "
+                                   "for Bob")
+    assert bob_notes[-1].endswith(f"after entry {cut + 1}, where the table was waiting "
+                                  "for you")
+
+
+class LingeringLink:
+    """A member's link the host keeps until the member hangs up (``HostNode.run``)."""
+
+    async def close(self, reason: str) -> None:
+        """Nothing to send: the member is in memory."""
+
+
+async def _turns(count: int = 20) -> None:
+    for _ in range(count):
+        await asyncio.sleep(0)
+
+
+async def test_a_host_whose_end_is_superseded_while_it_lingers_plays_on(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """``HostNode.run`` after its end keeps the links until the members hang up; an end
+    superseded meanwhile sends it back to waiting for the table's own end, and only
+    that end closes the node."""
+    monkeypatch.setattr(node_module, "LINGER_S", 0.0)
+    net, cut = _ended_alone()
+    ann = net.host
+    host = HostNode(ann, None, on_event=lambda event: None, on_note=lambda text: None)
+    key = next(k for k in net.peers if k != ann.peer_id.key)
+    host.links[key] = LingeringLink()  # type: ignore[assignment]
+    host.pump()
+    running = asyncio.create_task(host.run())
+    try:
+        await _turns()
+        assert not running.done(), "it lingers while a member's link is open"
+        cut.clear()
+        net.run(until=lambda n: ann.state.phase != TablePhase.ENDED, max_steps=MAX_STEPS)
+        host.pump()
+        await _turns()
+        assert not host.closed, "the game goes on here: the node is not shut down"
+        assert not running.done()
+        net.run(until=game_over, max_steps=MAX_STEPS)
+        host.links.clear()  # the members hung up after their own end
+        host.pump()
+        await asyncio.wait_for(running, 60)
+        assert host.closed
+    finally:
+        running.cancel()
+        host.close_log()

@@ -17,6 +17,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
 from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey, X25519PublicKey
 from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
@@ -25,10 +26,20 @@ from nacl import bindings
 
 from uno_p2p.crypto.identity import Identity
 from uno_p2p.crypto.spake2 import M, N, Spake2, code_scalar
-from uno_p2p.net.handshake import HostHandshake, JoinerHandshake, RecordCipher
+from uno_p2p.net.doors import SOURCE_LOCKED
+from uno_p2p.net.handshake import (
+    HandshakeFailed,
+    HostHandshake,
+    JoinerHandshake,
+    RecordCipher,
+    refusal,
+)
+from uno_p2p.net.link import LOCKED_OUT, framed
 
 VECTORS = Path(__file__).resolve().parents[2] / "protocol" / "vectors" / "net.json"
 CODE = "tulip-42"
+#: What an address past its wrong join codes reads (net.md §4): 192.0.2.7 is TEST-NET-1.
+LOCKED_REASON = SOURCE_LOCKED.format(source="192.0.2.7", seconds=60)
 L = 2**252 + 27742317777372353535851937790883648493
 
 
@@ -66,7 +77,27 @@ def build() -> dict[str, Any]:
         "transcript": est_j.transcript.hex(),
         "key_joiner_to_host": est_j.send_key.hex(), "key_host_to_joiner": est_j.receive_key.hex(),
         "first_record_joiner_to_host": RecordCipher(est_j.send_key).seal(b"h").hex(),
+        "refusal_locked_out": framed(refusal(LOCKED_OUT, LOCKED_REASON)).hex(),
     }
+
+
+def test_a_locked_out_refusal_by_hand() -> None:
+    """net.md §3, §4: an address past its wrong join codes gets, in clear, before any
+    handshake, ``u32be(n) || msgpack(["refused", "locked_out", reason])`` (§3.2's length
+    in front); the joiner reads its code and reason and stops."""
+    v = json.loads(VECTORS.read_text())
+
+    def text(value: str) -> bytes:  # msgpack str: fixstr under 32 bytes, else str 8
+        raw = value.encode()
+        return (bytes([0xA0 | len(raw)]) if len(raw) < 32 else bytes([0xD9, len(raw)])) + raw
+
+    body = bytes([0x93]) + text("refused") + text("locked_out") + text(LOCKED_REASON)
+    assert v["refusal_locked_out"] == (len(body).to_bytes(4, "big") + body).hex()
+    with pytest.raises(HandshakeFailed) as refused:
+        JoinerHandshake(Identity(seed("net joiner identity")), seed("net joiner ephemeral"),
+                        seed("net joiner spake2"), CODE).finish(body)
+    assert (refused.value.code, str(refused.value)) == (
+        "locked_out", f"the host refused: {LOCKED_REASON}")
 
 
 def test_vectors_match_the_file() -> None:

@@ -27,7 +27,9 @@ import pytest
 from uno_p2p.audit import Step, audit_file, walk
 from uno_p2p.store.unolog import read_log
 from uno_p2p.table import bodies  # noqa: F401 (registers the table's body kinds)
+from uno_p2p.table.bodies import Abort
 from uno_p2p.table.state import Misbehaviour
+from uno_p2p.wire.envelope import Message
 
 ROOT = Path(__file__).resolve().parents[2] / "protocol" / "vectors" / "games"
 #: Each protocol version's set of games: its directory and its games.json.
@@ -212,3 +214,33 @@ def test_the_reseat_draw_by_hand() -> None:
             engine = steps[draw["entry"]].after.engine
             assert engine is not None
             assert list(engine.order) == order
+
+
+def test_an_abort_citing_a_number_signed_on_another_chain_is_judged_on_its_body() -> None:
+    """table.md §7.2, wire.md §4.2, on ``v2/2p-equivocation-elsewhere.unolog``: the last
+    entry is the host's ``abort`` naming Bob for equivocation; its evidence is Bob's
+    message under the number of his logged move, but signed at a head whose hash is no
+    entry of this log. That proves nothing, and a draw on Bob's own turn breaks no rule:
+    the abort is a false accusation, naming its author, the host, at its own entry."""
+    name = "v2/2p-equivocation-elsewhere.unolog"
+    log = read_log(_path(name)).entries
+    abort, host = log[-1], log[0].author
+    assert abort.author == host
+    assert isinstance(abort.body, Abort)
+    assert abort.body.code == "equivocation"
+    evidence = Message.decode(abort.body.evidence)
+    logged = next(e.message for e in log[:-1] if e.author == evidence.author
+                  and e.message.counter == evidence.counter)
+    assert logged.digest != evidence.digest, "two messages under one number"
+    seen = evidence.head.seen
+    assert 0 < seen < len(log)
+    assert evidence.head.hash not in {e.hash for e in log}, "signed on another chain"
+    assert evidence.head.hash != log[seen - 1].hash
+    verdict = _game(name)["verdict"]
+    assert (verdict["status"], verdict["code"], verdict["entry"], verdict["peer"]) == \
+        ("violation", "false_accusation", abort.seq, "Ann")
+    report = audit_file(_path(name))
+    assert report.violation is not None
+    assert (report.violation.code, report.violation.entry) == ("false_accusation", abort.seq)
+    assert report.violation.peer is not None
+    assert report.violation.peer.key == host.key

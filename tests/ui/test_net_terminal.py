@@ -8,7 +8,8 @@ draws, ``p`` passes a drawn card) and read the screen with ``capture-pane``.
 A turn is seen as done when the news says the player drew (``You drew Red 7.``
 on their own screen, ``Ann drew a card.`` on the others': the offline words,
 ``ui.words``, for RULES.md ``draw``).
-Every wait polls and gives up after a bound; each game is quit with ``q``, ``y``.
+Every wait polls until the screen holds still (``Pane.wait_for``: a capture may catch a
+frame mid-draw) and gives up after a bound; each game is quit with ``q``, ``y``.
 """
 
 from __future__ import annotations
@@ -295,13 +296,14 @@ def take_a_step(pane: Pane, screen: str) -> None:
 
 
 def play_until(pane: Pane, done: Callable[[str], bool], what: str) -> str:
-    """Play as ``take_a_step`` does until the screen shows ``done``; returns that screen."""
+    """Play as ``take_a_step`` does until the screen shows ``done``; returns that screen
+    once it holds still (``Pane.wait_for``: a capture may catch a frame mid-draw)."""
     deadline = time.monotonic() + GAME_S
     screen = ""
     while time.monotonic() < deadline:
         screen = pane.screen()
         if done(screen):
-            return screen
+            return pane.wait_for(done, what)
         take_a_step(pane, screen)
         time.sleep(LOOK_S)
     raise AssertionError(f"timed out waiting for {what}; the screen was:\n{screen}")

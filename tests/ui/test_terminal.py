@@ -3,7 +3,9 @@
 The game is started at a fixed size with ``--seed 1 --bot-delay 0``; the test
 reads the screen with ``capture-pane`` until the table shows, draws a card,
 sees the screen change, quits with ``q`` and ``y``, and checks the exit code.
-Every wait polls every 0.1 s and gives up after 20 s (30 s for the first screen).
+Every wait polls every 0.1 s until two captures in a row are the same and pass (a
+settled frame, never one caught mid-draw), and gives up after 20 s (30 s for the first
+screen).
 """
 
 from __future__ import annotations
@@ -57,16 +59,27 @@ class Pane:
 
     def wait_for(self, check: Callable[[str], bool], what: str,
                  timeout: float = WAIT_S) -> str:
+        """The first settled screen that passes ``check``: two captures in a row, the
+        same and both passing. One capture may catch the program mid-frame (a box's top
+        edge half drawn, which a test then read as cut); a frame still being written
+        differs from the next capture, a finished one does not."""
         deadline = time.monotonic() + timeout
         screen = last = ""
+        passed: str | None = None
         while time.monotonic() < deadline:
             screen = self.screen()
             if check(screen):
-                return screen
+                if screen == passed:
+                    return screen
+                passed = screen
+            else:
+                passed = None
             last = screen if screen.strip() else last
             time.sleep(POLL_S)
         # An empty capture means the session is gone: show what it last showed.
-        raise AssertionError(f"timed out waiting for {what}; the screen was:\n{screen}"
+        unsettled = "" if passed is None else "; it passed, but never held still"
+        raise AssertionError(f"timed out waiting for {what}{unsettled}; the screen was:\n"
+                             f"{screen}"
                              + ("" if screen.strip() else f"\nand before that:\n{last}"))
 
 
@@ -224,3 +237,34 @@ def test_your_name_is_player_in_play_as_at_a_network_table(start: Starter) -> No
     assert any(line.startswith("▶ Ann · ") for line in screen.splitlines()), screen
     pane.keys("q", "y")
     assert wait_exit(status) == 0
+
+
+class ScriptedPane(Pane):
+    """A pane whose captures are given in advance (the last one repeats): how a real
+    capture can catch the program mid-frame, without tmux's timing."""
+
+    def __init__(self, captures: list[str]) -> None:
+        super().__init__("scripted")
+        self.captures = captures
+
+    def screen(self) -> str:
+        return self.captures.pop(0) if len(self.captures) > 1 else self.captures[0]
+
+
+#: The end box while it is drawn (its top edge not yet finished), then drawn whole.
+MID_DRAW = "╭─ Game stopped ─────\n│ Log: x.unolog    │\n╰──────────────────╯\n"
+WHOLE = "╭─ Game stopped ────╮\n│ Log: x.unolog    │\n╰──────────────────╯\n"
+
+
+def test_a_wait_returns_a_settled_frame_never_one_caught_mid_draw() -> None:
+    """A capture that passes the check but differs from the next one was caught while
+    the program drew it: the wait takes the next capture that holds still."""
+    pane = ScriptedPane([MID_DRAW, WHOLE, WHOLE])
+    assert pane.wait_for(lambda s: "╭─ Game stopped" in s and "╰" in s, "the box") == WHOLE
+
+
+def test_a_wait_on_a_screen_that_never_holds_still_says_so() -> None:
+    flicker = [MID_DRAW, WHOLE] * 100
+    pane = ScriptedPane(flicker)
+    with pytest.raises(AssertionError, match="never held still"):
+        pane.wait_for(lambda s: "Game stopped" in s, "the box", timeout=1.0)

@@ -61,10 +61,10 @@ from uno_p2p.rules.rounds import describe_claim
 from uno_p2p.rules.state import Claim
 from uno_p2p.store.unolog import MalformedRecord, read_log
 from uno_p2p.table.bodies import Abort, Clock, Move, Remove, ShuffleDeck
-from uno_p2p.table.duties import waiting_for
 from uno_p2p.table.events import PeerMisbehaved, RoundEnded
 from uno_p2p.table.handover import handover_successor
 from uno_p2p.table.ledger import PROOF_CODES
+from uno_p2p.table.removal import awaited_seats
 from uno_p2p.table.state import DeckState, Misbehaviour, TablePhase, TableState
 from uno_p2p.wire.chain import ChainError, ChainVerifier, check_fork
 from uno_p2p.wire.envelope import Entry
@@ -516,7 +516,7 @@ class _Audit:
                        "opens and proves right with the revealed keys")
 
     def _waiting(self, state: TableState) -> str:
-        seats = waiting_for(state)
+        seats = awaited_seats(state)
         if not seats:
             return "The log ends; the game had not ended."
         names = ", ".join(state.name_of(state.seats[s].key) for s in seats)
@@ -563,7 +563,9 @@ class _Audit:
             finding, stopped, tuple(self.verified), (*self.unverified, *self.unprovable),
             self.torn_bytes,
             self.entries[0].message.table_id, tuple([] if public is None else public.digests),
-            self._handovers(state), self._removed(state))
+            self._handovers(state), self._removed(state),
+            None if status != Status.UNFINISHED or state is None else
+            tuple(state.name_of(state.seats[seat].key) for seat in awaited_seats(state)))
 
     def _removed(self, state: TableState | None) -> tuple[RemovalResult, ...]:
         """Who vanished or left and was removed, at which entry, voiding which round

@@ -184,13 +184,17 @@ class AuditReport:
     handovers: tuple[HandoverResult, ...] = ()
     #: Every seat removed because it vanished (table.md §14), in log order.
     removed: tuple[RemovalResult, ...] = ()
+    #: Only for ``unfinished``: the seats the table waits for at the last entry, by name
+    #: in seat order (table.md §14.1: work owed, or a decision only its player makes).
+    #: A fact of the log, not a finding: nobody is blamed for a log that stops.
+    waiting: tuple[str, ...] | None = None
 
     @property
     def exit_code(self) -> int:
         return EXIT_CODES[self.status]
 
     def to_json(self) -> dict[str, JsonValue]:
-        return {
+        out: dict[str, JsonValue] = {
             "status": self.status.value, "exit_code": self.exit_code, "entries": self.entries,
             "table_id": self.table_id.hex(), "players": [p.to_json() for p in self.players],
             "preset": self.preset, "options": {key: value for key, value in self.options},
@@ -202,6 +206,9 @@ class AuditReport:
             "handovers": [h.to_json() for h in self.handovers],
             "removed": [r.to_json() for r in self.removed],
         }
+        if self.waiting is not None:
+            out["waiting"] = list(self.waiting)
+        return out
 
     def lines(self) -> list[str]:
         """The report as text: the verdict first, then the summary."""

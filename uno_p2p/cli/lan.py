@@ -58,6 +58,7 @@ from uno_p2p.table.events import (
 )
 from uno_p2p.table.peer import TablePeer
 from uno_p2p.table.removal import LEFT
+from uno_p2p.table.state import TablePhase
 from uno_p2p.ui.networds import progress_words
 
 #: What a player reads when a table's game never started: nothing to audit, nothing kept
@@ -299,7 +300,7 @@ def finish(log: Path | None, console: Console, stopped: str = "") -> bool:
 
     Returns whether the game ended with a winner and the audit says OK.
     """
-    result = console.result
+    result = console.result if _log_ended(console) else None
     if stopped:
         say(f"The game stopped: {stopped}.")
     elif result is not None and result.winner >= 0 and result.winner < len(console.names):
@@ -319,6 +320,13 @@ def finish(log: Path | None, console: Console, stopped: str = "") -> bool:
         return False
     say(f"Audit: {report.lines()[0]}")
     return report.status.value == "ok" and result is not None and result.winner >= 0
+
+
+def _log_ended(console: Console) -> bool:
+    """Whether the seat's log holds the game's end now: an end this peer logged that a
+    hand-over then superseded (table.md §13.4) is no end, whatever it announced then."""
+    seated = None if console.driver is None else console.driver.seated
+    return seated is None or seated.state.phase == TablePhase.ENDED
 
 
 def never_started(peer: TablePeer | None) -> bool:

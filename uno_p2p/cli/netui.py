@@ -120,6 +120,7 @@ async def play_screens(session: NetSession, node: Driver,
     why = stopped if isinstance(stopped, str) else (
         "" if stopped is None else f"{stopped.who + ': ' if stopped.who else ''}{stopped.why}")
     console = Console(False)
+    console.driver = node
     console.result = result
     console.names = session.names if session.peer is not None and session.in_game else ()
     return finish(log(), console, why), why

@@ -72,6 +72,9 @@ class Driver:
         self.offloader = Offloader.from_env()
         #: net.md §5.2: how often each member may make us queue the log for it.
         self.syncs = SyncAllowance()
+        #: ``finished`` was set by the game's end (phase ``ended``), which a hand-over
+        #: this peer had not seen may still supersede (``_superseded``).
+        self._over = False
 
     @property
     def peer(self) -> TablePeer:
@@ -119,7 +122,28 @@ class Driver:
         if self.stats is not None:
             self.stats.observe(peer)
         if peer.state.phase == TablePhase.ENDED or peer.stopped is not None:
+            self._over = peer.state.phase == TablePhase.ENDED
             self.finished.set()
+        elif self._over and not self.closed:
+            self._superseded()
+
+    def _superseded(self) -> None:
+        """The end this peer logged was never agreed: a hand-over it had not seen took the
+        table on from an entry before it (table.md §13.4), and the log on disk (saved
+        above) now stops there. The game is not over here: the node goes on, asks every
+        member for what follows, and ends with the table's own end (or gives up, net.md
+        §6), so that its log is the table's and its last word that log's verdict."""
+        self._over = False
+        self.finished.clear()
+        self.on_note(f"the table went on without this seat's last entries: following it "
+                     f"from entry {self.peer.state.seq}")
+        self.mesh.reopen()
+        self._reopened()
+        self.peer.ask_members()
+        self.pump()
+
+    def _reopened(self) -> None:
+        """A hook: the host stops waiting for its members to hang up."""
 
     def _duty_done(self, job: DutyJob, body: Duty) -> None:
         self.peer.duty_done(job, body)

@@ -224,6 +224,17 @@ class Mesh:
             task.cancel()
         await asyncio.gather(*(link.close(reason) for link in list(self.links.values())))
 
+    def reopen(self) -> None:
+        """The node's game goes on after all (its end was superseded, table.md §13.4):
+        tick again, and let the next tick dial again each member whose dialer ended with
+        the game (``MeshCore.judge``)."""
+        if self._ticker is not None and self._ticker.done():
+            self._ticker = asyncio.create_task(self._tick_loop())
+        for key, task in list(self._tasks.items()):
+            if task.done():
+                del self._tasks[key]
+                self.core.dialing.discard(key)
+
     def abort(self) -> None:
         """Drop everything at once (the node is being cancelled: nothing is awaited)."""
         if self._server is not None:

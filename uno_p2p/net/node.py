@@ -48,6 +48,7 @@ from uno_p2p.net.txt import OUR_PROTOCOL_VERSION
 from uno_p2p.table.events import GameStarted, PeerMisbehaved, PlayerLeft, TableEvent
 from uno_p2p.table.frames import FRAME_SYNC, FRAMES, frame, sync_request
 from uno_p2p.table.peer import TablePeer
+from uno_p2p.table.removal import awaited_seats
 from uno_p2p.table.sending import Outgoing
 from uno_p2p.table.sequencer import RESPONSE_TIMEOUT_MS
 from uno_p2p.table.state import TablePhase
@@ -65,6 +66,23 @@ HANG_UP_WAIT_S = 30.0
 GIVE_UP_S = 30.0
 #: The code of the ``LinkLost`` a resumed joiner stops with when no member answered.
 NOBODY_ANSWERED = "nobody_answered"
+
+def waited_for(peer: TablePeer) -> str:
+    """Whom the table was waiting for at the log's last entry, as the end of a stop
+    sentence (", where the table was waiting for Bob"; "you" for this seat), or "". A
+    plain fact of the log (table.md §14.1), as the audit's ``waiting``: this node cannot
+    tell its own absence from theirs, so it accuses nobody."""
+    state = peer.state
+    if state.phase not in LIVE:
+        return ""
+    mine = state.seat_of(peer.peer_id.key)
+    names = ["you" if seat == mine else state.name_of(state.seats[seat].key)
+             for seat in awaited_seats(state)]
+    if not names:
+        return ""
+    listed = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+    return f", where the table was waiting for {listed}"
+
 
 class HostNode(Driver):
     """The host: listens, authenticates joiners, and carries the sequencer's frames."""
@@ -372,10 +390,15 @@ class HostNode(Driver):
             self.peer.start(self.clock())
 
     async def run(self) -> None:
-        """Until the game ends (or stops), then say goodbye to every joiner."""
-        await self.finished.wait()
-        await asyncio.sleep(LINGER_S)
-        await self._until_hung_up(HANG_UP_WAIT_S)
+        """Until the game ends (or stops), then say goodbye to every joiner. An end that a
+        hand-over supersedes while the links linger is no end (``Driver._superseded``):
+        the node plays on to the table's own."""
+        while True:
+            await self.finished.wait()
+            await asyncio.sleep(LINGER_S)
+            await self._until_hung_up(HANG_UP_WAIT_S)
+            if self.finished.is_set():
+                break
         await self.shutdown("the game is over")
 
     async def _until_hung_up(self, seconds: float) -> None:
@@ -386,9 +409,12 @@ class HostNode(Driver):
         see the end."""
         with contextlib.suppress(TimeoutError):
             async with asyncio.timeout(seconds):
-                while self.links:
+                while self.links and self.finished.is_set():
                     self._link_ended.clear()
                     await self._link_ended.wait()
+
+    def _reopened(self) -> None:
+        self._link_ended.set()  # ``_until_hung_up`` looks again, and sees the game go on
 
     def give_up(self) -> None:
         """The sequencer (another member, after a hand-over) stayed out of reach and no
@@ -398,10 +424,10 @@ class HostNode(Driver):
             return
         if self.peer.sequencer is not None:
             self.on_note(f"nobody at the table is in reach any more: the game stopped here "
-                         f"after entry {self.peer.state.seq}")
+                         f"after entry {self.peer.state.seq}{waited_for(self.peer)}")
         else:
             self.on_note(f"the sequencer is gone: the game stopped after entry "
-                         f"{self.peer.state.seq}")
+                         f"{self.peer.state.seq}{waited_for(self.peer)}")
         self.finished.set()
 
     async def shutdown(self, reason: str) -> None:
@@ -558,6 +584,24 @@ class JoinNode(Driver):
     async def _run(self) -> None:
         first, since = True, time.monotonic()
         backoff = Backoff()
+        while True:
+            if not await self._play_on(first, since, backoff):
+                return  # the host closed a lobby we had no place in: nothing to linger for
+            first = False
+            await asyncio.sleep(LINGER_S)
+            if self.finished.is_set():
+                break
+            # Our end was superseded while we lingered (``Driver._superseded``): the game
+            # goes on, over a fresh link (the last one stopped being read at the end).
+            if self.link is not None:
+                self.link.abort()
+                self.link = None
+        if self.link is not None:
+            await self.link.close("the game is over")
+
+    async def _play_on(self, first: bool, since: float, backoff: Backoff) -> bool:
+        """Keep a link and play until the game ends (or this node gives up); False when
+        the host closed the link on a peer that holds no place at the table."""
         while not self.finished.is_set():
             try:
                 self.link = await self._connect()
@@ -577,16 +621,14 @@ class JoinNode(Driver):
             if error is not None and error.code == "bye" and not self._member():
                 self.on_note(f"the host closed the link: {error}")
                 self._lost()
-                return
+                return False
             if error is not None and not self.finished.is_set():
                 who = "the host" if link.peer == self.expect_host else \
                     self.name_of(link.peer.key)
                 self.on_note(f"lost the link to {who} ({error.code}): {error}; "
                              "reconnecting, and playing on through the other members")
                 await self._pause(backoff.after(time.monotonic() - linked))
-        await asyncio.sleep(LINGER_S)
-        if self.link is not None:
-            await self.link.close("the game is over")
+        return True
 
     async def _pause(self, seconds: float) -> None:
         """Wait ``seconds`` before dialing again, or less if the game ends meanwhile."""
@@ -664,5 +706,6 @@ class JoinNode(Driver):
             return
         self.host_lost = True
         seq = 0 if self._peer is None else self._peer.state.seq
-        self.on_note(f"the host is gone: the game stopped after entry {seq}")
+        waited = "" if self._peer is None else waited_for(self._peer)
+        self.on_note(f"the host is gone: the game stopped after entry {seq}{waited}")
         self.finished.set()

@@ -44,6 +44,13 @@ def awaited(ts: TableState, seat: int) -> bool:
     return game.decider() == seat
 
 
+def awaited_seats(ts: TableState) -> list[int]:
+    """Every seat the table waits for now (``awaited``), in seat order: whom a log that
+    ends here was waiting for (table.md §14.1), a fact a verifier reads off the log,
+    not an accusation."""
+    return [seat for seat in range(len(ts.seats)) if awaited(ts, seat)]
+
+
 def removable(ts: TableState, peer: PeerId, by: PeerId) -> str:
     """Why ``by`` may not remove ``peer`` now ("" when it may, table.md §14.1)."""
     seat = ts.seat_of(peer.key)
