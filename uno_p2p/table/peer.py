@@ -22,13 +22,13 @@ from uno_p2p.crypto.channel import ChannelKey
 from uno_p2p.crypto.identity import Identity, PeerId
 from uno_p2p.crypto.keys import PeerSecrets
 from uno_p2p.errors import (
+    IllegalAction,
     InvalidMessage,
     LocalProtocolError,
     RemoteProtocolError,
 )
 from uno_p2p.rules.bots import Bot
 from uno_p2p.rules.options import Options
-from uno_p2p.table import initiative
 from uno_p2p.table.bodies import Abort, Clock, Handover, PrivateShares, Remove
 from uno_p2p.table.chat import Chat
 from uno_p2p.table.controls import Controls
@@ -54,7 +54,7 @@ from uno_p2p.table.frames import (
     sync_request,
 )
 from uno_p2p.table.handover import handover_successor, members
-from uno_p2p.table.initiative import Initiative, RoundPause
+from uno_p2p.table.initiative import Initiative, Moment, Reveal, RoundPause, Say, Work
 from uno_p2p.table.ledger import Ledger
 from uno_p2p.table.offload import Duty, DutyDesk, DutyJob
 from uno_p2p.table.outbox import SYNCED, InFlight, Outbox
@@ -387,8 +387,9 @@ class TablePeer(Controls):
             timer = self.sequencer.next_timer()
             if timer is not None:
                 times.append(timer)
-        for deadline in (initiative.grace_deadline(self), initiative.think_deadline(self),
-                         initiative.pause_deadline(self)):
+        now, mine = self._moment(), self.initiative
+        for deadline in (mine.grace_deadline(now), mine.think_deadline(now),
+                         mine.pause_deadline(now)):
             if deadline is not None:
                 times.append(deadline)
         relay = self.outbox.relay_at()
@@ -776,18 +777,52 @@ class TablePeer(Controls):
             self.initiative.pending_abort = Abort(culprit, code, reason[:200])
 
     # -- driving: duties, then the player (``initiative``) -----------------------------
+    def _moment(self) -> Moment:
+        """What the initiative reads of this peer now."""
+        return Moment(self.state, self.peer_id, self.now_ms, self.stopped is not None,
+                      self.outbox.busy, self.bot_kind)
+
     def _drive(self) -> None:
-        """Send what the table waits for from us; then let the player move."""
-        initiative.drive(self, self._events.append)
+        """Send what the table waits for from us, the player's move last; then tell the
+        player what changed for it (its hand, whom the table waits for)."""
+        while self._next_message():
+            pass
+        self._events.extend(self.initiative.told(self.state))
+
+    def _next_message(self) -> bool:
+        """Send the next body the table waits for from us, if any, as our player decides
+        (``table/player.py``); True if one went out."""
+        owed = self.initiative.next_owed(self._moment(), self.duties, self.secrets,
+                                         self.channel_seed)
+        if isinstance(owed, Say):
+            self.send(owed.body)
+            return True
+        if isinstance(owed, Work):
+            work = self.player.work(self, owed.body)
+            if work is not None:
+                self.send(work)
+            return work is not None
+        if isinstance(owed, Reveal):
+            self.send(to=owed.to, private=self.player.reveal(self, owed.shares))
+            return True
+        return owed is not None and self.player.move(self)
 
     def bot_move(self, bot: Bot | None) -> bool:
         """``bot``'s move, when this seat must act (at a person's seat, ``YourTurn`` is
         told once); True if it made one. A ``Player`` calls it to play as a bot."""
-        return initiative.bot_move(self, bot, self._events.append)
+        choice, told = self.initiative.bot_choice(self._moment(), bot)
+        self._events.extend(told)
+        if choice is None:
+            return False
+        try:
+            self.act(choice)
+        except (IllegalAction, LocalProtocolError):
+            return False
+        return True
 
     def bot(self) -> Bot | None:
         """This seat's bot for the decision at this log position (None: a person's)."""
-        return initiative.bot_for(self)
+        return self.initiative.bot_for(self._moment())
 
     def duty_done(self, job: DutyJob, body: Duty) -> None:
         """The shell ran ``job`` (``duties.take()``, net.md §7.1): send its body if the
