@@ -109,9 +109,6 @@ PEER = "uno_p2p.table.peer"
 #: seats whole peers (the in-memory network, the fuzzing harness). The shells above
 #: (net/, ui/, cli/) may too; the parts a peer is made of may not.
 SEATS_PEERS = {"__init__.py", "memnet.py", "fuzzing.py", "peer.py"}
-#: Parts not yet cut from the peer (issue 26 steps 4-5): their functions still take the
-#: whole ``TablePeer``. This set may only shrink.
-NOT_CUT_YET = {"initiative.py", "succession.py"}
 
 
 def imports_of_the_peer(path: Path) -> bool:
@@ -134,8 +131,7 @@ def test_no_part_of_the_peer_imports_the_peer() -> None:
     """The parts own their state and return decisions (STYLE.md): none reaches back
     into ``TablePeer``, so none can write its attributes."""
     importers = {p.name for p in modules_of("table") if imports_of_the_peer(p)}
-    assert importers - SEATS_PEERS - NOT_CUT_YET == set(), "a part imports table/peer.py"
-    assert importers >= NOT_CUT_YET, "a part was cut: take it out of NOT_CUT_YET"
+    assert importers - SEATS_PEERS == set(), "a part imports table/peer.py"
 
 
 def test_the_peer_import_check_sees_every_form(tmp_path: Path) -> None:

@@ -295,7 +295,7 @@ def test_the_sequencer_out_of_reach_on_the_nodes_clock_makes_the_peer_vote() -> 
     assert not any(f[:1] == FRAME_VOTE for f in to_cy.sent)
     node.now_ms = start + HOST_LOST_AFTER_MS
     mesh.tick()
-    election = bob.election
+    election = bob.succession.election
     assert election is not None
     assert (election.old, election.new) == (ann.peer_id, bob.peer_id)
     assert [f[:1] for f in to_cy.sent if f[:1] == FRAME_VOTE] == [FRAME_VOTE]

@@ -236,7 +236,7 @@ def test_a_member_holds_to_its_vote_while_the_sequencer_stays_silent() -> None:
         if all(p.state.term >= 1 for p in live) or not net.step():
             break
         for peer in live:
-            if peer.election is not None and peer.state.term == 0:
+            if peer.succession.election is not None and peer.state.term == 0:
                 peer.handle_timer(net.now_ms)
                 net.flush(peer)
                 woken += 1

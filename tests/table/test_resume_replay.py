@@ -96,5 +96,5 @@ def test_a_peer_resumed_late_in_the_day_does_not_hold_the_sequencer_lost_at_once
     due = resumed.next_timer()
     assert due is None or due >= now + HOST_LOST_AFTER_MS
     resumed.handle_timer(now + 1)
-    assert resumed.election is None
+    assert resumed.succession.election is None
     assert not [o for o in resumed.data_to_send() if o.data[:1] == FRAME_VOTE]

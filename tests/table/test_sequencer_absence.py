@@ -33,6 +33,12 @@ def _sequencer(host: TablePeer) -> Sequencer:
     return host.sequencer
 
 
+def _was_alone(sequencer: Sequencer) -> bool:
+    """Whether ``sequencer`` counts itself alone now (a call, so that a check after a
+    step is not taken for one made before it)."""
+    return sequencer.was_alone
+
+
 def _time_outs(net: Network) -> list[object]:
     return [e.body for e in net.entries() if isinstance(e.body, Remove | Abort)]
 
@@ -180,3 +186,26 @@ def test_a_sequencer_alone_is_quiet_and_one_seat_back_ends_it() -> None:
     assert sequencer.quiet(net.now_ms)
     net.host.peer_back(seats[1])
     assert not sequencer.quiet(net.now_ms)
+
+
+def test_the_old_host_held_gone_at_a_hand_over_is_lost_as_any_seat() -> None:
+    """§14.1 and §6.3: after a hand-over the new sequencer holds the old host gone
+    (``depose``), lost as a seat the shell reports: if every other seat is out of reach
+    already, it is now alone. It times nobody out, and once a seat is back the first
+    time-out waits the grace, even the old host's removal that is otherwise at once."""
+    net, seats = _table(silent=2)
+    sequencer = _sequencer(net.host)
+    net.host.peer_lost(seats[2])
+    assert not _was_alone(sequencer), "one seat still in reach"
+    sequencer.depose(seats[1].key)
+    assert _was_alone(sequencer)
+    assert sequencer.gone == {seats[1].key}
+    net.run(max_steps=100_000)
+    assert sequencer.next_timer() is None
+    assert _time_outs(net) == []
+    net.host.peer_back(seats[2])
+    due = sequencer.next_timer()
+    assert due is not None
+    net.host.handle_timer(due)
+    assert _time_outs(net) == [], "the grace first: the entries Cy brings may tell of more"
+    assert sequencer.next_timer() == due + GRACE_MS

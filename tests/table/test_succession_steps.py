@@ -41,7 +41,7 @@ from uno_p2p.table.memnet import Network, TableSetup, seat_table, seeded
 from uno_p2p.table.peer import SYNCED, TablePeer
 from uno_p2p.table.removal import removable
 from uno_p2p.table.state import TablePhase, TableState
-from uno_p2p.table.succession import _host_owes_work
+from uno_p2p.table.succession import Seen, Succession, _host_owes_work
 from uno_p2p.wire.envelope import Head, Message
 
 SEED = b"succession steps"
@@ -87,7 +87,7 @@ def _sequences(peer: TablePeer) -> bool:
 
 def _election_of(peer: TablePeer) -> Election | None:
     """``peer``'s election now (a call, as ``_sequences``)."""
-    return peer.election
+    return peer.succession.election
 
 
 def _progress(peer: TablePeer) -> list[str]:
@@ -102,17 +102,18 @@ def test_a_strangers_vote_does_not_count_towards_a_handover() -> None:
     _, (ann, bob, _cy) = _table(3)
     stranger = Identity(seeded(SEED, "a stranger who never joined"))
     bob.host_lost()
-    assert bob.election is not None
-    assert bob.election.new == bob.peer_id
+    assert bob.succession.election is not None
+    assert bob.succession.election.new == bob.peer_id
     bob.events()
     bob.data_to_send()
     bob.receive(_vote(stranger, bob, bob.peer_id), bob.now_ms + 10, stranger.peer)
-    assert set(bob.election.votes) == {bob.peer_id.key}, "the stranger's vote is not held"
+    assert set(bob.succession.election.votes) == {bob.peer_id.key}, \
+        "the stranger's vote is not held"
     assert not bob.is_host
     assert bob.state.term == 0
     assert bob.state.host == ann.peer_id
     assert not any("refused" in what for what in _progress(bob))
-    assert bob.heard_votes == {}
+    assert bob.succession.heard_votes == {}
     assert not any(stranger.peer in (out.to or ()) for out in bob.data_to_send()), \
         "nothing is sent to a stranger"
 
@@ -133,7 +134,7 @@ def test_a_removed_seats_vote_does_not_count_towards_a_handover() -> None:
     assert [p for _, p, _ in bob.state.removed] == [di.peer_id], "Di was removed"
     assert di.peer_id not in bob.state.seats
     bob.host_lost()
-    election = bob.election
+    election = bob.succession.election
     assert election is not None
     bob.events()
     bob.receive(_vote(_identity(3), bob, bob.peer_id), bob.now_ms + 10, di.peer_id)
@@ -149,13 +150,13 @@ def test_a_strangers_vote_starts_no_election() -> None:
     _, (ann, bob, cy) = _table(3)
     stranger = Identity(seeded(SEED, "a stranger who never joined"))
     cy.receive(_vote(stranger, cy, bob.peer_id), cy.now_ms + 10, stranger.peer)
-    assert cy.election is None
-    assert cy.heard_votes == {}, "a stranger's vote is not kept for later"
+    assert cy.succession.election is None
+    assert cy.succession.heard_votes == {}, "a stranger's vote is not kept for later"
     assert cy.state.host == ann.peer_id
     assert cy.state.term == 0
     # The same vote by a member is kept (it is what makes the first test mean something).
     cy.receive(_vote(_identity(1), cy, bob.peer_id), cy.now_ms + 20, bob.peer_id)
-    assert set(cy.heard_votes) == {bob.peer_id.key}
+    assert set(cy.succession.heard_votes) == {bob.peer_id.key}
 
 
 def test_a_members_vote_after_the_table_ended_is_ignored() -> None:
@@ -171,8 +172,8 @@ def test_a_members_vote_after_the_table_ended_is_ignored() -> None:
     bob.data_to_send()
     old_head = Head(FIRST_MOVE, LOG[FIRST_MOVE - 1].hash)
     bob.receive(_vote(cy_id, bob, bob_id.peer, old_head), bob.now_ms + 10, cy_id.peer)
-    assert bob.election is None
-    assert bob.heard_votes == {}
+    assert bob.succession.election is None
+    assert bob.succession.heard_votes == {}
     assert bob.data_to_send() == [], "no entries are supplied to a voter of an ended table"
     assert bob.state.term == 0
     assert not bob.is_host
@@ -186,7 +187,7 @@ def test_the_successor_takes_over_with_a_bare_majority_once_it_has_waited() -> N
     host and Di stay silent."""
     _, (ann, bob, _cy, _di, _ed) = _table(5)
     bob.host_lost()
-    election = bob.election
+    election = bob.succession.election
     assert election is not None
     started = election.started_ms
     for seat in (2, 4):
@@ -217,7 +218,7 @@ def test_a_peer_that_hears_the_sequencer_again_gives_its_election_up() -> None:
     sequencer."""
     _, (ann, _bob, cy) = _table(3)
     cy.host_lost()
-    election = cy.election
+    election = cy.succession.election
     assert election is not None
     started = election.started_ms
     cy.events()
@@ -225,9 +226,9 @@ def test_a_peer_that_hears_the_sequencer_again_gives_its_election_up() -> None:
     # The sequencer speaks again: an entry Cy holds already, sent again.
     again = frame(FRAME_ENTRY, cy.ledger.chain.entries[-1].encode())
     cy.receive(again, started + 1_000, ann.peer_id)
-    assert cy.heard_host_ms > started
+    assert cy.succession.heard_host_ms > started
     cy.handle_timer(started + HOST_LOST_AFTER_MS - 1)
-    assert cy.election is election, "not given up before HOST_LOST_AFTER_MS"
+    assert cy.succession.election is election, "not given up before HOST_LOST_AFTER_MS"
     cy.events()
     cy.handle_timer(started + HOST_LOST_AFTER_MS)
     assert _election_of(cy) is None
@@ -235,6 +236,30 @@ def test_a_peer_that_hears_the_sequencer_again_gives_its_election_up() -> None:
     assert cy.state.host == ann.peer_id
     assert cy.state.term == 0
     assert not cy.is_host
+
+
+def test_the_succession_decides_the_handover_and_the_peer_logs_it() -> None:
+    """§13.2-§13.3, as a part of its own: the succession reads a frozen view of its peer
+    and returns steps; it changes no log. Bob's part (a fresh one, not his peer's) holds
+    Ann lost: it says so and sends its vote to Cy alone (every member but Ann and
+    itself); Cy's vote for Bob's head is the majority of 3, and every member but Ann
+    has voted, so it returns the ``handover`` of term 1 from Ann to Bob with both votes.
+    Bob's log and role are what they were: logging it is the peer's."""
+    _, (ann, bob, cy) = _table(3)
+    seq = bob.state.seq
+    part = Succession(_identity(1), bob.table_id)
+    seen = Seen(bob.state, bob.ledger, bob.now_ms, hosting=False, stopped=False)
+    lost = part.host_lost(seen)
+    assert [e.what for e in lost.events if isinstance(e, Progress)] == \
+        ["Ann (the sequencer) is gone: Bob takes over"]
+    assert [(out.to, out.data[:1]) for out in lost.out] == [((cy.peer_id,), FRAME_VOTE)]
+    assert lost.handover is None, "one vote of the two a hand-over needs"
+    counted = part.hear_vote(seen, _vote(_identity(2), bob, bob.peer_id)[1:], cy.peer_id)
+    body = counted.handover
+    assert body is not None
+    assert (body.term, body.old, body.new) == (1, ann.peer_id, bob.peer_id)
+    assert {voter for voter, _ in body.votes} == {bob.peer_id, cy.peer_id}
+    assert (bob.state.seq, bob.state.term, bob.is_host) == (seq, 0, False)
 
 
 def test_a_first_vote_goes_to_every_member_and_a_vote_again_to_the_successor_only() -> None:
@@ -257,7 +282,7 @@ def test_a_first_vote_goes_to_every_member_and_a_vote_again_to_the_successor_onl
     again = [out for out in late.data_to_send() if out.data[:1] == FRAME_VOTE]
     assert len(again) == 1, "a new vote with the longer head"
     assert again[0].to == (bob.peer_id,), "to the successor only"
-    election = late.election
+    election = late.succession.election
     assert election is not None
     assert election.mine is not None
     assert election.mine.head == late.ledger.head

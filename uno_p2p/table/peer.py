@@ -22,14 +22,14 @@ from uno_p2p.crypto.channel import ChannelKey
 from uno_p2p.crypto.identity import Identity, PeerId
 from uno_p2p.crypto.keys import PeerSecrets
 from uno_p2p.errors import (
+    IllegalAction,
     InvalidMessage,
     LocalProtocolError,
     RemoteProtocolError,
 )
 from uno_p2p.rules.bots import Bot
 from uno_p2p.rules.options import Options
-from uno_p2p.table import initiative, succession
-from uno_p2p.table.bodies import Abort, Clock, Handover, PrivateShares
+from uno_p2p.table.bodies import Abort, Clock, Handover, PrivateShares, Remove
 from uno_p2p.table.chat import Chat
 from uno_p2p.table.controls import Controls
 from uno_p2p.table.events import (
@@ -53,8 +53,8 @@ from uno_p2p.table.frames import (
     frame,
     sync_request,
 )
-from uno_p2p.table.handover import Election, Vote, handover_successor, members
-from uno_p2p.table.initiative import Initiative, RoundPause
+from uno_p2p.table.handover import handover_successor, members
+from uno_p2p.table.initiative import Initiative, Moment, Reveal, RoundPause, Say, Work
 from uno_p2p.table.ledger import Ledger
 from uno_p2p.table.offload import Duty, DutyDesk, DutyJob
 from uno_p2p.table.outbox import SYNCED, InFlight, Outbox
@@ -63,6 +63,7 @@ from uno_p2p.table.sending import NONCE_BYTES, Maker, Outgoing, derive
 from uno_p2p.table.sequencer import Outcome, Sequencer
 from uno_p2p.table.sight import Sight
 from uno_p2p.table.state import Misbehaviour, TablePhase, TableState
+from uno_p2p.table.succession import Seen, Steps, Succession, relayed_ok, supersede
 from uno_p2p.table.watch import CensorshipWatch, ClockWatch
 from uno_p2p.wire.chain import ChainError
 from uno_p2p.wire.envelope import PROTOCOL_VERSION, TABLE_ID_BYTES, Entry, Message
@@ -140,13 +141,7 @@ class TablePeer(Controls):
         self.doubted: tuple[Entry, int] | None = None
         #: table.md §13: the election while the table has no sequencer, and when we
         #: last heard from the sequencer.
-        self.election: Election | None = None
-        self.past_election: Election | None = None
-        #: Votes heard for the next term before this peer itself doubted the host.
-        self.heard_votes: dict[bytes, Vote] = {}
-        #: How far we sent each voter our entries during this election (§13.3).
-        self.supplied: dict[bytes, int] = {}
-        self.heard_host_ms = 0
+        self.succession = Succession(identity, table_id)
         #: When (our clock) we accepted the last entry that was not a ``clock``: the
         #: sequencer's response time-out runs from about then (table.md §6).
         self.progress_ms = 0
@@ -204,7 +199,7 @@ class TablePeer(Controls):
             except RemoteProtocolError as error:
                 raise LocalProtocolError(f"the saved log is refused: {error}") from error
             peer._after(entry, events)
-        peer.heard_host_ms = now_ms  # nothing heard yet: we only just came back
+        peer.succession.heard_host(now_ms)  # nothing heard yet: we only just came back
         if peer.sequencer is not None:
             peer._drive()
         else:
@@ -322,7 +317,7 @@ class TablePeer(Controls):
         if now_ms is not None:
             self.now_ms = max(self.now_ms, now_ms)
         if sender is not None and sender == self.host_id:
-            self.heard_host_ms = self.now_ms
+            self.succession.heard_host(self.now_ms)
         if sender is not None and self.sequencer is not None:
             self.sequencer.back(sender.key)  # it is back (table.md §14)
         relayed = sender is not None and sender != self.host_id
@@ -333,14 +328,14 @@ class TablePeer(Controls):
         try:
             if tag == FRAME_ENTRY:
                 entry = Entry.decode(payload)
-                if not relayed or succession.relayed_ok(self, entry):
+                if not relayed or relayed_ok(self._seen(), entry):
                     self._receive_entry(entry, arrived)
             elif tag == FRAME_VOTE and self.stopped is None:
-                succession.hear_vote(self, payload, sender)
+                self._succeed(self.succession.hear_vote(self._seen(), payload, sender))
             elif tag in (FRAME_MESSAGE, FRAME_RELAY) and self.sequencer is not None:
                 self._sequence(Message.decode(payload), sender)
             elif tag == FRAME_RELAY and self.stopped is None:
-                succession.hear_relay(self, Message.decode(payload))
+                self._hear_relay(Message.decode(payload))
             elif tag == FRAME_DROP:
                 self._dropped(decode_drop(payload))
             elif tag == FRAME_SYNC and sender is not None:
@@ -392,8 +387,9 @@ class TablePeer(Controls):
             timer = self.sequencer.next_timer()
             if timer is not None:
                 times.append(timer)
-        for deadline in (initiative.grace_deadline(self), initiative.think_deadline(self),
-                         initiative.pause_deadline(self)):
+        now, mine = self._moment(), self.initiative
+        for deadline in (mine.grace_deadline(now), mine.think_deadline(now),
+                         mine.pause_deadline(now)):
             if deadline is not None:
                 times.append(deadline)
         relay = self.outbox.relay_at()
@@ -401,7 +397,7 @@ class TablePeer(Controls):
             times.append(relay)
         if self.doubted is not None and self.stopped is None:
             times.append(self.doubted[1] + CLOCK_DOUBT_MS)
-        lost = succession.deadline(self)
+        lost = self.succession.deadline(self._seen())
         if lost is not None:
             times.append(lost)
         if self._gap_since is not None and self.stopped is None:
@@ -423,7 +419,7 @@ class TablePeer(Controls):
             self._relay(due)
         self._follow_doubted()
         self._fill_gap()
-        succession.tick(self)
+        self._succeed(self.succession.tick(self._seen()))
         self._drive()
 
     def _fill_gap(self) -> None:
@@ -450,7 +446,7 @@ class TablePeer(Controls):
     def host_lost(self) -> None:
         """The shell says the sequencer's links are down past its time-out: vote for the
         next seat to take over (with our head), so the game goes on."""
-        succession.host_lost(self)
+        self._succeed(self.succession.host_lost(self._seen()))
         self._drive()
 
     def peer_lost(self, peer: PeerId) -> None:
@@ -480,9 +476,54 @@ class TablePeer(Controls):
 
     def rejoin(self) -> None:
         """The shell says we are back after being cut off: ask every member for what we
-        missed (a hand-over included: an old host then plays on as an ordinary peer)."""
-        succession.rejoin(self)
+        missed (a hand-over included: an old host then plays on as an ordinary peer):
+        from every member, any of them answers, the sequencer last (table.md §13.4)."""
+        others = tuple(p for p in members(self.state) if p != self.peer_id)
+        if others:
+            if self.sequencer is None:
+                self.outbox.start_sync()
+            self._out.append(Outgoing(others, frame(FRAME_SYNC, sync_request(self.state.seq))))
         self._drive()
+
+    # -- the sequencer role moves on (``Succession``, table.md §13) --------------------------
+    def _seen(self) -> Seen:
+        """What the succession reads of this peer now."""
+        sent, counted = self.outbox.in_flight, self.ledger.chain.next_counter
+        return Seen(self.state, self.ledger, self.now_ms, self.sequencer is not None,
+                    self.stopped is not None, None if sent is None else sent.at_ms,
+                    tuple(held.at_ms for held in self.censorship.relayed.values()
+                          if held.message.counter >= counted(held.message.author)))
+
+    def _succeed(self, steps: Steps) -> None:
+        """Do what the succession decided, in its order; logging its ``handover`` makes
+        this peer the sequencer (table.md §13.3)."""
+        self._out.extend(steps.out)
+        self._events.extend(steps.events)
+        if steps.forget_from is not None:
+            self.ledger.truncate(steps.forget_from)
+        if steps.handover is not None:
+            self.sequencer = Sequencer(self.identity, self.ledger, outbox=self.outbox)
+            self.outbox.counter = self.ledger.chain.next_counter(self.peer_id)
+            self._order(self.sequencer.take_over(steps.handover, self.now_ms))
+
+    def _follow(self, body: Handover) -> None:
+        """The new term (table.md §13.3-§13.4): send to the new sequencer, start afresh
+        what depended on the old."""
+        self.host_id = body.new
+        self.succession.follow(self.now_ms)
+        if body.new != self.peer_id:
+            self.sequencer = None  # a returning old host plays on as an ordinary peer
+        elif self.sequencer is None:
+            self.sequencer = Sequencer(self.identity, self.ledger, outbox=self.outbox)
+            self.sequencer.last_progress_ms = self.now_ms
+        if self.sequencer is not None:
+            # The old host is gone until it shows up again: a majority held it gone
+            # already, so if the table waits for it, it is removed at once (§14.1).
+            self.sequencer.depose(body.old.key)
+        # Messages signed before the hand-over are void (§13.3): sign our work again.
+        self.outbox.new_term(self.ledger.chain.next_counter(self.peer_id))
+        self.clock_watch = ClockWatch()
+        self.censorship = CensorshipWatch()
 
     # -- watching the sequencer (table.md §6.1-§6.2) --------------------------------------
     def _relay(self, message: Message) -> None:
@@ -506,7 +547,7 @@ class TablePeer(Controls):
         self._events.append(Progress(f"{self.state.name_of(self.host_id.key)}'s clock runs "
                                      "ahead of this machine's: asking the other players to "
                                      f"move the table on ({why})"))
-        succession.host_lost(self)
+        self._succeed(self.succession.host_lost(self._seen()))
         return True
 
     def _follow_doubted(self) -> None:
@@ -518,6 +559,15 @@ class TablePeer(Controls):
         self.doubted = None
         self.clock_watch.reanchor()
         self._receive_entry(held[0], None)
+
+    def _hear_relay(self, message: Message) -> None:
+        """A member's signed message relayed to us (frame ``R``, table.md §6.2, §13.1):
+        keep it as evidence, and pass it on to the sequencer once, so that a message
+        shown to some peers only still reaches the sequencer. Unlogged while the
+        sequencer stays silent, it is work the sequencer owes (``Succession``)."""
+        kept = self.censorship.consider(message, self.ledger, self.peer_id, self.now_ms)
+        if kept and self.sequencer is None and self.host_id != message.author:
+            self._out.append(Outgoing((self.host_id,), frame(FRAME_RELAY, message.encode())))
 
     def _watch_censorship(self, entry: Entry, before: TableState) -> None:
         held = self.censorship.logged(entry, before,
@@ -599,7 +649,7 @@ class TablePeer(Controls):
         if self.stopped is not None or (self.sequencer is not None and not handover):
             return
         if handover and entry.seq < self.state.seq:
-            succession.supersede(self, entry)  # may forget our entries from entry.seq on
+            self._succeed(supersede(self._seen(), entry))  # may forget entries from entry.seq
         expected = self.state.seq
         if entry.seq < expected:
             self._compare(entry)
@@ -681,7 +731,16 @@ class TablePeer(Controls):
             # Kept early under the old sequencer, at places the new term fills anew.
             self._early.clear()
             self._early_bytes = 0
-        succession.after_entry(self, entry)
+        if isinstance(entry.body, Handover):
+            self._follow(entry.body)
+        else:
+            if isinstance(entry.body, Remove):
+                # table.md §14: seat numbers changed and the void round's cards stay shut:
+                # what we held of them is of no use any more.
+                self.sight.forget()
+                if self.sequencer is not None:
+                    self.sequencer.back(entry.body.peer.key)
+            self._succeed(self.succession.after_entry(self._seen()))
         if entry.author == self.peer_id:
             self.outbox.logged(entry.message.counter)
         if isinstance(entry.body, Sealed) and entry.body.recipient == self.peer_id:
@@ -723,8 +782,14 @@ class TablePeer(Controls):
             self.initiative.pending_abort = Abort(culprit, code, reason[:200])
 
     # -- driving: duties, then the player (``initiative``) -----------------------------
+    def _moment(self) -> Moment:
+        """What the initiative reads of this peer now."""
+        return Moment(self.state, self.peer_id, self.now_ms, self.stopped is not None,
+                      self.outbox.busy, self.bot_kind)
+
     def _drive(self) -> None:
-        """Send what the table waits for from us; then let the player move. A quiet
+        """Send what the table waits for from us, the player's move last; then tell the
+        player what changed for it (its hand, whom the table waits for). A quiet
         sequencer (table.md §6.3) first logs what it kept, once it may; while it may
         not, its own seat waits too."""
         if self.sequencer is not None and self.stopped is None:
@@ -732,16 +797,44 @@ class TablePeer(Controls):
                 self._order(outcome)
             if self.sequencer.quiet(self.now_ms):
                 return
-        initiative.drive(self, self._events.append)
+        while self._next_message():
+            pass
+        self._events.extend(self.initiative.told(self.state))
+
+    def _next_message(self) -> bool:
+        """Send the next body the table waits for from us, if any, as our player decides
+        (``table/player.py``); True if one went out."""
+        owed = self.initiative.next_owed(self._moment(), self.duties, self.secrets,
+                                         self.channel_seed)
+        if isinstance(owed, Say):
+            self.send(owed.body)
+            return True
+        if isinstance(owed, Work):
+            work = self.player.work(self, owed.body)
+            if work is not None:
+                self.send(work)
+            return work is not None
+        if isinstance(owed, Reveal):
+            self.send(to=owed.to, private=self.player.reveal(self, owed.shares))
+            return True
+        return owed is not None and self.player.move(self)
 
     def bot_move(self, bot: Bot | None) -> bool:
         """``bot``'s move, when this seat must act (at a person's seat, ``YourTurn`` is
         told once); True if it made one. A ``Player`` calls it to play as a bot."""
-        return initiative.bot_move(self, bot, self._events.append)
+        choice, told = self.initiative.bot_choice(self._moment(), bot)
+        self._events.extend(told)
+        if choice is None:
+            return False
+        try:
+            self.act(choice)
+        except (IllegalAction, LocalProtocolError):
+            return False
+        return True
 
     def bot(self) -> Bot | None:
         """This seat's bot for the decision at this log position (None: a person's)."""
-        return initiative.bot_for(self)
+        return self.initiative.bot_for(self._moment())
 
     def duty_done(self, job: DutyJob, body: Duty) -> None:
         """The shell ran ``job`` (``duties.take()``, net.md §7.1): send its body if the

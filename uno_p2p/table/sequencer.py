@@ -190,6 +190,14 @@ class Sequencer:
         if self.alone():
             self.was_alone = True
 
+    def depose(self, key: bytes) -> None:
+        """``key`` was the sequencer before this one took over (table.md §14.1): a
+        majority held it gone already, so the table does not wait the response time-out
+        for it again. It is lost as any seat the shell reports (``lose``: the last one
+        lost leaves this sequencer alone, §6.3), and gone until it is ``back``."""
+        self.lose(key)
+        self.gone.add(key)
+
     def back(self, key: bytes) -> None:
         """A frame came from ``key``, or the shell reaches it again: no longer gone."""
         self.lost.discard(key)

@@ -138,28 +138,32 @@ class CensorshipWatch:
     def __init__(self) -> None:
         self.relayed: dict[bytes, Relayed] = {}
 
-    def consider(self, message: Message, ledger: Ledger, me: PeerId, now_ms: int = 0) -> None:
+    def consider(self, message: Message, ledger: Ledger, me: PeerId, now_ms: int = 0) -> bool:
         """Keep a relayed message as evidence if it is a seated peer's, signed, not logged
-        yet, and valid now (what the sequencer should have logged); ``now_ms``: our clock."""
+        yet, and valid now (what the sequencer should have logged); ``now_ms``: our clock.
+        True if it is kept now and was not before (the peer passes it on once, §13.1)."""
         state, author = ledger.state, message.author
         if message.table_id != state.table_id or author == me or \
                 state.seat_of(author.key) is None or \
                 message.counter < ledger.chain.next_counter(author):
-            return
+            return False
         try:
             ledger.chain.check_message(message)
             check_message(state, message, ledger.view)
         except RemoteProtocolError:  # a chain error or a refusal: not evidence of anything
-            return
-        self.keep(message, state.seq, now_ms)
+            return False
+        return self.keep(message, state.seq, now_ms)
 
-    def keep(self, message: Message, seen_at: int, at_ms: int = 0) -> None:
-        """Keep ``message`` (already checked: signed, for this table, valid now)."""
+    def keep(self, message: Message, seen_at: int, at_ms: int = 0) -> bool:
+        """Keep ``message`` (already checked: signed, for this table, valid now); True if
+        it is new evidence."""
         held = self.relayed.get(message.author.key)  # MAX_RELAYED_PER_AUTHOR: the latest
         if held is not None and held.message == message:
-            return  # the same message again (another path): it came when it first came
+            return False  # the same message again (another path): it came when it first came
         if held is None or held.message.counter <= message.counter:
             self.relayed[message.author.key] = Relayed(message, seen_at, at_ms)
+            return True
+        return False
 
     def logged(self, entry: Entry, before: TableState, next_counter: int,
                now_ms: int | None = None) -> Relayed | None:

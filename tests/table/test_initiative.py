@@ -1,0 +1,52 @@
+"""What a seat sends of its own accord (``table/initiative.py``, table.md §3.1, §5,
+§7.3), as a part of its own: it reads a frozen view of its peer (``Moment``) and
+says what the seat owes next; sending it is the peer's."""
+
+from __future__ import annotations
+
+from uno_p2p.crypto.identity import Identity
+from uno_p2p.rules.options import preset
+from uno_p2p.table.bodies import Abort
+from uno_p2p.table.initiative import Initiative, Moment, Say
+from uno_p2p.table.memnet import TableSetup, seat_table, seeded
+from uno_p2p.table.offload import DutyDesk
+from uno_p2p.table.peer import TablePeer
+
+SEED = b"initiative"
+
+
+def _bob() -> TablePeer:
+    """Bob, seat 1 of a started 3-seat table."""
+    net = seat_table(TableSetup(3, preset("official", ["target=30"]), SEED))
+    net.run(until=lambda n: n.host.state.seq > 8, max_steps=100_000)
+    return net.peers[Identity(seeded(SEED, "identity 1")).peer.key]
+
+
+def _abort_owed(mine: Initiative) -> Abort | None:
+    """The abort ``mine`` owes now (a call, so a check after a step is not taken for
+    one made before it)."""
+    return mine.pending_abort
+
+
+def test_an_abort_owed_goes_first_and_only_when_no_message_of_ours_is_on_its_way() -> None:
+    """§7.3: a seat that saw a fault only it can see owes the table an abort, before any
+    work; §3.1: never while a message of ours is neither logged nor dropped (``busy``),
+    nor once the peer has stopped. Sent once, it is no longer owed."""
+    bob = _bob()
+    state = bob.state
+    culprit = state.seats[2]
+    abort = Abort(culprit, "bad_private_share", "its share does not open our card")
+    mine = Initiative(seeded(SEED, "bot"), pauses_between_rounds=False, pending_abort=abort)
+    desk = DutyDesk()
+
+    def owed(*, busy: bool = False, stopped: bool = False) -> object:
+        now = Moment(state, bob.peer_id, bob.now_ms, stopped=stopped, busy=busy,
+                     bot_kind="heuristic")
+        return mine.next_owed(now, desk, bob.secrets, bob.channel_seed)
+
+    assert owed(busy=True) is None
+    assert owed(stopped=True) is None
+    assert _abort_owed(mine) == abort, "still owed"
+    assert owed() == Say(abort)
+    assert _abort_owed(mine) is None
+    assert owed() != Say(abort), "sent once"
