@@ -57,12 +57,11 @@ class BlindToItsVerdict(TablePeer):
     """Takes its own challenge verdict into its ledger without the challenged hand it saw
     (so a lying verdict passes its own engine)."""
 
-    def _accept(self, entry: Entry, arrived_ms: int | None) -> None:
+    def judging(self, entry: Entry) -> None:
         game = self.ledger.state.engine
         if entry.author == self.peer_id and isinstance(entry.body, Move) and game is not None \
                 and isinstance(entry.body.action, ChallengeVerdict):
             self.ledger.state = forget_hand(self.ledger.state, game.challenge[1])
-        super()._accept(entry, arrived_ms)
 
 
 def bluff_play(game: State, seat: int) -> Play | None:

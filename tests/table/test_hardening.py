@@ -97,8 +97,7 @@ class Seer(TablePeer):
                 self.seen = frozenset(s for s, _ in faces)
         super().receive(data, now_ms, sender, arrived_ms)  # type: ignore[arg-type]
 
-    def _after(self, entry: Entry, events: object) -> None:
-        super()._after(entry, events)  # type: ignore[arg-type]
+    def logged(self, entry: Entry) -> None:
         game = self.state.engine
         if self.seen and game is not None and isinstance(entry.body, Move):
             # Only the judgement of that one move may use what the host saw; its bot
