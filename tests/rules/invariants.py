@@ -31,12 +31,12 @@ def check_invariants(state: State) -> None:
         assert 0 <= state.colour <= 3
         assert state.discard, "no starter card"
         assert state.pending >= 0
-        assert (state.pending == 0) == (state.pending_rank == -1)
+        assert (state.pending == 0) == (state.pending_rank is None)
         if state.drawn is not None:
             assert state.drawn in state.hands[state.current]
             assert state.pending == 0
-        assert -1 <= state.exposed < n
-        if state.exposed >= 0:
+        if state.exposed is not None:
+            assert 0 <= state.exposed < n
             assert len(state.hands[state.exposed]) == 1
             assert not state.uno_said[state.exposed]
     if state.phase == Phase.CHALLENGE:

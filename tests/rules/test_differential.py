@@ -288,7 +288,7 @@ def check_against_the_words(state: State, action: Action, now_ms: int,
         allowed = words_allow_shape(state, action)
         if allowed is False:
             assert not accepted, f"RULES.md forbids {action}, yet it was accepted"
-        grace_over = not (state.exposed >= 0 and state.exposed != action.seat
+        grace_over = not (state.exposed is not None and state.exposed != action.seat
                           and now_ms < state.exposed_ms + opts.catch_grace_ms)
         if allowed and plain(state, action) and grace_over:
             assert accepted, f"RULES.md allows {action}, yet it was refused: {result}"

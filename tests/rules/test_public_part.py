@@ -1,8 +1,9 @@
 """The engine's public part, field by field (docs/protocol/verdicts.md §5).
 
 Its SHA-256 is the digest every peer and the game vectors compare: field 0
-is the label ``"uno-lan/rules/state/v1"``, 15 ``pending_rank`` (-1 none), 17
-``last_player`` (-1 when the last action was no play), 23 ``challenge``
+is the label ``"uno-lan/rules/state/v1"``, 6 ``dealer`` (-1 before the first), 15
+``pending_rank`` (-1 none), 17 ``last_player`` (-1 when the last action was no
+play), 19 ``exposed`` (-1 none), 23 ``challenge``
 (``[-1, -1, -1]`` none). So "none" must be exactly -1 after a pass, a
 verdict, a time-out in a challenge and a removal; no other value is the
 same bytes.
@@ -31,7 +32,7 @@ from uno_p2p.rules.state import State
 from .harness import started
 
 LABEL, PENDING_RANK, LAST_PLAYER, CHALLENGE = 0, 15, 17, 23  # verdicts.md §5
-ROUND_WINNER, WINNER = 26, 27
+DEALER, EXPOSED, ROUND_WINNER, WINNER = 6, 19, 26, 27
 
 
 def _none_of_it(state: State) -> None:
@@ -51,11 +52,26 @@ def test_the_public_part_is_labelled_and_says_none_as_minus_one() -> None:
 
 def test_the_state_says_none_and_only_the_digest_says_minus_one() -> None:
     """STYLE.md: absence is None in every API; the digest's encoding (verdicts.md §5:
-    fields 17 last_player, 26 round_winner, 27 winner, "-1" for none) maps it."""
+    fields 6 dealer, 15 pending_rank, 17 last_player, 19 exposed, 26 round_winner,
+    27 winner, "-1" for none) maps it. Nobody decides while the first dealer is drawn."""
     state, _ = new_game(Options(), ["P0", "P1", "P2"])
-    assert (state.last_player, state.round_winner, state.winner) == (None, None, None)
+    assert (state.dealer, state.pending_rank, state.last_player, state.exposed,
+            state.round_winner, state.winner, state.decider()) == (None,) * 7
     part = public_part(state)
-    assert (part[LAST_PLAYER], part[ROUND_WINNER], part[WINNER]) == (-1, -1, -1)
+    assert (part[DEALER], part[PENDING_RANK], part[LAST_PLAYER], part[EXPOSED],
+            part[ROUND_WINNER], part[WINNER]) == (-1,) * 6
+
+
+def test_a_seat_caught_out_is_exposed_in_the_state_and_in_the_digest() -> None:
+    """The missed-UNO window (RULES.md "UNO"): the state names the seat, the digest says
+    the same seat, and once the next player begins both say none again."""
+    table = started(Options(), 3, hands=[[], ["R7", "G2"]], starter="R5", exact=True)
+    table.play(1, "R7")
+    assert (table.state.exposed, public_part(table.state)[EXPOSED]) == (1, 1)
+    assert table.state.dealer is not None
+    assert public_part(table.state)[DEALER] == table.state.dealer
+    table.draw(2)
+    assert (table.state.exposed, public_part(table.state)[EXPOSED]) == (None, -1)
 
 
 def test_no_play_after_a_pass_is_last_player_minus_one() -> None:
@@ -92,3 +108,4 @@ def test_a_removal_leaves_no_pending_penalty_and_no_challenge() -> None:
     assert public_part(table.state)[PENDING_RANK] != -1
     new, _ = remove_player(table.state, 3)
     _none_of_it(new)
+    assert (new.pending_rank, new.dealer, new.exposed) == (None, None, None)

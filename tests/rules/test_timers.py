@@ -111,7 +111,7 @@ def test_the_seat_owing_the_decision_is_the_one_the_timer_waits_for() -> None:
     ending = started(Options(turn_timer=5, target=1), 3, hands=[[], ["R9"]], exact=True)
     ending.play(1, "R9", now_ms=1000)
     assert (ending.phase, ending.state.current, ending.state.decider()) == \
-        (Phase.GAME_OVER, 1, -1)
+        (Phase.GAME_OVER, 1, None)
 
 
 def test_a_starter_colour_left_unnamed_costs_a_card_drawn_for_the_timer() -> None:

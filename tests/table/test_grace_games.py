@@ -40,7 +40,7 @@ HOST_NEXT = b"grace-4"
 
 def missed_uno(net: Network) -> bool:
     game = net.host.state.engine
-    return game is not None and game.exposed >= 0
+    return game is not None and game.exposed is not None
 
 
 def table_with_a_missed_uno(seed: bytes) -> Network:
@@ -54,7 +54,7 @@ def table_with_a_missed_uno(seed: bytes) -> Network:
     net.run(max_steps=10_000)
     game = engine(net)
     assert game.phase == Phase.PLAYING
-    assert game.exposed >= 0
+    assert game.exposed is not None
     assert len(game.hands[game.exposed]) == 1
     assert game.current != game.exposed
     assert len({p.ledger.head for p in net.peers.values()}) == 1, "every peer saw the play"
@@ -124,7 +124,7 @@ def test_a_move_sent_early_is_dropped_as_a_race_and_logged_once_the_time_is_up()
     at(net, end - 1)
     net.run(max_steps=10_000)
     assert Draw(seat) not in moves(net), "the host held the move back"
-    assert engine(net).exposed >= 0
+    assert engine(net).exposed is not None
     assert engine(net).current == seat
     assert nxt.outstanding is None, "the host told the player it did not log the move"
     no_one_punished(net)
@@ -139,7 +139,7 @@ def test_a_move_sent_early_is_dropped_as_a_race_and_logged_once_the_time_is_up()
     clocks = [e.message.body.now_ms for e in entries[:drawn]
               if isinstance(e.message.body, Clock)]
     assert clocks[-1] >= end
-    assert engine(net).exposed < 0, "the next player began: the window closed"
+    assert engine(net).exposed is None, "the next player began: the window closed"
     no_one_punished(net)
 
 
@@ -168,6 +168,7 @@ def test_a_catch_inside_the_grace_period_counts() -> None:
     net = table_with_a_missed_uno(JOINER_NEXT)
     game = engine(net)
     victim = game.exposed
+    assert victim is not None
     catcher = next(s for s in range(3) if s not in (victim, game.current))
     at(net, game.exposed_ms + 1)
     act(net, peer_at(net, catcher), CatchUno(catcher, victim))
@@ -175,7 +176,7 @@ def test_a_catch_inside_the_grace_period_counts() -> None:
     after = engine(net)
     assert CatchUno(catcher, victim) in moves(net)
     assert len(after.hands[victim]) == 1 + 2, "caught: draw 2 (RULES.md UNO)"
-    assert after.exposed < 0, "caught once"
+    assert after.exposed is None, "caught once"
     # With nothing left to catch the next player need not wait any more.
     nxt = peer_at(net, after.current)
     act(net, nxt, Draw(after.current))
@@ -188,6 +189,7 @@ def test_once_the_next_player_has_begun_the_missed_uno_is_safe() -> None:
     net = table_with_a_missed_uno(JOINER_NEXT)
     game = engine(net)
     victim, seat = game.exposed, game.current
+    assert victim is not None
     catcher = next(s for s in range(3) if s not in (victim, seat))
     at(net, deadline(net))
     peer_at(net, seat).handle_timer(net.now_ms)

@@ -622,7 +622,7 @@ def test_a_peer_following_a_table_it_has_no_seat_at_may_not_move() -> None:
     with pytest.raises(LocalProtocolError, match=r"^this peer has no seat$"):
         stranger.act(logged.action)
     with pytest.raises(LocalProtocolError, match=r"^this peer has no seat$"):
-        stranger.act(Draw(game.decider()))
+        stranger.act(Draw(game.current))
     assert stranger.data_to_send() == [], "nothing sent"
 
 

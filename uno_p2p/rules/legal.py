@@ -203,7 +203,7 @@ def _uno_actions(state: State, seat: int) -> list[Action]:
         pair = [state.known.get(s) for s in hand]
         if None not in pair and same_face(*pair):  # type: ignore[arg-type]
             actions.append(SayUno(seat))
-    if state.exposed >= 0 and state.exposed != seat:
+    if state.exposed is not None and state.exposed != seat:
         actions.append(CatchUno(seat, state.exposed))
     return actions
 

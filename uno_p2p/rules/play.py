@@ -216,7 +216,7 @@ def _carry_out(work: Work, action: Play, remaining: tuple[Slot, ...], claim: Cla
                false_uno: bool) -> None:
     seat, cards = action.seat, action.cards
     colour_before = work.colour
-    work.exposed = -1  # a play by anyone begins a turn: no more catching (RULES.md "UNO")
+    work.exposed = None  # a play by anyone begins a turn: no more catching (RULES.md "UNO")
     work.hands[seat] = remaining
     for slot, card in zip(action.slots, cards, strict=True):
         work.discard.append((slot, card))
@@ -328,7 +328,7 @@ def _move_hands(work: Work, moves: dict[int, int], reason: str) -> None:
 def _reset_uno(work: Work, seats: tuple[int, ...]) -> None:
     for seat in seats:
         work.uno_said[seat] = False
-    work.exposed = -1
+    work.exposed = None
 
 
 # -- drawing and passing --------------------------------------------------------------------
@@ -374,7 +374,7 @@ def apply_draw(work: Work, action: Draw) -> None:
     seat = action.seat
     claim = validate_draw(work, seat)
     check_grace(work, seat)
-    work.exposed = -1
+    work.exposed = None
     work.last_player = None
     if claim is not None:
         work.claims = (*work.claims, claim)
@@ -392,7 +392,7 @@ def apply_draw(work: Work, action: Draw) -> None:
 
 def _take_penalty(work: Work, seat: int, count: int, reason: str) -> None:
     got = work.give_cards(seat, count, reason)
-    work.pending, work.pending_rank = 0, -1
+    work.pending, work.pending_rank = 0, None
     work.challenge = (-1, -1, -1)
     if got < count and work.options.empty_deck == "void_round":
         end_round(work, None)
@@ -443,7 +443,7 @@ def apply_challenge(work: Work, action: Challenge) -> None:
     seat = action.seat
     validate_challenge(work, seat)
     check_grace(work, seat)
-    work.exposed = -1
+    work.exposed = None
     work.last_player = None
     challenged, colour = work.challenge[1], work.challenge[2]
     work.challenge = (seat, challenged, colour)
@@ -486,7 +486,7 @@ def apply_verdict(work: Work, action: ChallengeVerdict) -> None:
     if action.guilty:
         # "the challenged player draws 4 instead, and the challenger plays normally"
         work.give_cards(challenged, penalty, "challenge")
-        work.pending, work.pending_rank = 0, -1
+        work.pending, work.pending_rank = 0, None
         work.challenge = (-1, -1, -1)
         work.set_turn(challenger)
         return

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from uno_p2p.errors import IllegalAction
+from uno_p2p.errors import IllegalAction, LocalProtocolError
 from uno_p2p.rules.actions import ChooseColour, Reseat, Reveal
 from uno_p2p.rules.cards import CARD_COUNT, CARD_POINTS, CARD_RANK, Rank
 from uno_p2p.rules.codec import Slot
@@ -60,10 +60,22 @@ def finish_dealer_selection(work: Work, faces: dict[Slot, int]) -> None:
 
 
 # -- a round --------------------------------------------------------------------------------
+def dealer_of(work: Work) -> int:
+    """The dealer of the round under way: chosen before the first round starts, so
+    ``None`` here is the engine's own bug.
+
+    Raises:
+        LocalProtocolError: no dealer has been chosen yet.
+    """
+    if work.dealer is None:
+        raise LocalProtocolError("a round needs a dealer, and none has been chosen")
+    return work.dealer
+
+
 def start_round(work: Work) -> None:
     """Shuffle a fresh deck, deal 7 each from the dealer's left, turn the starter."""
     work.round += 1
-    work.events.append(DealerChosen(work.dealer, work.round))
+    work.events.append(DealerChosen(dealer_of(work), work.round))
     n = len(work.players)
     work.hands = [()] * n
     work.discard = []
@@ -71,9 +83,9 @@ def start_round(work: Work) -> None:
     work.claims = ()
     work.direction = 1
     work.pending = 0
-    work.pending_rank = -1
+    work.pending_rank = None
     work.last_player = None
-    work.exposed = -1
+    work.exposed = None
     work.round_winner = None
     work.challenge = (-1, -1, -1)
     work.drawn = None
@@ -83,7 +95,7 @@ def start_round(work: Work) -> None:
     work.public = frozenset()
     work.seen = (frozenset(),) * n
     work.new_shuffle(CARD_COUNT, (), ())
-    seat = work.dealer
+    seat = dealer_of(work)
     dealt: list[list[Slot]] = [[] for _ in range(n)]
     for _ in range(HAND_SIZE * n):
         seat = work.next_seat(seat)
@@ -121,9 +133,10 @@ def reveal_starter(work: Work, faces: dict[Slot, int]) -> None:
         turn_starter(work)
         return
     work.colour = -1 if card >= 100 else card // 25
-    first = work.next_seat(work.dealer)
+    dealer = dealer_of(work)
+    first = work.next_seat(dealer)
     if rank == Rank.WILD:
-        chooser = first if work.options.starter_wild_colour == "first_player" else work.dealer
+        chooser = first if work.options.starter_wild_colour == "first_player" else dealer
         work.set_phase(Phase.STARTER_COLOUR)
         work.set_turn(chooser)
         return
@@ -132,7 +145,7 @@ def reveal_starter(work: Work, faces: dict[Slot, int]) -> None:
         work.set_turn(work.next_seat(first))  # "the first player is skipped"
     elif rank == Rank.REVERSE:
         work.direction = -1  # "the dealer plays first and play goes counter-clockwise"
-        work.set_turn(work.dealer)
+        work.set_turn(dealer)
     elif rank == Rank.DRAW_TWO:
         work.give_cards(first, 2, "starter")  # "the first player draws 2 and is skipped"
         work.set_turn(work.next_seat(first))
@@ -193,10 +206,10 @@ def end_round(work: Work, winner: int | None) -> None:
     work.round_winner = winner
     work.set_phase(Phase.ROUND_OVER)
     work.pending = 0
-    work.pending_rank = -1
+    work.pending_rank = None
     work.drawn = None
     work.last_player = None
-    work.exposed = -1
+    work.exposed = None
     slots = tuple(s for seat in work.order for s in work.hands[seat])
     request_public(work, slots, "round_end")
 
@@ -220,7 +233,7 @@ def score_round(work: Work, faces: dict[Slot, int]) -> None:
         return
     order = work.order
     # dealer_rule=rotate (and after a void round): "deal passes to the left".
-    left = order[(order.index(work.dealer) + 1) % len(order)]
+    left = order[(order.index(dealer_of(work)) + 1) % len(order)]
     winner_deals = work.options.dealer_rule == "winner" and work.round_winner is not None
     work.dealer = work.round_winner if work.round_winner is not None and winner_deals else left
     every = work.options.seat_shuffle_every

@@ -133,14 +133,15 @@ class State:
     """One viewer's knowledge of a game. Build with ``new_game``; change with ``apply``.
 
     Seats are the players' fixed numbers; ``order`` is the clockwise seating.
+    ``dealer`` is None until the first dealer is drawn.
     ``draw_pile`` and ``discard`` have their top card last. ``pending`` is the
-    draw penalty waiting for ``current`` (``pending_rank`` the card that set it).
-    ``drawn`` is the card ``current`` drew this turn and may still play.
-    ``last_player`` is who played the top card when the last action was a play
-    (the jump-in window), else None. ``round_winner`` and ``winner`` are None
+    draw penalty waiting for ``current`` (``pending_rank`` the card that set it,
+    None with no penalty). ``drawn`` is the card ``current`` drew this turn and may
+    still play. ``last_player`` is who played the top card when the last action was
+    a play (the jump-in window), else None. ``round_winner`` and ``winner`` are None
     until a round or the game is won (a void round has none). ``exposed`` is the
-    player catchable for a missed UNO, else -1 (its None waits for the cut of
-    ``TablePeer``, whose parts read it). ``awaiting`` are the slots of a pending public reveal.
+    player catchable for a missed UNO, else None. The public digest says -1 for each
+    None (``engine.public_part``). ``awaiting`` are the slots of a pending public reveal.
     ``challenge`` is ``(challenger, challenged, colour)`` during a challenge.
     ``scores`` are points (``points``/``losses``) or chip balances (``chips``).
     """
@@ -151,7 +152,7 @@ class State:
     phase: Phase
     round: int
     order: tuple[int, ...]
-    dealer: int
+    dealer: int | None
     current: int
     direction: int
     next_shuffle: int
@@ -160,11 +161,11 @@ class State:
     colour: int
     hands: tuple[tuple[Slot, ...], ...]
     pending: int
-    pending_rank: int
+    pending_rank: int | None
     drawn: Slot | None
     last_player: int | None
     uno_said: tuple[bool, ...]
-    exposed: int
+    exposed: int | None
     exposed_ms: int
     awaiting: tuple[Slot, ...]
     contenders: tuple[tuple[int, Slot], ...]
@@ -202,17 +203,17 @@ class State:
         """The player ``steps`` places after ``seat`` in the direction of play."""
         return seat_after(self.order, self.direction, seat, steps)
 
-    def decider(self) -> int:
+    def decider(self) -> int | None:
         """The seat whose decision the game waits for: the challenger during a challenge,
         else the current player in a turn or a starter Wild's colour (``TIMED_PHASES``);
-        -1 when it waits for no player (a deal, a reveal, a round's end).
+        None when it waits for no player (a deal, a reveal, a round's end).
 
         The one answer to "whose move is it": the bots, the table's removals and
         hand-overs, and the screen all ask it here.
         """
         if self.phase == Phase.CHALLENGE:
             return self.challenge[0]
-        return self.current if self.phase in TIMED_PHASES else -1
+        return self.current if self.phase in TIMED_PHASES else None
 
     def decision_deadline_ms(self) -> int | None:
         """When the decision ``current`` owes runs out (RULES.md ``turn_timer``): a turn,

@@ -35,7 +35,7 @@ class Work:
     phase: Phase
     round: int
     order: tuple[int, ...]
-    dealer: int
+    dealer: int | None
     current: int
     direction: int
     next_shuffle: int
@@ -44,11 +44,11 @@ class Work:
     colour: int
     hands: list[tuple[Slot, ...]]
     pending: int
-    pending_rank: int
+    pending_rank: int | None
     drawn: Slot | None
     last_player: int | None
     uno_said: list[bool]
-    exposed: int
+    exposed: int | None
     exposed_ms: int
     awaiting: tuple[Slot, ...]
     contenders: tuple[tuple[int, Slot], ...]
@@ -156,7 +156,7 @@ class Work:
             if len(self.hands[seat]) != 1:
                 self.uno_said[seat] = False
             if self.exposed == seat:
-                self.exposed = -1
+                self.exposed = None
         return len(taken)
 
 

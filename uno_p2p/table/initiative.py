@@ -220,7 +220,7 @@ def bot_for(peer: TablePeer) -> Bot | None:
 def grace_deadline(peer: TablePeer) -> int | None:
     """While a missed UNO may still be caught, the next player waits (catch_grace_ms)."""
     game, me = peer.state.engine, peer.state.my_seat
-    if game is None or me is None or peer.bot_kind is None or game.exposed < 0 or \
+    if game is None or me is None or peer.bot_kind is None or game.exposed is None or \
             game.exposed == me or not game.options.catch_grace_ms:
         return None
     deadline = game.exposed_ms + game.options.catch_grace_ms

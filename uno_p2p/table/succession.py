@@ -126,7 +126,7 @@ def _host_owes_work(state: TableState, host: PeerId, waiting: list[int]) -> bool
     game = state.engine
     if waiting or state.phase != TablePhase.PLAYING or game is None:
         return not waiting
-    return game.decider() < 0
+    return game.decider() is None
 
 
 def _host_timeout_due(state: TableState, waiting: list[int]) -> int | None:

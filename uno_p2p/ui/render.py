@@ -258,6 +258,8 @@ def _turn_line(view: State, seats: Seats) -> Line:
     if phase == Phase.GAME_OVER:
         return [("class:turn", "The game is over")]
     seat = view.decider()
+    if seat is None:  # not in a phase left here (TIMED_PHASES): said for the type checker
+        return [("class:muted", "Dealing…")]
     if phase == Phase.CHALLENGE:
         return [("class:turn", f"{seats.who(seat)}: challenge verdict")]
     if phase == Phase.STARTER_COLOUR:
