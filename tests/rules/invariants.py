@@ -28,6 +28,7 @@ def check_invariants(state: State) -> None:
             assert state.known[slot] == card
     if state.phase in (Phase.PLAYING, Phase.CHALLENGE):
         assert 0 <= state.current < n
+        assert state.colour is not None
         assert 0 <= state.colour <= 3
         assert state.discard, "no starter card"
         assert state.pending >= 0

@@ -3,7 +3,7 @@
 Its SHA-256 is the digest every peer and the game vectors compare: field 0
 is the label ``"uno-lan/rules/state/v1"``, 6 ``dealer`` (-1 before the first), 15
 ``pending_rank`` (-1 none), 17 ``last_player`` (-1 when the last action was no
-play), 19 ``exposed`` (-1 none), 23 ``challenge``
+play), 12 ``colour`` (-1 before it is named), 19 ``exposed`` (-1 none), 23 ``challenge``
 (``[-1, -1, -1]`` none). So "none" must be exactly -1 after a pass, a
 verdict, a time-out in a challenge and a removal; no other value is the
 same bytes.
@@ -19,6 +19,7 @@ import pytest
 from uno_p2p.rules import (
     Challenge,
     ChallengeVerdict,
+    ChooseColour,
     Options,
     Pass,
     TimeOut,
@@ -32,7 +33,7 @@ from uno_p2p.rules.state import State
 from .harness import started
 
 LABEL, PENDING_RANK, LAST_PLAYER, CHALLENGE = 0, 15, 17, 23  # verdicts.md §5
-DEALER, EXPOSED, ROUND_WINNER, WINNER = 6, 19, 26, 27
+DEALER, COLOUR, EXPOSED, ROUND_WINNER, WINNER = 6, 12, 19, 26, 27
 
 
 def _none_of_it(state: State) -> None:
@@ -55,11 +56,20 @@ def test_the_state_says_none_and_only_the_digest_says_minus_one() -> None:
     fields 6 dealer, 15 pending_rank, 17 last_player, 19 exposed, 26 round_winner,
     27 winner, "-1" for none) maps it. Nobody decides while the first dealer is drawn."""
     state, _ = new_game(Options(), ["P0", "P1", "P2"])
-    assert (state.dealer, state.pending_rank, state.last_player, state.exposed,
-            state.round_winner, state.winner, state.decider()) == (None,) * 7
+    assert (state.dealer, state.colour, state.pending_rank, state.last_player, state.exposed,
+            state.round_winner, state.winner, state.decider()) == (None,) * 8
     part = public_part(state)
-    assert (part[DEALER], part[PENDING_RANK], part[LAST_PLAYER], part[EXPOSED],
-            part[ROUND_WINNER], part[WINNER]) == (-1,) * 6
+    assert (part[DEALER], part[COLOUR], part[PENDING_RANK], part[LAST_PLAYER], part[EXPOSED],
+            part[ROUND_WINNER], part[WINNER]) == (-1,) * 7
+
+
+def test_a_wild_starter_has_no_colour_until_it_is_named() -> None:
+    """RULES.md "Starter card": a Wild starter's colour is named by a player; until then
+    the state has none and the digest says -1, then both say the colour named."""
+    table = started(Options(), 3, starter="W")
+    assert (table.state.colour, public_part(table.state)[COLOUR]) == (None, -1)
+    table.apply(ChooseColour(1, 2))
+    assert (table.state.colour, public_part(table.state)[COLOUR]) == (2, 2)
 
 
 def test_a_seat_caught_out_is_exposed_in_the_state_and_in_the_digest() -> None:
@@ -108,4 +118,4 @@ def test_a_removal_leaves_no_pending_penalty_and_no_challenge() -> None:
     assert public_part(table.state)[PENDING_RANK] != -1
     new, _ = remove_player(table.state, 3)
     _none_of_it(new)
-    assert (new.pending_rank, new.dealer, new.exposed) == (None, None, None)
+    assert (new.pending_rank, new.dealer, new.colour, new.exposed) == (None,) * 4

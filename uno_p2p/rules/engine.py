@@ -87,7 +87,7 @@ def new_game(
     state = State(
         options=options, players=names, viewer=viewer, phase=Phase.DEALER_SELECTION, round=0,
         order=tuple(range(n)), dealer=None, current=-1, direction=1, next_shuffle=0,
-        draw_pile=(), discard=(), colour=-1, hands=((),) * n, pending=0, pending_rank=None,
+        draw_pile=(), discard=(), colour=None, hands=((),) * n, pending=0, pending_rank=None,
         drawn=None, last_player=None, uno_said=(False,) * n, exposed=None, exposed_ms=0,
         awaiting=(), contenders=(), challenge=(-1, -1, -1), claims=(), scores=(0,) * n,
         round_winner=None, winner=None, violations=(), turn_started_ms=now_ms, known={},
@@ -182,14 +182,14 @@ def public_part(state: State) -> tuple[object, ...]:
     """The public facts of a state, as nested tuples of ints, strs and bools.
 
     A slot is the int ``shuffle << 7 | position``; the options are their wire form;
-    a seat or rank the state says is None (none yet, or none now) is -1.
+    a seat, rank or colour the state says is None (none yet, or none now) is -1.
     """
     sid, none = _slot_id, _or_minus_one
     return (
         "uno-lan/rules/state/v1", _options_part(state.options), state.players,
         state.phase.value, state.round, state.order, none(state.dealer), state.current,
         state.direction, state.next_shuffle, tuple(map(sid, state.draw_pile)),
-        tuple((sid(s), c) for s, c in state.discard), state.colour,
+        tuple((sid(s), c) for s, c in state.discard), none(state.colour),
         tuple(tuple(map(sid, h)) for h in state.hands), state.pending,
         none(state.pending_rank), sid(state.drawn) if state.drawn else -1,
         none(state.last_player), state.uno_said, none(state.exposed), state.exposed_ms,
@@ -203,7 +203,7 @@ def public_part(state: State) -> tuple[object, ...]:
 
 
 def _or_minus_one(value: int | None) -> int:
-    """A seat or rank as the digest encodes it: -1 for none (verdicts.md §5; the state's
+    """A seat, rank or colour as the digest encodes it: -1 for none (verdicts.md §5; the state's
     API says None, and this is the one place that maps it, so no digest byte changed)."""
     return -1 if value is None else value
 

@@ -62,7 +62,7 @@ def remove_player(state: State, seat: int, now_ms: int = 0) -> tuple[State, list
     fresh = replace(
         state, players=tuple(state.players[s] for s in keep), viewer=viewer,
         phase=Phase.DEALER_SELECTION, order=tuple(range(n)), dealer=None, current=-1,
-        direction=1, draw_pile=(), discard=(), colour=-1, hands=((),) * n, pending=0,
+        direction=1, draw_pile=(), discard=(), colour=None, hands=((),) * n, pending=0,
         pending_rank=None, drawn=None, last_player=None, uno_said=(False,) * n, exposed=None,
         exposed_ms=0, awaiting=(), contenders=(), challenge=(-1, -1, -1), claims=(),
         scores=tuple(state.scores[s] for s in keep), round_winner=None, winner=None,

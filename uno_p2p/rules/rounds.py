@@ -132,7 +132,7 @@ def reveal_starter(work: Work, faces: dict[Slot, int]) -> None:
         # starter_number_only: "keep turning until a number card shows" (004).
         turn_starter(work)
         return
-    work.colour = -1 if card >= 100 else card // 25
+    work.colour = None if card >= 100 else card // 25  # a Wild's colour is named next
     dealer = dealer_of(work)
     first = work.next_seat(dealer)
     if rank == Rank.WILD:

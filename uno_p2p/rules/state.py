@@ -116,10 +116,11 @@ def _holds_colour(faces: list[int | None], colour: int) -> bool | None:
     return None if None in faces else False
 
 
-def playable(card: int, colour: int, top: int) -> bool:
+def playable(card: int, colour: int | None, top: int) -> bool:
     """RULES.md "A turn": match the colour to match, or the top's number or symbol, or black.
 
-    ``colour`` is the colour to match (a Wild's named colour), ``top`` the top card.
+    ``colour`` is the colour to match (a Wild's named colour; None before it is named),
+    ``top`` the top card.
     """
     if card >= 100:
         return True
@@ -158,7 +159,7 @@ class State:
     next_shuffle: int
     draw_pile: tuple[Slot, ...]
     discard: tuple[tuple[Slot, int], ...]
-    colour: int
+    colour: int | None
     hands: tuple[tuple[Slot, ...], ...]
     pending: int
     pending_rank: int | None
@@ -224,6 +225,18 @@ class State:
         if not limit or self.phase not in TIMED_PHASES:
             return None
         return self.turn_started_ms + limit
+
+
+def colour_to_match(colour: int | None) -> int:
+    """The colour to match in play: a Wild starter's is named before anyone plays, so
+    None here is the engine's own bug (a claim or a challenge records the colour).
+
+    Raises:
+        LocalProtocolError: no colour is named yet.
+    """
+    if colour is None:
+        raise LocalProtocolError("no colour to match has been named yet")
+    return colour
 
 
 def seat_after(order: tuple[int, ...], direction: int, seat: int, steps: int = 1) -> int:

@@ -41,7 +41,7 @@ class Work:
     next_shuffle: int
     draw_pile: list[Slot]
     discard: list[tuple[Slot, int]]
-    colour: int
+    colour: int | None
     hands: list[tuple[Slot, ...]]
     pending: int
     pending_rank: int | None

@@ -176,7 +176,7 @@ def opponents(view: State, seats: Seats) -> Block:
     return [player_line(view, seats, seat, width) for seat in others]
 
 
-def big_card(card: int, plain: bool, named: int = -1) -> Block:
+def big_card(card: int, plain: bool, named: int | None = None) -> Block:
     """The top of the discard pile, 13 by 5, its label in the middle.
 
     A black card also shows ``named``, the colour its player named, in that colour.
@@ -184,7 +184,7 @@ def big_card(card: int, plain: bool, named: int = -1) -> Block:
     if card < 0:
         return [[("class:muted", "·" * BIG_W)] for _ in range(BIG_H)]
     label = card_label(card, plain)
-    named_text = f"→ {colour_word(named)}" if card >= 100 and named >= 0 else ""
+    named_text = f"→ {colour_word(named)}" if card >= 100 and named is not None else ""
     if plain:
         inner = BIG_W - 2
         corner = named_text or label
@@ -197,7 +197,7 @@ def big_card(card: int, plain: bool, named: int = -1) -> Block:
     if card < 100:
         return [[(style, row)] for row in rows]
     block = [tile(card, plain, BIG_W) if i == 2 else [(style, row)] for i, row in enumerate(rows)]
-    if named_text:
+    if named is not None and named_text:
         ink = f"{style} class:ink.{COLOUR_CLASSES[named]}"
         block[4] = [(ink, named_text.center(BIG_W))]
     return block
@@ -217,7 +217,7 @@ def draw_pile(view: State, plain: bool) -> Block:
 def situation(view: State, seats: Seats, seconds_left: int | None) -> Block:
     """Colour to match, direction, whose turn, pending penalty, timer."""
     lines: Block = []
-    if view.colour >= 0:
+    if view.colour is not None:
         ink = f"class:ink.{COLOUR_CLASSES[view.colour]}"
         lines.append([("", "Colour to match: "), (ink, f"■ {colour_word(view.colour)}")])
     else:
