@@ -27,6 +27,7 @@ def check_invariants(state: State) -> None:
         for slot, card in state.discard:
             assert state.known[slot] == card
     if state.phase in (Phase.PLAYING, Phase.CHALLENGE):
+        assert state.current is not None
         assert 0 <= state.current < n
         assert state.colour is not None
         assert 0 <= state.colour <= 3

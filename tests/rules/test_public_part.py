@@ -1,7 +1,8 @@
 """The engine's public part, field by field (docs/protocol/verdicts.md §5).
 
 Its SHA-256 is the digest every peer and the game vectors compare: field 0
-is the label ``"uno-lan/rules/state/v1"``, 6 ``dealer`` (-1 before the first), 15
+is the label ``"uno-lan/rules/state/v1"``, 6 ``dealer`` (-1 before the first), 7
+``current`` (-1 before the first turn), 15
 ``pending_rank`` (-1 none), 17 ``last_player`` (-1 when the last action was no
 play), 12 ``colour`` (-1 before it is named), 19 ``exposed`` (-1 none), 23 ``challenge``
 (``[-1, -1, -1]`` none). So "none" must be exactly -1 after a pass, a
@@ -33,7 +34,7 @@ from uno_p2p.rules.state import State
 from .harness import started
 
 LABEL, PENDING_RANK, LAST_PLAYER, CHALLENGE = 0, 15, 17, 23  # verdicts.md §5
-DEALER, COLOUR, EXPOSED, ROUND_WINNER, WINNER = 6, 12, 19, 26, 27
+DEALER, CURRENT, COLOUR, EXPOSED, ROUND_WINNER, WINNER = 6, 7, 12, 19, 26, 27
 
 
 def _none_of_it(state: State) -> None:
@@ -53,14 +54,15 @@ def test_the_public_part_is_labelled_and_says_none_as_minus_one() -> None:
 
 def test_the_state_says_none_and_only_the_digest_says_minus_one() -> None:
     """STYLE.md: absence is None in every API; the digest's encoding (verdicts.md §5:
-    fields 6 dealer, 15 pending_rank, 17 last_player, 19 exposed, 26 round_winner,
-    27 winner, "-1" for none) maps it. Nobody decides while the first dealer is drawn."""
+    fields 6 dealer, 7 current, 12 colour, 15 pending_rank, 17 last_player, 19 exposed,
+    26 round_winner, 27 winner, "-1" for none) maps it. Nobody decides while the first
+    dealer is drawn."""
     state, _ = new_game(Options(), ["P0", "P1", "P2"])
-    assert (state.dealer, state.colour, state.pending_rank, state.last_player, state.exposed,
-            state.round_winner, state.winner, state.decider()) == (None,) * 8
+    assert (state.dealer, state.current, state.colour, state.pending_rank, state.last_player,
+            state.exposed, state.round_winner, state.winner, state.decider()) == (None,) * 9
     part = public_part(state)
-    assert (part[DEALER], part[COLOUR], part[PENDING_RANK], part[LAST_PLAYER], part[EXPOSED],
-            part[ROUND_WINNER], part[WINNER]) == (-1,) * 7
+    assert (part[DEALER], part[CURRENT], part[COLOUR], part[PENDING_RANK], part[LAST_PLAYER],
+            part[EXPOSED], part[ROUND_WINNER], part[WINNER]) == (-1,) * 8
 
 
 def test_a_wild_starter_has_no_colour_until_it_is_named() -> None:
@@ -80,6 +82,7 @@ def test_a_seat_caught_out_is_exposed_in_the_state_and_in_the_digest() -> None:
     assert (table.state.exposed, public_part(table.state)[EXPOSED]) == (1, 1)
     assert table.state.dealer is not None
     assert public_part(table.state)[DEALER] == table.state.dealer
+    assert (table.state.current, public_part(table.state)[CURRENT]) == (2, 2)
     table.draw(2)
     assert (table.state.exposed, public_part(table.state)[EXPOSED]) == (None, -1)
 
@@ -118,4 +121,4 @@ def test_a_removal_leaves_no_pending_penalty_and_no_challenge() -> None:
     assert public_part(table.state)[PENDING_RANK] != -1
     new, _ = remove_player(table.state, 3)
     _none_of_it(new)
-    assert (new.pending_rank, new.dealer, new.colour, new.exposed) == (None,) * 4
+    assert (new.pending_rank, new.dealer, new.current, new.colour, new.exposed) == (None,) * 5

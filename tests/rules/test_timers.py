@@ -118,7 +118,7 @@ def test_a_starter_colour_left_unnamed_costs_a_card_drawn_for_the_timer() -> Non
     # uno.apply_timeout: "a starter Wild's colour: one penalty card, and naming the colour
     # passes to the next player"; the UI words a draw by its reason (ui/words.py).
     table = started(Options(turn_timer=5), 3, starter="W")
-    chooser = table.state.current
+    chooser = table.turn
     before = table.hand_size(chooser)
     events = table.apply(TimeOut(chooser), now_ms=table.state.turn_started_ms + 5000)
     drawn = [e for e in events if isinstance(e, CardsDrawn)]

@@ -621,8 +621,10 @@ def test_a_peer_following_a_table_it_has_no_seat_at_may_not_move() -> None:
     stranger.data_to_send()  # its request for what it missed (resume, table.md §9)
     with pytest.raises(LocalProtocolError, match=r"^this peer has no seat$"):
         stranger.act(logged.action)
+    seat = game.decider()
+    assert seat is not None
     with pytest.raises(LocalProtocolError, match=r"^this peer has no seat$"):
-        stranger.act(Draw(game.current))
+        stranger.act(Draw(seat))
     assert stranger.data_to_send() == [], "nothing sent"
 
 

@@ -372,6 +372,7 @@ def test_every_refused_removal_reads_as_a_sentence_naming_what_failed(
     keys, playing = recorded["keys"], recorded["playing"]
     game = playing.engine
     assert game is not None
+    assert game.current is not None
     waited = playing.seats[game.current]
     idle = next(p for p in (bob, cy) if p != waited)
     cases = {
@@ -404,6 +405,7 @@ def test_a_removal_that_would_leave_one_player_is_refused_in_words(
     assert "players" in why, why
     game = playing.engine
     assert game is not None
+    assert game.current is not None
     waited = playing.seats[game.current]
     teams = replace(playing, engine=replace(game, options=replace(game.options, teams=3)))
     why = removable(teams, waited, host)

@@ -86,7 +86,7 @@ def new_game(
         raise ConfigError(f"viewer must be a seat number or OMNISCIENT, not {viewer}")
     state = State(
         options=options, players=names, viewer=viewer, phase=Phase.DEALER_SELECTION, round=0,
-        order=tuple(range(n)), dealer=None, current=-1, direction=1, next_shuffle=0,
+        order=tuple(range(n)), dealer=None, current=None, direction=1, next_shuffle=0,
         draw_pile=(), discard=(), colour=None, hands=((),) * n, pending=0, pending_rank=None,
         drawn=None, last_player=None, uno_said=(False,) * n, exposed=None, exposed_ms=0,
         awaiting=(), contenders=(), challenge=(-1, -1, -1), claims=(), scores=(0,) * n,
@@ -187,7 +187,7 @@ def public_part(state: State) -> tuple[object, ...]:
     sid, none = _slot_id, _or_minus_one
     return (
         "uno-lan/rules/state/v1", _options_part(state.options), state.players,
-        state.phase.value, state.round, state.order, none(state.dealer), state.current,
+        state.phase.value, state.round, state.order, none(state.dealer), none(state.current),
         state.direction, state.next_shuffle, tuple(map(sid, state.draw_pile)),
         tuple((sid(s), c) for s, c in state.discard), none(state.colour),
         tuple(tuple(map(sid, h)) for h in state.hands), state.pending,

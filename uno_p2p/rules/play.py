@@ -21,7 +21,7 @@ from uno_p2p.rules.events import (
     UnoSaid,
 )
 from uno_p2p.rules.rounds import describe_claim, end_round
-from uno_p2p.rules.state import OMNISCIENT, Claim, Phase, State, colour_to_match, playable
+from uno_p2p.rules.state import OMNISCIENT, Claim, Phase, State, playable, required
 from uno_p2p.rules.uno import check_grace, false_uno_allowed
 from uno_p2p.rules.work import Work
 
@@ -60,7 +60,8 @@ def check_answers_penalty(work: Work | State, card: int) -> None:
     elif rank == W4 and options.stack_draw_four:
         return
     rule = "stack_draw_four" if pending_rank == W4 else "stack_draw_two"
-    raise _refuse(f"{work.players[work.current]} must take the {work.pending}-card penalty; "
+    who = work.players[required(work.current, "player with the turn")]
+    raise _refuse(f"{who} must take the {work.pending}-card penalty; "
                   f"{long_name(card)} cannot answer it", rule)
 
 
@@ -173,7 +174,7 @@ def check_wild_draw_four(work: Work | State, action: Play,
     if CARD_RANK[action.cards[-1]] != W4 or not wd4_restricted(work):
         return None
     claim = Claim(action.seat, "no_colour", "wild_draw_four", remaining,
-                  colour_to_match(work.colour), -1)
+                  required(work.colour, "colour to match"), -1)
     if claim.verdict(work.known) is False:
         raise _refuse(f"{work.players[action.seat]} holds a card of the colour to match and "
                       "may not play a Wild Draw Four", "wild_draw_four")
@@ -216,7 +217,7 @@ def apply_play(work: Work, action: Play) -> None:
 def _carry_out(work: Work, action: Play, remaining: tuple[Slot, ...], claim: Claim | None,
                false_uno: bool) -> None:
     seat, cards = action.seat, action.cards
-    colour_before = colour_to_match(work.colour)
+    colour_before = required(work.colour, "colour to match")
     work.exposed = None  # a play by anyone begins a turn: no more catching (RULES.md "UNO")
     work.hands[seat] = remaining
     for slot, card in zip(action.slots, cards, strict=True):
@@ -343,7 +344,7 @@ def _drawn_claim(work: Work | State, seat: int, kind: str, rule: str) -> Claim:
     drawn = work.drawn
     assert drawn is not None  # noqa: S101 - callers check
     rest = tuple(s for s in work.hands[seat] if s != drawn) if wd4_restricted(work) else ()
-    claim = Claim(seat, kind, rule, (drawn, *rest), colour_to_match(work.colour),
+    claim = Claim(seat, kind, rule, (drawn, *rest), required(work.colour, "colour to match"),
                   work.discard[-1][1])
     if claim.verdict(work.known) is False:
         face = long_name(work.known[drawn])

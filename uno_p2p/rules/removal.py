@@ -61,7 +61,7 @@ def remove_player(state: State, seat: int, now_ms: int = 0) -> tuple[State, list
     n = len(keep)
     fresh = replace(
         state, players=tuple(state.players[s] for s in keep), viewer=viewer,
-        phase=Phase.DEALER_SELECTION, order=tuple(range(n)), dealer=None, current=-1,
+        phase=Phase.DEALER_SELECTION, order=tuple(range(n)), dealer=None, current=None,
         direction=1, draw_pile=(), discard=(), colour=None, hands=((),) * n, pending=0,
         pending_rank=None, drawn=None, last_player=None, uno_said=(False,) * n, exposed=None,
         exposed_ms=0, awaiting=(), contenders=(), challenge=(-1, -1, -1), claims=(),

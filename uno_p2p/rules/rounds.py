@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from uno_p2p.errors import IllegalAction, LocalProtocolError
+from uno_p2p.errors import IllegalAction
 from uno_p2p.rules.actions import ChooseColour, Reseat, Reveal
 from uno_p2p.rules.cards import CARD_COUNT, CARD_POINTS, CARD_RANK, Rank
 from uno_p2p.rules.codec import Slot
@@ -21,7 +21,7 @@ from uno_p2p.rules.events import (
     RevealRequested,
     RoundOver,
 )
-from uno_p2p.rules.state import Phase
+from uno_p2p.rules.state import Phase, required
 from uno_p2p.rules.work import Work
 
 HAND_SIZE = 7
@@ -60,22 +60,10 @@ def finish_dealer_selection(work: Work, faces: dict[Slot, int]) -> None:
 
 
 # -- a round --------------------------------------------------------------------------------
-def dealer_of(work: Work) -> int:
-    """The dealer of the round under way: chosen before the first round starts, so
-    ``None`` here is the engine's own bug.
-
-    Raises:
-        LocalProtocolError: no dealer has been chosen yet.
-    """
-    if work.dealer is None:
-        raise LocalProtocolError("a round needs a dealer, and none has been chosen")
-    return work.dealer
-
-
 def start_round(work: Work) -> None:
     """Shuffle a fresh deck, deal 7 each from the dealer's left, turn the starter."""
     work.round += 1
-    work.events.append(DealerChosen(dealer_of(work), work.round))
+    work.events.append(DealerChosen(required(work.dealer, "dealer"), work.round))
     n = len(work.players)
     work.hands = [()] * n
     work.discard = []
@@ -95,7 +83,7 @@ def start_round(work: Work) -> None:
     work.public = frozenset()
     work.seen = (frozenset(),) * n
     work.new_shuffle(CARD_COUNT, (), ())
-    seat = dealer_of(work)
+    seat = required(work.dealer, "dealer")
     dealt: list[list[Slot]] = [[] for _ in range(n)]
     for _ in range(HAND_SIZE * n):
         seat = work.next_seat(seat)
@@ -133,7 +121,7 @@ def reveal_starter(work: Work, faces: dict[Slot, int]) -> None:
         turn_starter(work)
         return
     work.colour = None if card >= 100 else card // 25  # a Wild's colour is named next
-    dealer = dealer_of(work)
+    dealer = required(work.dealer, "dealer")
     first = work.next_seat(dealer)
     if rank == Rank.WILD:
         chooser = first if work.options.starter_wild_colour == "first_player" else dealer
@@ -158,7 +146,8 @@ def choose_starter_colour(work: Work, action: ChooseColour) -> None:
     if action.seat != work.current:
         raise IllegalAction(
             f"{work.players[action.seat]} cannot name the starter's colour; "
-            f"{work.players[work.current]} does", rule="starter_wild_colour")
+            f"{work.players[required(work.current, 'player with the turn')]} does",
+            rule="starter_wild_colour")
     work.colour = action.colour
     work.set_phase(Phase.PLAYING)
     # The first player plays. After a time-out (``uno.apply_timeout``) the naming passed
@@ -233,7 +222,7 @@ def score_round(work: Work, faces: dict[Slot, int]) -> None:
         return
     order = work.order
     # dealer_rule=rotate (and after a void round): "deal passes to the left".
-    left = order[(order.index(dealer_of(work)) + 1) % len(order)]
+    left = order[(order.index(required(work.dealer, "dealer")) + 1) % len(order)]
     winner_deals = work.options.dealer_rule == "winner" and work.round_winner is not None
     work.dealer = work.round_winner if work.round_winner is not None and winner_deals else left
     every = work.options.seat_shuffle_every

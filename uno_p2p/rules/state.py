@@ -134,7 +134,9 @@ class State:
     """One viewer's knowledge of a game. Build with ``new_game``; change with ``apply``.
 
     Seats are the players' fixed numbers; ``order`` is the clockwise seating.
-    ``dealer`` is None until the first dealer is drawn.
+    ``dealer`` is None until the first dealer is drawn, ``current`` (whose turn it is,
+    or was once a round ends) until the first turn is given, ``colour`` (the colour to
+    match) until the starter is turned and a Wild starter's colour named.
     ``draw_pile`` and ``discard`` have their top card last. ``pending`` is the
     draw penalty waiting for ``current`` (``pending_rank`` the card that set it,
     None with no penalty). ``drawn`` is the card ``current`` drew this turn and may
@@ -154,7 +156,7 @@ class State:
     round: int
     order: tuple[int, ...]
     dealer: int | None
-    current: int
+    current: int | None
     direction: int
     next_shuffle: int
     draw_pile: tuple[Slot, ...]
@@ -227,16 +229,17 @@ class State:
         return self.turn_started_ms + limit
 
 
-def colour_to_match(colour: int | None) -> int:
-    """The colour to match in play: a Wild starter's is named before anyone plays, so
-    None here is the engine's own bug (a claim or a challenge records the colour).
+def required(value: int | None, what: str) -> int:
+    """``value``, where the rules say the game has one by now: a dealer once a round
+    starts, a colour to match and a player with the turn in play (a Wild starter's
+    colour is named before anyone plays). None there is the engine's own bug.
 
     Raises:
-        LocalProtocolError: no colour is named yet.
+        LocalProtocolError: the game has no ``what`` yet.
     """
-    if colour is None:
-        raise LocalProtocolError("no colour to match has been named yet")
-    return colour
+    if value is None:
+        raise LocalProtocolError(f"the game has no {what} yet")
+    return value
 
 
 def seat_after(order: tuple[int, ...], direction: int, seat: int, steps: int = 1) -> int:

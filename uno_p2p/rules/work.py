@@ -36,7 +36,7 @@ class Work:
     round: int
     order: tuple[int, ...]
     dealer: int | None
-    current: int
+    current: int | None
     direction: int
     next_shuffle: int
     draw_pile: list[Slot]

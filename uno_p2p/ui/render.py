@@ -17,6 +17,7 @@ from prompt_toolkit.utils import get_cwidth
 
 from uno_p2p.rules import PRESETS, Options, Phase, Rank, Slot, State, preset
 from uno_p2p.rules.cards import colour_of, rank_of
+from uno_p2p.rules.state import required
 from uno_p2p.ui.theme import COLOUR_CLASSES, card_label, colour_class, colour_word
 
 Line = list[tuple[str, str]]
@@ -235,7 +236,7 @@ def situation(view: State, seats: Seats, seconds_left: int | None) -> Block:
 def pending_line(view: State, seats: Seats) -> str:
     """``Bot 2 must draw 4 or challenge it``: "answer" only where an option allows one."""
     options = view.options
-    who = seats.who(view.current)
+    who = seats.who(required(view.current, "player with the turn"))  # a penalty waits for one
     text = f"{who} must draw {view.pending}"
     if view.pending_rank == Rank.WILD_DRAW_FOUR:
         answers = ["stack a Wild Draw Four"] if options.stack_draw_four else []
