@@ -42,6 +42,7 @@ def check_invariants(state: State) -> None:
             assert len(state.hands[state.exposed]) == 1
             assert not state.uno_said[state.exposed]
     if state.phase == Phase.CHALLENGE:
+        assert state.challenge is not None
         challenger, challenged, colour = state.challenge
         assert challenger == state.current
         assert challenged != challenger

@@ -184,7 +184,7 @@ def knows_everything_about(view: State, state: State, action: Action) -> bool:
         slots += [*action.slots, *action.take]
         if action.target >= 0:
             slots += state.hands[action.target]
-    if isinstance(action, ChallengeVerdict) and state.challenge[1] >= 0:
+    if isinstance(action, ChallengeVerdict) and state.challenge is not None:
         slots += state.hands[state.challenge[1]]
     if isinstance(action, Draw | Pass) and state.drawn is not None:
         slots.append(state.drawn)

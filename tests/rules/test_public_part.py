@@ -1,13 +1,13 @@
 """The engine's public part, field by field (docs/protocol/verdicts.md §5).
 
 Its SHA-256 is the digest every peer and the game vectors compare: field 0
-is the label ``"uno-lan/rules/state/v1"``, 6 ``dealer`` (-1 before the first), 7
-``current`` (-1 before the first turn), 15
-``pending_rank`` (-1 none), 17 ``last_player`` (-1 when the last action was no
-play), 12 ``colour`` (-1 before it is named), 19 ``exposed`` (-1 none), 23 ``challenge``
-(``[-1, -1, -1]`` none). So "none" must be exactly -1 after a pass, a
-verdict, a time-out in a challenge and a removal; no other value is the
-same bytes.
+is the label ``"uno-lan/rules/state/v1"``, 6 ``dealer`` (-1 before the first),
+7 ``current`` (-1 before the first turn), 12 ``colour`` (-1 before it is named),
+15 ``pending_rank`` (-1 none), 17 ``last_player`` (-1 when the last action was
+no play), 19 ``exposed`` (-1 none), 23 ``challenge`` (``[-1, -1, -1]`` none, its
+challenger -1 until someone challenges). The state says None for each of them
+(STYLE.md); the digest says -1, exactly, after a pass, a verdict, a time-out in
+a challenge and a removal: no other value is the same bytes.
 """
 
 from __future__ import annotations
@@ -38,6 +38,7 @@ DEALER, CURRENT, COLOUR, EXPOSED, ROUND_WINNER, WINNER = 6, 7, 12, 19, 26, 27
 
 
 def _none_of_it(state: State) -> None:
+    assert (state.challenge, state.pending_rank) == (None, None)
     part = public_part(state)
     assert part[LABEL] == "uno-lan/rules/state/v1"
     assert list(part[CHALLENGE]) == [-1, -1, -1]  # type: ignore[call-overload]
@@ -100,7 +101,11 @@ def test_a_verdict_leaves_no_challenge(guilty: bool) -> None:
     table = started(Options(), 3, hands=[["Y7"], ["W+4", *hand], ["Y2"]], starter="R5",
                     exact=True)
     table.play(1, "W+4", colour=1)
+    # RULES.md "Challenging": the Wild Draw Four may be challenged; nobody has yet.
+    assert table.state.challenge == (None, 1, 0)
+    assert list(public_part(table.state)[CHALLENGE]) == [-1, 1, 0]  # type: ignore[call-overload]
     table.apply(Challenge(2))
+    assert table.state.challenge == (2, 1, 0)
     assert list(public_part(table.state)[CHALLENGE]) == [2, 1, 0]  # type: ignore[call-overload]
     table.apply(ChallengeVerdict(2, guilty))
     _none_of_it(table.state)

@@ -199,7 +199,8 @@ class LyingChallenger(BlindToItsVerdict, Cheater):
             except IllegalAction:  # no challenge allowed now: play on
                 return super().move(seat)
             return True
-        if game.phase == Phase.CHALLENGE and game.challenge[0] == me and not self.cheated:
+        if game.phase == Phase.CHALLENGE and game.challenge is not None and \
+                game.challenge[0] == me and not self.cheated:
             _, challenged, colour = game.challenge
             hand = game.hands[challenged]
             if any(s not in game.known for s in hand):

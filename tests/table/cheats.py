@@ -60,7 +60,7 @@ class BlindToItsVerdict(TablePeer):
     def judging(self, entry: Entry) -> None:
         game = self.ledger.state.engine
         if entry.author == self.peer_id and isinstance(entry.body, Move) and game is not None \
-                and isinstance(entry.body.action, ChallengeVerdict):
+                and game.challenge is not None and isinstance(entry.body.action, ChallengeVerdict):
             self.ledger.state = forget_hand(self.ledger.state, game.challenge[1])
 
 

@@ -40,6 +40,7 @@ from uno_p2p.rules.state import (
     TIMED_PHASES,
     Phase,
     State,
+    WildFour,
     state_values,
 )
 from uno_p2p.rules.work import Work
@@ -89,7 +90,7 @@ def new_game(
         order=tuple(range(n)), dealer=None, current=None, direction=1, next_shuffle=0,
         draw_pile=(), discard=(), colour=None, hands=((),) * n, pending=0, pending_rank=None,
         drawn=None, last_player=None, uno_said=(False,) * n, exposed=None, exposed_ms=0,
-        awaiting=(), contenders=(), challenge=(-1, -1, -1), claims=(), scores=(0,) * n,
+        awaiting=(), contenders=(), challenge=None, claims=(), scores=(0,) * n,
         round_winner=None, winner=None, violations=(), turn_started_ms=now_ms, known={},
         seen=(frozenset(),) * n, public=frozenset(),
     )
@@ -194,12 +195,21 @@ def public_part(state: State) -> tuple[object, ...]:
         none(state.pending_rank), sid(state.drawn) if state.drawn else -1,
         none(state.last_player), state.uno_said, none(state.exposed), state.exposed_ms,
         tuple(map(sid, state.awaiting)),
-        tuple((seat, sid(slot)) for seat, slot in state.contenders), state.challenge,
+        tuple((seat, sid(slot)) for seat, slot in state.contenders), _challenge(state.challenge),
         tuple((c.seat, c.kind, c.rule, tuple(map(sid, c.slots)), c.colour, c.top)
               for c in state.claims),
         state.scores, none(state.round_winner), none(state.winner), state.violations,
         state.turn_started_ms, tuple(sorted((sid(s), state.known[s]) for s in state.public)),
     )
+
+
+def _challenge(challenge: WildFour | None) -> tuple[int, int, int]:
+    """The digest's challenge: ``[-1, -1, -1]`` for none, a challenger not yet known -1
+    (verdicts.md §5)."""
+    if challenge is None:
+        return (-1, -1, -1)
+    challenger, challenged, colour = challenge
+    return (_or_minus_one(challenger), challenged, colour)
 
 
 def _or_minus_one(value: int | None) -> int:

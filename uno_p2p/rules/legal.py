@@ -35,7 +35,7 @@ from uno_p2p.rules.play import (
     validate_play,
     validate_verdict,
 )
-from uno_p2p.rules.state import Phase, State, playable
+from uno_p2p.rules.state import Phase, State, playable, required
 
 COLOURS = (0, 1, 2, 3)
 
@@ -55,7 +55,7 @@ def legal_actions(state: State, seat: int) -> list[Action]:
             actions.extend(_jump_ins(state, seat))
         actions.extend(_uno_actions(state, seat))
     elif phase == Phase.CHALLENGE:
-        if seat == state.challenge[0]:
+        if state.challenge is not None and seat == state.challenge[0]:
             actions.extend(_verdicts(state, seat))
         actions.extend(_uno_actions(state, seat))
     elif phase == Phase.STARTER_COLOUR and seat == state.current:
@@ -210,7 +210,7 @@ def _uno_actions(state: State, seat: int) -> list[Action]:
 
 def _verdicts(state: State, seat: int) -> list[Action]:
     """The true verdict, once the challenged hand is shown to this viewer (none before)."""
-    hand = state.hands[state.challenge[1]]
+    hand = state.hands[required(state.challenge, "Wild Draw Four in a challenge")[1]]
     if any(s not in state.known for s in hand):
         return []  # the hand has not been shown to this viewer yet
     actions: list[Action] = []

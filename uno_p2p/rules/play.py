@@ -287,7 +287,7 @@ def _card_effect(work: Work, action: Play, colour_before: int) -> None:
         # challenge covers the pair" (the penalty is the pair's; guilty or not, it moves).
         work.pending += 4 * count
         work.pending_rank = W4
-        work.challenge = (-1, seat, colour_before)
+        work.challenge = (None, seat, colour_before)
         work.set_turn(work.next_seat(seat))
     else:
         _special_effect(work, action)
@@ -396,7 +396,7 @@ def apply_draw(work: Work, action: Draw) -> None:
 def _take_penalty(work: Work, seat: int, count: int, reason: str) -> None:
     got = work.give_cards(seat, count, reason)
     work.pending, work.pending_rank = 0, None
-    work.challenge = (-1, -1, -1)
+    work.challenge = None
     if got < count and work.options.empty_deck == "void_round":
         end_round(work, None)
         return
@@ -448,7 +448,7 @@ def apply_challenge(work: Work, action: Challenge) -> None:
     check_grace(work, seat)
     work.exposed = None
     work.last_player = None
-    challenged, colour = work.challenge[1], work.challenge[2]
+    _, challenged, colour = required(work.challenge, "Wild Draw Four to challenge")
     work.challenge = (seat, challenged, colour)
     work.set_phase(Phase.CHALLENGE)
     # The verdict is a decision of its own: turn_timer covers it from now (RULES.md).
@@ -467,14 +467,25 @@ def verdict_claim(work: Work | State, action: ChallengeVerdict) -> Claim:
     (at the end of the round, or from the deck in the audit) and a false one
     names the challenger.
     """
-    _, challenged, colour = work.challenge
+    _, challenged, colour = in_challenge(work)
     kind = "has_colour" if action.guilty else "no_colour"
     return Claim(action.seat, kind, "challenge", work.hands[challenged], colour, -1)
 
 
+def in_challenge(work: Work | State) -> tuple[int, int, int]:
+    """``(challenger, challenged, colour)`` of the challenge under way (``Phase.CHALLENGE``,
+    where each is known).
+
+    Raises:
+        LocalProtocolError: no challenge is under way (the engine's own bug).
+    """
+    challenger, challenged, colour = required(work.challenge, "Wild Draw Four in a challenge")
+    return required(challenger, "challenger"), challenged, colour
+
+
 def apply_verdict(work: Work, action: ChallengeVerdict) -> None:
     """Guilty or not guilty, as the challenger saw the hand; the verdict is a claim."""
-    challenger, challenged, _ = work.challenge
+    challenger, challenged, _ = in_challenge(work)
     claim = validate_verdict(work, action)
     work.claims = (*work.claims, claim)
     if claim.verdict(work.known) is False:
@@ -490,7 +501,7 @@ def apply_verdict(work: Work, action: ChallengeVerdict) -> None:
         # "the challenged player draws 4 instead, and the challenger plays normally"
         work.give_cards(challenged, penalty, "challenge")
         work.pending, work.pending_rank = 0, None
-        work.challenge = (-1, -1, -1)
+        work.challenge = None
         work.set_turn(challenger)
         return
     # "Not guilty: the challenger draws 6 and loses the turn" (the penalty plus 2).
@@ -510,7 +521,7 @@ def validate_verdict(work: Work | State, action: ChallengeVerdict) -> Claim:
         IllegalAction: not the challenger, or a false verdict in the challenger's
             own (or an omniscient) view.
     """
-    challenger, challenged, _ = work.challenge
+    challenger, challenged, _ = in_challenge(work)
     if action.seat != challenger:
         raise _refuse(f"only {work.players[challenger]} gives the verdict", "challenge")
     claim = verdict_claim(work, action)

@@ -64,7 +64,7 @@ def remove_player(state: State, seat: int, now_ms: int = 0) -> tuple[State, list
         phase=Phase.DEALER_SELECTION, order=tuple(range(n)), dealer=None, current=None,
         direction=1, draw_pile=(), discard=(), colour=None, hands=((),) * n, pending=0,
         pending_rank=None, drawn=None, last_player=None, uno_said=(False,) * n, exposed=None,
-        exposed_ms=0, awaiting=(), contenders=(), challenge=(-1, -1, -1), claims=(),
+        exposed_ms=0, awaiting=(), contenders=(), challenge=None, claims=(),
         scores=tuple(state.scores[s] for s in keep), round_winner=None, winner=None,
         violations=(), turn_started_ms=now_ms, known={}, seen=(frozenset(),) * n,
         public=frozenset(),

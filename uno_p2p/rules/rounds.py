@@ -75,7 +75,7 @@ def start_round(work: Work) -> None:
     work.last_player = None
     work.exposed = None
     work.round_winner = None
-    work.challenge = (-1, -1, -1)
+    work.challenge = None
     work.drawn = None
     # Faces of earlier rounds' shuffles matter no more: forget them, so that
     # views and digests stay small (the log keeps the history).

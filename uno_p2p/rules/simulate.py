@@ -252,7 +252,7 @@ class WildDrawFourStats:
             if isinstance(event, CardsPlayed) and \
                     CARD_RANK[event.cards[-1]] == Rank.WILD_DRAW_FOUR:
                 self.played += 1
-                _, seat, colour = state.challenge
+                _, seat, colour = state.challenge or (None, -1, -1)
                 if seat != event.seat or state.options.no_challenge:
                     continue  # went out with it, or nobody may challenge
                 self.challengeable += 1

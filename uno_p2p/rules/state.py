@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from enum import Enum
 from operator import attrgetter
+from typing import TypeVar
 
 from uno_p2p.errors import LocalProtocolError
 from uno_p2p.rules.cards import CARD_COLOUR, CARD_RANK, Rank
@@ -23,6 +24,10 @@ from uno_p2p.rules.options import Options
 
 OMNISCIENT = -1
 NOBODY = -1
+T = TypeVar("T")
+#: A Wild Draw Four that may be challenged: ``(challenger, challenged, colour)``, the
+#: challenger None until someone challenges (RULES.md "Challenging").
+WildFour = tuple[int | None, int, int]
 
 
 class Phase(Enum):
@@ -145,7 +150,8 @@ class State:
     until a round or the game is won (a void round has none). ``exposed`` is the
     player catchable for a missed UNO, else None. The public digest says -1 for each
     None (``engine.public_part``). ``awaiting`` are the slots of a pending public reveal.
-    ``challenge`` is ``(challenger, challenged, colour)`` during a challenge.
+    ``challenge`` is the last Wild Draw Four while it may be or is being challenged,
+    ``(challenger, challenged, colour)`` (``WildFour``), else None.
     ``scores`` are points (``points``/``losses``) or chip balances (``chips``).
     """
 
@@ -172,7 +178,7 @@ class State:
     exposed_ms: int
     awaiting: tuple[Slot, ...]
     contenders: tuple[tuple[int, Slot], ...]
-    challenge: tuple[int, int, int]
+    challenge: WildFour | None
     claims: tuple[Claim, ...]
     scores: tuple[int, ...]
     round_winner: int | None
@@ -215,7 +221,7 @@ class State:
         hand-overs, and the screen all ask it here.
         """
         if self.phase == Phase.CHALLENGE:
-            return self.challenge[0]
+            return required(self.challenge, "Wild Draw Four in a challenge")[0]
         return self.current if self.phase in TIMED_PHASES else None
 
     def decision_deadline_ms(self) -> int | None:
@@ -229,10 +235,11 @@ class State:
         return self.turn_started_ms + limit
 
 
-def required(value: int | None, what: str) -> int:
+def required(value: T | None, what: str) -> T:
     """``value``, where the rules say the game has one by now: a dealer once a round
     starts, a colour to match and a player with the turn in play (a Wild starter's
-    colour is named before anyone plays). None there is the engine's own bug.
+    colour is named before anyone plays), the Wild Draw Four in a challenge. None there
+    is the engine's own bug.
 
     Raises:
         LocalProtocolError: the game has no ``what`` yet.

@@ -128,7 +128,7 @@ def apply_timeout(work: Work, action: TimeOut) -> None:
         work.set_phase(Phase.PLAYING)
     count = work.pending or 1
     work.pending, work.pending_rank = 0, None
-    work.challenge = (-1, -1, -1)
+    work.challenge = None
     work.give_cards(seat, count, "turn_timer")
     work.set_turn(work.next_seat(seat))
 

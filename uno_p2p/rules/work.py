@@ -17,6 +17,7 @@ from uno_p2p.rules.state import (
     STATE_FIELDS,
     Phase,
     State,
+    WildFour,
     check_transition,
     seat_after,
     state_values,
@@ -52,7 +53,7 @@ class Work:
     exposed_ms: int
     awaiting: tuple[Slot, ...]
     contenders: tuple[tuple[int, Slot], ...]
-    challenge: tuple[int, int, int]
+    challenge: WildFour | None
     claims: tuple[Any, ...]
     scores: list[int]
     round_winner: int | None

@@ -240,7 +240,7 @@ def pending_line(view: State, seats: Seats) -> str:
     text = f"{who} must draw {view.pending}"
     if view.pending_rank == Rank.WILD_DRAW_FOUR:
         answers = ["stack a Wild Draw Four"] if options.stack_draw_four else []
-        if not options.no_challenge and view.challenge[1] >= 0:
+        if not options.no_challenge and view.challenge is not None:
             answers.append("challenge it")
     else:
         answers = [what for on, what in (
