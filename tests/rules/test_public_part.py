@@ -105,8 +105,9 @@ def test_a_verdict_leaves_no_challenge(guilty: bool) -> None:
     assert table.state.challenge == (None, 1, 0)
     assert list(public_part(table.state)[CHALLENGE]) == [-1, 1, 0]  # type: ignore[call-overload]
     table.apply(Challenge(2))
-    assert table.state.challenge == (2, 1, 0)
-    assert list(public_part(table.state)[CHALLENGE]) == [2, 1, 0]  # type: ignore[call-overload]
+    challenged = table.state  # a new state (the type checker kept the old one's challenge)
+    assert challenged.challenge == (2, 1, 0)
+    assert list(public_part(challenged)[CHALLENGE]) == [2, 1, 0]  # type: ignore[call-overload]
     table.apply(ChallengeVerdict(2, guilty))
     _none_of_it(table.state)
 
