@@ -95,13 +95,13 @@ def _may_match(state: State, card: int) -> bool:
     """A cheap first filter; ``validate_play`` has the last word."""
     if state.pending:
         return CARD_RANK[card] in (Rank.DRAW_TWO, Rank.WILD_DRAW_FOUR, Rank.SKIP, Rank.REVERSE)
-    return playable(card, state.colour, state.top_card)
+    return playable(card, state.colour, required(state.top_card, "card on the pile"))
 
 
 def _jump_ins(state: State, seat: int) -> list[Action]:
     if seat == state.last_player:
         return []
-    top = state.top_card
+    top = required(state.top_card, "card on the pile")  # a jump-in follows a play
     faces = _own_faces(state, seat)
     actions: list[Action] = []
     if state.options.jump_in and top < 100:

@@ -191,9 +191,9 @@ class State:
 
     # Convenience for the UI, bots and tests -------------------------------------------------
     @property
-    def top_card(self) -> int:
-        """The face of the top discard (-1 before the starter is turned)."""
-        return self.discard[-1][1] if self.discard else -1
+    def top_card(self) -> int | None:
+        """The face of the top discard (None before the starter is turned)."""
+        return self.discard[-1][1] if self.discard else None
 
     def hand(self, seat: int) -> tuple[Slot, ...]:
         """The slots in ``seat``'s hand."""

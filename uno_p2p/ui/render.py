@@ -177,12 +177,12 @@ def opponents(view: State, seats: Seats) -> Block:
     return [player_line(view, seats, seat, width) for seat in others]
 
 
-def big_card(card: int, plain: bool, named: int | None = None) -> Block:
+def big_card(card: int | None, plain: bool, named: int | None = None) -> Block:
     """The top of the discard pile, 13 by 5, its label in the middle.
 
     A black card also shows ``named``, the colour its player named, in that colour.
     """
-    if card < 0:
+    if card is None:  # no starter turned yet
         return [[("class:muted", "·" * BIG_W)] for _ in range(BIG_H)]
     label = card_label(card, plain)
     named_text = f"→ {colour_word(named)}" if card >= 100 and named is not None else ""
