@@ -523,14 +523,13 @@ class Bluffer(Playing):
             return
         super().act(action)
 
-    def _accept(self, entry: Entry, arrived_ms: int | None) -> None:
+    def judging(self, entry: Entry) -> None:
         """Its own client lets its bluff through: it forgets its hand for that one entry."""
         body, state, me = entry.body, self.ledger.state, self.ledger.state.my_seat
         if entry.author == self.peer_id and isinstance(body, Move) and state.engine is not None \
                 and me is not None and isinstance(body.action, Play) and \
                 body.action.cards[0] >= WILD_DRAW_FOUR:
             self.ledger.state = forget_hand(state, me)
-        super()._accept(entry, arrived_ms)
 
 
 def wild_draw_four() -> tuple[Sequence[Entry], Expected]:

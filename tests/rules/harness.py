@@ -158,6 +158,13 @@ class Table:
     def violations(self) -> list[ClaimViolated]:
         return self.driver.violations
 
+    @property
+    def turn(self) -> int:
+        """The seat whose turn it is (``State.current``; a test asks once one has it)."""
+        seat = self.state.current
+        assert seat is not None, "no player has had the turn yet"
+        return seat
+
     # -- feeding --------------------------------------------------------------------------
     def settle(self) -> None:
         """Answer public reveals (and nothing else) until the game waits for a player."""

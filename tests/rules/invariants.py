@@ -27,19 +27,22 @@ def check_invariants(state: State) -> None:
         for slot, card in state.discard:
             assert state.known[slot] == card
     if state.phase in (Phase.PLAYING, Phase.CHALLENGE):
+        assert state.current is not None
         assert 0 <= state.current < n
+        assert state.colour is not None
         assert 0 <= state.colour <= 3
         assert state.discard, "no starter card"
         assert state.pending >= 0
-        assert (state.pending == 0) == (state.pending_rank == -1)
+        assert (state.pending == 0) == (state.pending_rank is None)
         if state.drawn is not None:
             assert state.drawn in state.hands[state.current]
             assert state.pending == 0
-        assert -1 <= state.exposed < n
-        if state.exposed >= 0:
+        if state.exposed is not None:
+            assert 0 <= state.exposed < n
             assert len(state.hands[state.exposed]) == 1
             assert not state.uno_said[state.exposed]
     if state.phase == Phase.CHALLENGE:
+        assert state.challenge is not None
         challenger, challenged, colour = state.challenge
         assert challenger == state.current
         assert challenged != challenger

@@ -62,7 +62,7 @@ def test_every_round_starts_with_no_challenge_and_a_two_card_play_names_jump_in(
         if state.round != seen_round and state.phase == Phase.PLAYING:
             seen_round = state.round
             rounds += 1
-            assert state.challenge == (-1, -1, -1), state.round
+            assert state.challenge is None, state.round
         if not driver.step():
             break
     assert rounds >= 2, "more than one round started"

@@ -16,6 +16,13 @@ from uno_p2p.rules.cards import CARD_COUNT
 from .harness import Table, card, cards, round_deck, started, top
 
 
+def test_no_card_is_on_the_pile_before_the_starter_is_turned() -> None:
+    # RULES.md: "the top of the deck is turned over to start the discard pile".
+    state, _ = new_game(Options(), ["P0", "P1", "P2"])
+    assert state.top_card is None
+    assert started(Options(), 3, starter="R5").state.top_card == card("R5")
+
+
 def test_highest_card_deals_and_ties_draw_again() -> None:
     # RULES.md: "every player draws one card; highest number deals (an action or black
     # card counts as 0); tied players draw again until one is highest."

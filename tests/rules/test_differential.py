@@ -184,7 +184,7 @@ def knows_everything_about(view: State, state: State, action: Action) -> bool:
         slots += [*action.slots, *action.take]
         if action.target >= 0:
             slots += state.hands[action.target]
-    if isinstance(action, ChallengeVerdict) and state.challenge[1] >= 0:
+    if isinstance(action, ChallengeVerdict) and state.challenge is not None:
         slots += state.hands[state.challenge[1]]
     if isinstance(action, Draw | Pass) and state.drawn is not None:
         slots.append(state.drawn)
@@ -288,7 +288,7 @@ def check_against_the_words(state: State, action: Action, now_ms: int,
         allowed = words_allow_shape(state, action)
         if allowed is False:
             assert not accepted, f"RULES.md forbids {action}, yet it was accepted"
-        grace_over = not (state.exposed >= 0 and state.exposed != action.seat
+        grace_over = not (state.exposed is not None and state.exposed != action.seat
                           and now_ms < state.exposed_ms + opts.catch_grace_ms)
         if allowed and plain(state, action) and grace_over:
             assert accepted, f"RULES.md allows {action}, yet it was refused: {result}"

@@ -16,9 +16,9 @@ from uno_p2p.rules.options import (
     KINDS,
     PRESETS,
     Options,
-    _show,
     parse_assignment,
     preset,
+    show_value,
 )
 
 
@@ -122,7 +122,7 @@ def test_the_players_guide_documents_every_option_and_its_default() -> None:
     for name in Options.NAMES:
         cells = [c.strip() for c in rows[name].split("|")]
         if len(cells) == 4:  # "values | default | what it does |" (house rules: "what" only)
-            assert cells[1] == f"`{_show(getattr(Options(), name))}`", name
+            assert cells[1] == f"`{show_value(getattr(Options(), name))}`", name
 
 
 @pytest.mark.parametrize(("word", "value"), [

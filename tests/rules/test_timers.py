@@ -111,14 +111,14 @@ def test_the_seat_owing_the_decision_is_the_one_the_timer_waits_for() -> None:
     ending = started(Options(turn_timer=5, target=1), 3, hands=[[], ["R9"]], exact=True)
     ending.play(1, "R9", now_ms=1000)
     assert (ending.phase, ending.state.current, ending.state.decider()) == \
-        (Phase.GAME_OVER, 1, -1)
+        (Phase.GAME_OVER, 1, None)
 
 
 def test_a_starter_colour_left_unnamed_costs_a_card_drawn_for_the_timer() -> None:
     # uno.apply_timeout: "a starter Wild's colour: one penalty card, and naming the colour
     # passes to the next player"; the UI words a draw by its reason (ui/words.py).
     table = started(Options(turn_timer=5), 3, starter="W")
-    chooser = table.state.current
+    chooser = table.turn
     before = table.hand_size(chooser)
     events = table.apply(TimeOut(chooser), now_ms=table.state.turn_started_ms + 5000)
     drawn = [e for e in events if isinstance(e, CardsDrawn)]

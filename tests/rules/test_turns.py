@@ -129,12 +129,12 @@ def test_empty_deck_reshuffles_discard_except_top() -> None:
     table.play(0, "R1")
     pile_size = len(table.state.draw_pile)
     for turn in range(pile_size):  # the players draw the deck dry
-        seat = table.state.current
+        seat = table.turn
         table.draw(seat)
         table.apply(Pass(seat))
         assert turn < CARD_COUNT
     assert table.state.draw_pile == ()
-    seat = table.state.current
+    seat = table.turn
     events = table.draw(seat)
     shuffle = next(e for e in events if isinstance(e, ShuffleRequested))
     assert shuffle.size == 1
@@ -150,10 +150,10 @@ def test_nothing_to_draw(rule: str) -> None:
     # pass (default) or void_round (the round is abandoned, no score)."
     table = started(Options(empty_deck=rule), 2, starter="R5", dealer=1)
     while table.state.draw_pile or len(table.state.discard) > 1:
-        seat = table.state.current
+        seat = table.turn
         table.draw(seat)
         table.apply(Pass(seat))
-    seat = table.state.current
+    seat = table.turn
     events = table.draw(seat)
     if rule == "pass":
         assert table.state.current != seat

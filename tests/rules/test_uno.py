@@ -21,7 +21,7 @@ def test_saying_uno_with_the_play_is_safe() -> None:
     # RULES.md: "Saying it is an action of its own that may go with the play or follow it."
     table = started(Options(), 3, hands=[[], ["R1", "R2"]], starter="R5", exact=True)
     table.play(1, "R1", say_uno=True)
-    assert table.state.exposed == -1
+    assert table.state.exposed is None
     assert table.refused(CatchUno(2, 1)).rule == "uno"
 
 
@@ -91,7 +91,7 @@ def test_grace_period_before_next_player_may_act() -> None:
     table.play(1, "R1", now_ms=10_000)
     assert table.refused(Draw(2), now_ms=11_000).rule == "catch_grace_ms"
     table.apply(Draw(2), now_ms=11_500)
-    assert table.state.exposed == -1
+    assert table.state.exposed is None
 
 
 def test_jump_in_pair_uno_may_be_said_just_before_going_out() -> None:

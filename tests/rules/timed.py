@@ -38,12 +38,12 @@ class TimedDriver(Driver):
             super().apply(action)
 
     def step(self) -> bool:
-        state, options = self.state, self.state.options
-        live = state.phase == Phase.PLAYING and not state.awaiting and (
+        state, options, seat = self.state, self.state.options, self.state.current
+        live = state.phase == Phase.PLAYING and not state.awaiting and seat is not None and (
             self.max_rounds == 0 or state.round <= self.max_rounds)
-        if live and options.turn_timer and self.chance.random() < 0.05:
+        if live and seat is not None and options.turn_timer and self.chance.random() < 0.05:
             self.now_ms = max(self.now_ms, state.turn_started_ms + options.turn_timer * 1000)
-            self.apply(TimeOut(state.current))
+            self.apply(TimeOut(seat))
             self.timed["timeouts"] += 1
             return True
         if live and options.error_penalty and self.chance.random() < 0.02:

@@ -137,8 +137,7 @@ class Equivocates(Cheater):
 class ReplaysOldMessage(Cheater):
     """Sends again, byte for byte, its first message of the game (its key setup)."""
 
-    def _after(self, entry: Entry, events: object) -> None:
-        super()._after(entry, events)  # type: ignore[arg-type]
+    def logged(self, entry: Entry) -> None:
         if not self.cheated and self.state.phase == TablePhase.PLAYING and \
                 self.state.engine is not None and self.state.engine.phase == Phase.PLAYING:
             first = next(e for e in self.ledger.chain.entries if e.author == self.peer_id
@@ -200,7 +199,8 @@ class LyingChallenger(BlindToItsVerdict, Cheater):
             except IllegalAction:  # no challenge allowed now: play on
                 return super().move(seat)
             return True
-        if game.phase == Phase.CHALLENGE and game.challenge[0] == me and not self.cheated:
+        if game.phase == Phase.CHALLENGE and game.challenge is not None and \
+                game.challenge[0] == me and not self.cheated:
             _, challenged, colour = game.challenge
             hand = game.hands[challenged]
             if any(s not in game.known for s in hand):
@@ -277,11 +277,10 @@ class Forks(EvilHost):
 
     done = False
 
-    def _broadcast(self, entry: Entry, events: object) -> None:
+    def announcing(self, entry: Entry) -> None:
         lobby = self.state.lobby
         if self.done or lobby is None or self.state.phase != TablePhase.PLAYING or \
                 len(lobby.joined) < 2:
-            super()._broadcast(entry, events)  # type: ignore[arg-type]
             return
         self.done = True
         victim = lobby.joined[1]
@@ -298,7 +297,6 @@ class Forks(EvilHost):
                              Clock(max(self.now_ms, self.state.clock_ms) + 1))
         fork = Entry.countersign(self.identity, entry.seq, prev, other)
         self.send_frame(Outgoing((victim,), frame(FRAME_ENTRY, fork.encode())))
-        super()._broadcast(entry, events)  # type: ignore[arg-type]
 
 
 class Reorders(EvilHost):

@@ -57,12 +57,11 @@ class BlindToItsVerdict(TablePeer):
     """Takes its own challenge verdict into its ledger without the challenged hand it saw
     (so a lying verdict passes its own engine)."""
 
-    def _accept(self, entry: Entry, arrived_ms: int | None) -> None:
+    def judging(self, entry: Entry) -> None:
         game = self.ledger.state.engine
         if entry.author == self.peer_id and isinstance(entry.body, Move) and game is not None \
-                and isinstance(entry.body.action, ChallengeVerdict):
+                and game.challenge is not None and isinstance(entry.body.action, ChallengeVerdict):
             self.ledger.state = forget_hand(self.ledger.state, game.challenge[1])
-        super()._accept(entry, arrived_ms)
 
 
 def bluff_play(game: State, seat: int) -> Play | None:
@@ -71,10 +70,11 @@ def bluff_play(game: State, seat: int) -> Play | None:
     hand = game.hands[seat]
     faces = {slot: game.known[slot] for slot in hand if slot in game.known}
     fours = [slot for slot, card in faces.items() if card >= WILD_DRAW_FOUR]
+    colour = game.colour
     if game.current != seat or game.pending or game.drawn is not None or not fours or \
-            len(hand) < 3 or not holds_colour(faces.values(), game.colour):
+            len(hand) < 3 or colour is None or not holds_colour(faces.values(), colour):
         return None
-    return Play(seat, (fours[0],), (faces[fours[0]],), (game.colour + 1) % 4)
+    return Play(seat, (fours[0],), (faces[fours[0]],), (colour + 1) % 4)
 
 
 def first_card_play(state: TableState, secrets: PeerSecrets, seat: int,

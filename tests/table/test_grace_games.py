@@ -40,7 +40,7 @@ HOST_NEXT = b"grace-4"
 
 def missed_uno(net: Network) -> bool:
     game = net.host.state.engine
-    return game is not None and game.exposed >= 0
+    return game is not None and game.exposed is not None
 
 
 def table_with_a_missed_uno(seed: bytes) -> Network:
@@ -54,9 +54,9 @@ def table_with_a_missed_uno(seed: bytes) -> Network:
     net.run(max_steps=10_000)
     game = engine(net)
     assert game.phase == Phase.PLAYING
-    assert game.exposed >= 0
+    assert game.exposed is not None
     assert len(game.hands[game.exposed]) == 1
-    assert game.current != game.exposed
+    assert turn(game) != game.exposed
     assert len({p.ledger.head for p in net.peers.values()}) == 1, "every peer saw the play"
     return net
 
@@ -65,6 +65,12 @@ def engine(net: Network) -> State:
     game = net.host.state.engine
     assert game is not None
     return game
+
+
+def turn(game: State) -> int:
+    """The seat whose turn it is (in play there always is one)."""
+    assert game.current is not None
+    return game.current
 
 
 def peer_at(net: Network, seat: int) -> TablePeer:
@@ -101,11 +107,11 @@ def no_one_punished(net: Network) -> None:
 def test_the_next_player_may_not_begin_inside_the_grace_period() -> None:
     net = table_with_a_missed_uno(JOINER_NEXT)
     game = engine(net)
-    nxt = peer_at(net, game.current)
+    nxt = peer_at(net, turn(game))
     at(net, deadline(net) - 1)
     nxt.handle_timer(net.now_ms)
     with pytest.raises(IllegalAction) as refused:
-        nxt.act(Draw(game.current))  # the player's own machine holds it back
+        nxt.act(Draw(turn(game)))  # the player's own machine holds it back
     assert refused.value.rule == "catch_grace_ms"
     logged = len(net.entries())
     net.run(max_steps=10_000)
@@ -115,7 +121,7 @@ def test_the_next_player_may_not_begin_inside_the_grace_period() -> None:
 def test_a_move_sent_early_is_dropped_as_a_race_and_logged_once_the_time_is_up() -> None:
     net = table_with_a_missed_uno(JOINER_NEXT)
     game = engine(net)
-    seat, end = game.current, deadline(net)
+    seat, end = turn(game), deadline(net)
     nxt = peer_at(net, seat)
     # The player's clock runs ahead of the host's: it sends at the end of the grace
     # period, the host still reads a time inside it.
@@ -124,7 +130,7 @@ def test_a_move_sent_early_is_dropped_as_a_race_and_logged_once_the_time_is_up()
     at(net, end - 1)
     net.run(max_steps=10_000)
     assert Draw(seat) not in moves(net), "the host held the move back"
-    assert engine(net).exposed >= 0
+    assert engine(net).exposed is not None
     assert engine(net).current == seat
     assert nxt.outstanding is None, "the host told the player it did not log the move"
     no_one_punished(net)
@@ -139,26 +145,26 @@ def test_a_move_sent_early_is_dropped_as_a_race_and_logged_once_the_time_is_up()
     clocks = [e.message.body.now_ms for e in entries[:drawn]
               if isinstance(e.message.body, Clock)]
     assert clocks[-1] >= end
-    assert engine(net).exposed < 0, "the next player began: the window closed"
+    assert engine(net).exposed is None, "the next player began: the window closed"
     no_one_punished(net)
 
 
 def test_the_host_as_next_player_waits_out_the_grace_period_too() -> None:
     net = table_with_a_missed_uno(HOST_NEXT)
     host, game = net.host, engine(net)
-    assert host.state.my_seat == game.current
+    assert host.state.my_seat == turn(game)
     end = deadline(net)
     host.handle_timer(end - 1)
     with pytest.raises(IllegalAction) as refused:
-        act(net, host, Draw(game.current))
+        act(net, host, Draw(turn(game)))
     assert refused.value.rule == "catch_grace_ms"
     # At the end of the grace period the host logs the time, then its move.
     host.handle_timer(end)
-    act(net, host, Draw(game.current))
+    act(net, host, Draw(turn(game)))
     net.run(max_steps=10_000)
     bodies = [e.message.body for e in net.entries()]
-    assert moves(net)[-1] == Draw(game.current)
-    drawn = max(i for i, body in enumerate(bodies) if body == Move(Draw(game.current)))
+    assert moves(net)[-1] == Draw(turn(game))
+    drawn = max(i for i, body in enumerate(bodies) if body == Move(Draw(turn(game))))
     assert isinstance(clock := bodies[drawn - 1], Clock)
     assert clock.now_ms >= end
     no_one_punished(net)
@@ -168,26 +174,28 @@ def test_a_catch_inside_the_grace_period_counts() -> None:
     net = table_with_a_missed_uno(JOINER_NEXT)
     game = engine(net)
     victim = game.exposed
-    catcher = next(s for s in range(3) if s not in (victim, game.current))
+    assert victim is not None
+    catcher = next(s for s in range(3) if s not in (victim, turn(game)))
     at(net, game.exposed_ms + 1)
     act(net, peer_at(net, catcher), CatchUno(catcher, victim))
     net.run(max_steps=10_000)
     after = engine(net)
     assert CatchUno(catcher, victim) in moves(net)
     assert len(after.hands[victim]) == 1 + 2, "caught: draw 2 (RULES.md UNO)"
-    assert after.exposed < 0, "caught once"
+    assert after.exposed is None, "caught once"
     # With nothing left to catch the next player need not wait any more.
-    nxt = peer_at(net, after.current)
-    act(net, nxt, Draw(after.current))
+    nxt = peer_at(net, turn(after))
+    act(net, nxt, Draw(turn(after)))
     net.run(max_steps=10_000)
-    assert moves(net)[-1] == Draw(after.current)
+    assert moves(net)[-1] == Draw(turn(after))
     no_one_punished(net)
 
 
 def test_once_the_next_player_has_begun_the_missed_uno_is_safe() -> None:
     net = table_with_a_missed_uno(JOINER_NEXT)
     game = engine(net)
-    victim, seat = game.exposed, game.current
+    victim, seat = game.exposed, turn(game)
+    assert victim is not None
     catcher = next(s for s in range(3) if s not in (victim, seat))
     at(net, deadline(net))
     peer_at(net, seat).handle_timer(net.now_ms)
@@ -206,7 +214,7 @@ def test_a_bot_next_player_waits_out_the_grace_period_to_the_millisecond() -> No
     end itself, it moves at once."""
     net = table_with_a_missed_uno(JOINER_NEXT)
     game = engine(net)
-    nxt = peer_at(net, game.current)
+    nxt = peer_at(net, turn(game))
     end = deadline(net)
     nxt.data_to_send()
     nxt.bot_kind = "random"  # the player hands the seat back to its bot

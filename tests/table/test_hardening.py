@@ -97,8 +97,7 @@ class Seer(TablePeer):
                 self.seen = frozenset(s for s, _ in faces)
         super().receive(data, now_ms, sender, arrived_ms)  # type: ignore[arg-type]
 
-    def _after(self, entry: Entry, events: object) -> None:
-        super()._after(entry, events)  # type: ignore[arg-type]
+    def logged(self, entry: Entry) -> None:
         game = self.state.engine
         if self.seen and game is not None and isinstance(entry.body, Move):
             # Only the judgement of that one move may use what the host saw; its bot
@@ -622,8 +621,10 @@ def test_a_peer_following_a_table_it_has_no_seat_at_may_not_move() -> None:
     stranger.data_to_send()  # its request for what it missed (resume, table.md §9)
     with pytest.raises(LocalProtocolError, match=r"^this peer has no seat$"):
         stranger.act(logged.action)
+    seat = game.decider()
+    assert seat is not None
     with pytest.raises(LocalProtocolError, match=r"^this peer has no seat$"):
-        stranger.act(Draw(game.decider()))
+        stranger.act(Draw(seat))
     assert stranger.data_to_send() == [], "nothing sent"
 
 

@@ -39,6 +39,7 @@ def test_only_the_sequencer_times_a_player_out(table: Table) -> None:
     game = table.host.state.engine
     assert game is not None
     waited = game.decider()
+    assert waited is not None
     other = table.ids[3 - waited]  # the guest who is not waited for
     entry = forge(table, other, Move(TimeOut(waited)))
     assert refused_everywhere(table, entry) == "not_sequencer"
@@ -48,6 +49,7 @@ def test_a_move_is_made_in_its_authors_own_name(table: Table) -> None:
     game = table.host.state.engine
     assert game is not None
     waited = game.decider()
+    assert waited is not None
     other = table.ids[3 - waited]
     assert refused_everywhere(table, forge(table, other, Move(Draw(waited)))) == "wrong_seat"
 
@@ -55,5 +57,7 @@ def test_a_move_is_made_in_its_authors_own_name(table: Table) -> None:
 def test_reveals_come_from_the_log_not_from_a_move(table: Table) -> None:
     game = table.host.state.engine
     assert game is not None
-    mover = table.ids[game.decider()]
+    decider = game.decider()
+    assert decider is not None
+    mover = table.ids[decider]
     assert refused_everywhere(table, forge(table, mover, Move(Reveal(())))) == "not_a_move"

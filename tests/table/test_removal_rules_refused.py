@@ -20,7 +20,8 @@ OPTIONS = preset("official", ["target=30"])
 def a_guests_decision(state: TableState) -> bool:
     """In play, past the deal, the game waiting for a decision of a seat not the host's."""
     game = state.engine
-    return state.phase == TablePhase.PLAYING and game is not None and game.decider() > 0
+    return state.phase == TablePhase.PLAYING and game is not None \
+        and game.decider() not in (None, 0)
 
 
 @pytest.fixture(scope="module")
@@ -89,7 +90,9 @@ def test_a_team_game_keeps_its_teams() -> None:
                      b"removal refused, teams", a_guests_decision)
     game = table.host.state.engine
     assert game is not None
-    waited = table.host.state.seats[game.decider()]
+    decider = game.decider()
+    assert decider is not None
+    waited = table.host.state.seats[decider]
     entry = forge(table, table.ids[0], Remove(waited, "gone"))
     assert refused_everywhere(table, entry) == "bad_remove"
 

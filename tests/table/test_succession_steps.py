@@ -329,7 +329,8 @@ def test_the_sequencers_verdict_is_a_decision_not_work() -> None:
     it still owes none: a decision is not work."""
     host = LOG[0].author
     states = _challenge_states()
-    assert [s.engine.challenge[:2] for s in states if s.engine] == [(0, 2), (0, 2)], \
+    assert [s.engine.challenge and s.engine.challenge[:2] for s in states if s.engine] == \
+        [(0, 2), (0, 2)], \
         "Ann (seat 0, the host) challenges Cy (seat 2)"
     showing, deciding = states
     assert waiting_for(showing) == [2], "Cy owes the private reveal of its hand"
@@ -349,8 +350,9 @@ def test_a_challenge_nobody_is_to_judge_is_the_sequencers_to_move_on() -> None:
     deciding = _challenge_states()[1]
     game = deciding.engine
     assert game is not None
+    assert game.challenge is not None
     challenger, challenged, colour = game.challenge
-    nobody = replace(deciding, engine=replace(game, challenge=(-1, challenged, colour)))
+    nobody = replace(deciding, engine=replace(game, challenge=(None, challenged, colour)))
     assert _host_owes_work(nobody, host, [])
     unknown = replace(deciding, engine=replace(game, challenge=(challenger, -1, colour)))
     assert not _host_owes_work(unknown, host, [])
@@ -397,6 +399,7 @@ def test_every_refused_removal_reads_as_a_sentence_naming_what_failed(
     keys, playing = recorded["keys"], recorded["playing"]
     game = playing.engine
     assert game is not None
+    assert game.current is not None
     waited = playing.seats[game.current]
     idle = next(p for p in (bob, cy) if p != waited)
     cases = {
@@ -429,6 +432,7 @@ def test_a_removal_that_would_leave_one_player_is_refused_in_words(
     assert "players" in why, why
     game = playing.engine
     assert game is not None
+    assert game.current is not None
     waited = playing.seats[game.current]
     teams = replace(playing, engine=replace(game, options=replace(game.options, teams=3)))
     why = removable(teams, waited, host)

@@ -49,7 +49,7 @@ def check_timing_by_the_rules(net: Network) -> dict[str, int]:
         seat = getattr(action, "seat", -1)
         begins_turn = isinstance(action, Draw | Challenge) or (
             isinstance(action, Play) and seat == game.current and game.phase == Phase.PLAYING)
-        if begins_turn and game.exposed >= 0 and game.exposed != seat \
+        if begins_turn and game.exposed is not None and game.exposed != seat \
                 and options.catch_grace_ms:
             # "a short grace period for catching a missed UNO before the next player may act"
             assert clock >= game.exposed_ms + options.catch_grace_ms, step.entry.seq

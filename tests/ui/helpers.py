@@ -66,7 +66,7 @@ class _StackedDeck:
 
     def shuffle(self, order: list[int]) -> None:
         state = self.game.driver.state
-        if self.used or len(order) != CARD_COUNT or state.dealer < 0:
+        if self.used or len(order) != CARD_COUNT or state.dealer is None:
             self.fallback.shuffle(order)
             return
         self.used = True

@@ -56,6 +56,7 @@ def test_enter_plays_the_selected_card() -> None:
     game = stacked(["Y3", "R7"])
     controller = held(game)
     press(controller, "2", "enter")
+    assert game.state.top_card is not None
     assert short_name(game.state.top_card) == "R7"
     assert game.news[-1] == "You played Red 7."
     assert "R7" not in hand_names(game)
@@ -291,6 +292,7 @@ def facing_a_wild_draw_four(options: Options | None = None) -> tuple[LocalTable,
     game.add_listener(controller.sync)
     press(controller, "1", "enter")
     game.run_until_human(10**6)
+    assert game.state.top_card is not None
     assert short_name(game.state.top_card) == "W+4"
     return game, controller
 

@@ -78,6 +78,10 @@ def test_big_card_shows_the_top_card(game: LocalTable) -> None:
     assert "G+2" in plain_text(render.big_card(card("G+2"), plain=True))
 
 
+def test_big_card_before_the_starter_is_an_empty_place() -> None:
+    assert set(plain_text(render.big_card(None, plain=True))) <= {"·", "\n"}
+
+
 def test_colour_to_match_after_a_wild(game: LocalTable) -> None:
     view = with_top(game.view(), card("W"), 3)
     text = plain_text(render.situation(view, seats_of(game), None))

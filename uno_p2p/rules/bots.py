@@ -178,9 +178,9 @@ def guilt_chance(view: State, seat: int, bluff_rate: float = 0.12) -> float:
     how often players bluff when they could (``bluff_rate``; more when this seat
     is about to go out), against an honest Wild Draw Four.
     """
-    _, challenged, colour = view.challenge
-    if challenged < 0 or colour < 0:
+    if view.challenge is None:
         return 0.0
+    _, challenged, colour = view.challenge
     hand = view.hands[challenged]
     faces = [view.known.get(s) for s in hand]
     if any(f is not None and CARD_COLOUR[f] == colour for f in faces):

@@ -40,6 +40,7 @@ from uno_p2p.rules.state import (
     TIMED_PHASES,
     Phase,
     State,
+    WildFour,
     state_values,
 )
 from uno_p2p.rules.work import Work
@@ -86,10 +87,10 @@ def new_game(
         raise ConfigError(f"viewer must be a seat number or OMNISCIENT, not {viewer}")
     state = State(
         options=options, players=names, viewer=viewer, phase=Phase.DEALER_SELECTION, round=0,
-        order=tuple(range(n)), dealer=-1, current=-1, direction=1, next_shuffle=0,
-        draw_pile=(), discard=(), colour=-1, hands=((),) * n, pending=0, pending_rank=-1,
-        drawn=None, last_player=None, uno_said=(False,) * n, exposed=-1, exposed_ms=0,
-        awaiting=(), contenders=(), challenge=(-1, -1, -1), claims=(), scores=(0,) * n,
+        order=tuple(range(n)), dealer=None, current=None, direction=1, next_shuffle=0,
+        draw_pile=(), discard=(), colour=None, hands=((),) * n, pending=0, pending_rank=None,
+        drawn=None, last_player=None, uno_said=(False,) * n, exposed=None, exposed_ms=0,
+        awaiting=(), contenders=(), challenge=None, claims=(), scores=(0,) * n,
         round_winner=None, winner=None, violations=(), turn_started_ms=now_ms, known={},
         seen=(frozenset(),) * n, public=frozenset(),
     )
@@ -181,30 +182,40 @@ def _slot_id(slot: Slot) -> int:
 def public_part(state: State) -> tuple[object, ...]:
     """The public facts of a state, as nested tuples of ints, strs and bools.
 
-    A slot is the int ``shuffle << 7 | position``; the options are their wire form.
+    A slot is the int ``shuffle << 7 | position``; the options are their wire form;
+    a seat, rank or colour the state says is None (none yet, or none now) is -1.
     """
-    sid = _slot_id
+    sid, none = _slot_id, _or_minus_one
     return (
         "uno-lan/rules/state/v1", _options_part(state.options), state.players,
-        state.phase.value, state.round, state.order, state.dealer, state.current,
+        state.phase.value, state.round, state.order, none(state.dealer), none(state.current),
         state.direction, state.next_shuffle, tuple(map(sid, state.draw_pile)),
-        tuple((sid(s), c) for s, c in state.discard), state.colour,
-        tuple(tuple(map(sid, h)) for h in state.hands), state.pending, state.pending_rank,
-        sid(state.drawn) if state.drawn else -1, _seat(state.last_player), state.uno_said,
-        state.exposed, state.exposed_ms, tuple(map(sid, state.awaiting)),
-        tuple((seat, sid(slot)) for seat, slot in state.contenders), state.challenge,
+        tuple((sid(s), c) for s, c in state.discard), none(state.colour),
+        tuple(tuple(map(sid, h)) for h in state.hands), state.pending,
+        none(state.pending_rank), sid(state.drawn) if state.drawn else -1,
+        none(state.last_player), state.uno_said, none(state.exposed), state.exposed_ms,
+        tuple(map(sid, state.awaiting)),
+        tuple((seat, sid(slot)) for seat, slot in state.contenders), _challenge(state.challenge),
         tuple((c.seat, c.kind, c.rule, tuple(map(sid, c.slots)), c.colour, c.top)
               for c in state.claims),
-        state.scores, _seat(state.round_winner), _seat(state.winner), state.violations,
+        state.scores, none(state.round_winner), none(state.winner), state.violations,
         state.turn_started_ms, tuple(sorted((sid(s), state.known[s]) for s in state.public)),
     )
 
 
+def _challenge(challenge: WildFour | None) -> tuple[int, int, int]:
+    """The digest's challenge: ``[-1, -1, -1]`` for none, a challenger not yet known -1
+    (verdicts.md §5)."""
+    if challenge is None:
+        return (-1, -1, -1)
+    challenger, challenged, colour = challenge
+    return (_or_minus_one(challenger), challenged, colour)
 
-def _seat(seat: int | None) -> int:
-    """A seat as the digest encodes it: -1 for none (verdicts.md §5; the state's API says
-    None, and this is the one place that maps it, so no digest byte changed)."""
-    return -1 if seat is None else seat
+
+def _or_minus_one(value: int | None) -> int:
+    """A seat, rank or colour as the digest encodes it: -1 for none (verdicts.md §5; the state's
+    API says None, and this is the one place that maps it, so no digest byte changed)."""
+    return -1 if value is None else value
 
 
 _OPTIONS_CACHE: dict[Options, tuple[tuple[str, object], ...]] = {}

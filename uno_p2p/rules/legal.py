@@ -35,7 +35,7 @@ from uno_p2p.rules.play import (
     validate_play,
     validate_verdict,
 )
-from uno_p2p.rules.state import Phase, State, playable
+from uno_p2p.rules.state import Phase, State, playable, required
 
 COLOURS = (0, 1, 2, 3)
 
@@ -55,7 +55,7 @@ def legal_actions(state: State, seat: int) -> list[Action]:
             actions.extend(_jump_ins(state, seat))
         actions.extend(_uno_actions(state, seat))
     elif phase == Phase.CHALLENGE:
-        if seat == state.challenge[0]:
+        if state.challenge is not None and seat == state.challenge[0]:
             actions.extend(_verdicts(state, seat))
         actions.extend(_uno_actions(state, seat))
     elif phase == Phase.STARTER_COLOUR and seat == state.current:
@@ -95,13 +95,13 @@ def _may_match(state: State, card: int) -> bool:
     """A cheap first filter; ``validate_play`` has the last word."""
     if state.pending:
         return CARD_RANK[card] in (Rank.DRAW_TWO, Rank.WILD_DRAW_FOUR, Rank.SKIP, Rank.REVERSE)
-    return playable(card, state.colour, state.top_card)
+    return playable(card, state.colour, required(state.top_card, "card on the pile"))
 
 
 def _jump_ins(state: State, seat: int) -> list[Action]:
     if seat == state.last_player:
         return []
-    top = state.top_card
+    top = required(state.top_card, "card on the pile")  # a jump-in follows a play
     faces = _own_faces(state, seat)
     actions: list[Action] = []
     if state.options.jump_in and top < 100:
@@ -203,14 +203,14 @@ def _uno_actions(state: State, seat: int) -> list[Action]:
         pair = [state.known.get(s) for s in hand]
         if None not in pair and same_face(*pair):  # type: ignore[arg-type]
             actions.append(SayUno(seat))
-    if state.exposed >= 0 and state.exposed != seat:
+    if state.exposed is not None and state.exposed != seat:
         actions.append(CatchUno(seat, state.exposed))
     return actions
 
 
 def _verdicts(state: State, seat: int) -> list[Action]:
     """The true verdict, once the challenged hand is shown to this viewer (none before)."""
-    hand = state.hands[state.challenge[1]]
+    hand = state.hands[required(state.challenge, "Wild Draw Four in a challenge")[1]]
     if any(s not in state.known for s in hand):
         return []  # the hand has not been shown to this viewer yet
     actions: list[Action] = []

@@ -152,7 +152,7 @@ class Options:
         """One ``name=value`` line per option that differs from the official rules."""
         default = Options()
         return [
-            f"{name}={_show(getattr(self, name))}"
+            f"{name}={show_value(getattr(self, name))}"
             for name in self.NAMES
             if getattr(self, name) != getattr(default, name)
         ]
@@ -263,5 +263,7 @@ def _suggest(name: str, known: Sequence[str]) -> str:
     return f"; did you mean '{close[0]}'?" if close else ""
 
 
-def _show(value: object) -> str:
+def show_value(value: object) -> str:
+    """An option's value as a player writes it (``--option name=value``) and as
+    docs/rules.md shows its default: a bool as ``true``/``false``."""
     return str(value).lower() if isinstance(value, bool) else str(value)

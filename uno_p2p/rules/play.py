@@ -21,7 +21,7 @@ from uno_p2p.rules.events import (
     UnoSaid,
 )
 from uno_p2p.rules.rounds import describe_claim, end_round
-from uno_p2p.rules.state import OMNISCIENT, Claim, Phase, State, playable
+from uno_p2p.rules.state import OMNISCIENT, Claim, Phase, State, playable, required
 from uno_p2p.rules.uno import check_grace, false_uno_allowed
 from uno_p2p.rules.work import Work
 
@@ -60,7 +60,8 @@ def check_answers_penalty(work: Work | State, card: int) -> None:
     elif rank == W4 and options.stack_draw_four:
         return
     rule = "stack_draw_four" if pending_rank == W4 else "stack_draw_two"
-    raise _refuse(f"{work.players[work.current]} must take the {work.pending}-card penalty; "
+    who = work.players[required(work.current, "player with the turn")]
+    raise _refuse(f"{who} must take the {work.pending}-card penalty; "
                   f"{long_name(card)} cannot answer it", rule)
 
 
@@ -172,7 +173,8 @@ def check_wild_draw_four(work: Work | State, action: Play,
     """
     if CARD_RANK[action.cards[-1]] != W4 or not wd4_restricted(work):
         return None
-    claim = Claim(action.seat, "no_colour", "wild_draw_four", remaining, work.colour, -1)
+    claim = Claim(action.seat, "no_colour", "wild_draw_four", remaining,
+                  required(work.colour, "colour to match"), -1)
     if claim.verdict(work.known) is False:
         raise _refuse(f"{work.players[action.seat]} holds a card of the colour to match and "
                       "may not play a Wild Draw Four", "wild_draw_four")
@@ -215,8 +217,8 @@ def apply_play(work: Work, action: Play) -> None:
 def _carry_out(work: Work, action: Play, remaining: tuple[Slot, ...], claim: Claim | None,
                false_uno: bool) -> None:
     seat, cards = action.seat, action.cards
-    colour_before = work.colour
-    work.exposed = -1  # a play by anyone begins a turn: no more catching (RULES.md "UNO")
+    colour_before = required(work.colour, "colour to match")
+    work.exposed = None  # a play by anyone begins a turn: no more catching (RULES.md "UNO")
     work.hands[seat] = remaining
     for slot, card in zip(action.slots, cards, strict=True):
         work.discard.append((slot, card))
@@ -285,7 +287,7 @@ def _card_effect(work: Work, action: Play, colour_before: int) -> None:
         # challenge covers the pair" (the penalty is the pair's; guilty or not, it moves).
         work.pending += 4 * count
         work.pending_rank = W4
-        work.challenge = (-1, seat, colour_before)
+        work.challenge = (None, seat, colour_before)
         work.set_turn(work.next_seat(seat))
     else:
         _special_effect(work, action)
@@ -328,7 +330,7 @@ def _move_hands(work: Work, moves: dict[int, int], reason: str) -> None:
 def _reset_uno(work: Work, seats: tuple[int, ...]) -> None:
     for seat in seats:
         work.uno_said[seat] = False
-    work.exposed = -1
+    work.exposed = None
 
 
 # -- drawing and passing --------------------------------------------------------------------
@@ -342,7 +344,8 @@ def _drawn_claim(work: Work | State, seat: int, kind: str, rule: str) -> Claim:
     drawn = work.drawn
     assert drawn is not None  # noqa: S101 - callers check
     rest = tuple(s for s in work.hands[seat] if s != drawn) if wd4_restricted(work) else ()
-    claim = Claim(seat, kind, rule, (drawn, *rest), work.colour, work.discard[-1][1])
+    claim = Claim(seat, kind, rule, (drawn, *rest), required(work.colour, "colour to match"),
+                  work.discard[-1][1])
     if claim.verdict(work.known) is False:
         face = long_name(work.known[drawn])
         verb = "must play" if kind == "unplayable" else "may not stop at"
@@ -374,7 +377,7 @@ def apply_draw(work: Work, action: Draw) -> None:
     seat = action.seat
     claim = validate_draw(work, seat)
     check_grace(work, seat)
-    work.exposed = -1
+    work.exposed = None
     work.last_player = None
     if claim is not None:
         work.claims = (*work.claims, claim)
@@ -392,8 +395,8 @@ def apply_draw(work: Work, action: Draw) -> None:
 
 def _take_penalty(work: Work, seat: int, count: int, reason: str) -> None:
     got = work.give_cards(seat, count, reason)
-    work.pending, work.pending_rank = 0, -1
-    work.challenge = (-1, -1, -1)
+    work.pending, work.pending_rank = 0, None
+    work.challenge = None
     if got < count and work.options.empty_deck == "void_round":
         end_round(work, None)
         return
@@ -443,9 +446,9 @@ def apply_challenge(work: Work, action: Challenge) -> None:
     seat = action.seat
     validate_challenge(work, seat)
     check_grace(work, seat)
-    work.exposed = -1
+    work.exposed = None
     work.last_player = None
-    challenged, colour = work.challenge[1], work.challenge[2]
+    _, challenged, colour = required(work.challenge, "Wild Draw Four to challenge")
     work.challenge = (seat, challenged, colour)
     work.set_phase(Phase.CHALLENGE)
     # The verdict is a decision of its own: turn_timer covers it from now (RULES.md).
@@ -464,14 +467,25 @@ def verdict_claim(work: Work | State, action: ChallengeVerdict) -> Claim:
     (at the end of the round, or from the deck in the audit) and a false one
     names the challenger.
     """
-    _, challenged, colour = work.challenge
+    _, challenged, colour = in_challenge(work)
     kind = "has_colour" if action.guilty else "no_colour"
     return Claim(action.seat, kind, "challenge", work.hands[challenged], colour, -1)
 
 
+def in_challenge(work: Work | State) -> tuple[int, int, int]:
+    """``(challenger, challenged, colour)`` of the challenge under way (``Phase.CHALLENGE``,
+    where each is known).
+
+    Raises:
+        LocalProtocolError: no challenge is under way (the engine's own bug).
+    """
+    challenger, challenged, colour = required(work.challenge, "Wild Draw Four in a challenge")
+    return required(challenger, "challenger"), challenged, colour
+
+
 def apply_verdict(work: Work, action: ChallengeVerdict) -> None:
     """Guilty or not guilty, as the challenger saw the hand; the verdict is a claim."""
-    challenger, challenged, _ = work.challenge
+    challenger, challenged, _ = in_challenge(work)
     claim = validate_verdict(work, action)
     work.claims = (*work.claims, claim)
     if claim.verdict(work.known) is False:
@@ -486,8 +500,8 @@ def apply_verdict(work: Work, action: ChallengeVerdict) -> None:
     if action.guilty:
         # "the challenged player draws 4 instead, and the challenger plays normally"
         work.give_cards(challenged, penalty, "challenge")
-        work.pending, work.pending_rank = 0, -1
-        work.challenge = (-1, -1, -1)
+        work.pending, work.pending_rank = 0, None
+        work.challenge = None
         work.set_turn(challenger)
         return
     # "Not guilty: the challenger draws 6 and loses the turn" (the penalty plus 2).
@@ -507,7 +521,7 @@ def validate_verdict(work: Work | State, action: ChallengeVerdict) -> Claim:
         IllegalAction: not the challenger, or a false verdict in the challenger's
             own (or an omniscient) view.
     """
-    challenger, challenged, _ = work.challenge
+    challenger, challenged, _ = in_challenge(work)
     if action.seat != challenger:
         raise _refuse(f"only {work.players[challenger]} gives the verdict", "challenge")
     claim = verdict_claim(work, action)

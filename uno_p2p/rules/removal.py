@@ -61,10 +61,10 @@ def remove_player(state: State, seat: int, now_ms: int = 0) -> tuple[State, list
     n = len(keep)
     fresh = replace(
         state, players=tuple(state.players[s] for s in keep), viewer=viewer,
-        phase=Phase.DEALER_SELECTION, order=tuple(range(n)), dealer=-1, current=-1,
-        direction=1, draw_pile=(), discard=(), colour=-1, hands=((),) * n, pending=0,
-        pending_rank=-1, drawn=None, last_player=None, uno_said=(False,) * n, exposed=-1,
-        exposed_ms=0, awaiting=(), contenders=(), challenge=(-1, -1, -1), claims=(),
+        phase=Phase.DEALER_SELECTION, order=tuple(range(n)), dealer=None, current=None,
+        direction=1, draw_pile=(), discard=(), colour=None, hands=((),) * n, pending=0,
+        pending_rank=None, drawn=None, last_player=None, uno_said=(False,) * n, exposed=None,
+        exposed_ms=0, awaiting=(), contenders=(), challenge=None, claims=(),
         scores=tuple(state.scores[s] for s in keep), round_winner=None, winner=None,
         violations=(), turn_started_ms=now_ms, known={}, seen=(frozenset(),) * n,
         public=frozenset(),

@@ -21,7 +21,7 @@ from uno_p2p.rules.events import (
     RevealRequested,
     RoundOver,
 )
-from uno_p2p.rules.state import Phase
+from uno_p2p.rules.state import Phase, required
 from uno_p2p.rules.work import Work
 
 HAND_SIZE = 7
@@ -63,7 +63,7 @@ def finish_dealer_selection(work: Work, faces: dict[Slot, int]) -> None:
 def start_round(work: Work) -> None:
     """Shuffle a fresh deck, deal 7 each from the dealer's left, turn the starter."""
     work.round += 1
-    work.events.append(DealerChosen(work.dealer, work.round))
+    work.events.append(DealerChosen(required(work.dealer, "dealer"), work.round))
     n = len(work.players)
     work.hands = [()] * n
     work.discard = []
@@ -71,11 +71,11 @@ def start_round(work: Work) -> None:
     work.claims = ()
     work.direction = 1
     work.pending = 0
-    work.pending_rank = -1
+    work.pending_rank = None
     work.last_player = None
-    work.exposed = -1
+    work.exposed = None
     work.round_winner = None
-    work.challenge = (-1, -1, -1)
+    work.challenge = None
     work.drawn = None
     # Faces of earlier rounds' shuffles matter no more: forget them, so that
     # views and digests stay small (the log keeps the history).
@@ -83,7 +83,7 @@ def start_round(work: Work) -> None:
     work.public = frozenset()
     work.seen = (frozenset(),) * n
     work.new_shuffle(CARD_COUNT, (), ())
-    seat = work.dealer
+    seat = required(work.dealer, "dealer")
     dealt: list[list[Slot]] = [[] for _ in range(n)]
     for _ in range(HAND_SIZE * n):
         seat = work.next_seat(seat)
@@ -120,10 +120,11 @@ def reveal_starter(work: Work, faces: dict[Slot, int]) -> None:
         # starter_number_only: "keep turning until a number card shows" (004).
         turn_starter(work)
         return
-    work.colour = -1 if card >= 100 else card // 25
-    first = work.next_seat(work.dealer)
+    work.colour = None if card >= 100 else card // 25  # a Wild's colour is named next
+    dealer = required(work.dealer, "dealer")
+    first = work.next_seat(dealer)
     if rank == Rank.WILD:
-        chooser = first if work.options.starter_wild_colour == "first_player" else work.dealer
+        chooser = first if work.options.starter_wild_colour == "first_player" else dealer
         work.set_phase(Phase.STARTER_COLOUR)
         work.set_turn(chooser)
         return
@@ -132,7 +133,7 @@ def reveal_starter(work: Work, faces: dict[Slot, int]) -> None:
         work.set_turn(work.next_seat(first))  # "the first player is skipped"
     elif rank == Rank.REVERSE:
         work.direction = -1  # "the dealer plays first and play goes counter-clockwise"
-        work.set_turn(work.dealer)
+        work.set_turn(dealer)
     elif rank == Rank.DRAW_TWO:
         work.give_cards(first, 2, "starter")  # "the first player draws 2 and is skipped"
         work.set_turn(work.next_seat(first))
@@ -145,7 +146,8 @@ def choose_starter_colour(work: Work, action: ChooseColour) -> None:
     if action.seat != work.current:
         raise IllegalAction(
             f"{work.players[action.seat]} cannot name the starter's colour; "
-            f"{work.players[work.current]} does", rule="starter_wild_colour")
+            f"{work.players[required(work.current, 'player with the turn')]} does",
+            rule="starter_wild_colour")
     work.colour = action.colour
     work.set_phase(Phase.PLAYING)
     # The first player plays. After a time-out (``uno.apply_timeout``) the naming passed
@@ -193,10 +195,10 @@ def end_round(work: Work, winner: int | None) -> None:
     work.round_winner = winner
     work.set_phase(Phase.ROUND_OVER)
     work.pending = 0
-    work.pending_rank = -1
+    work.pending_rank = None
     work.drawn = None
     work.last_player = None
-    work.exposed = -1
+    work.exposed = None
     slots = tuple(s for seat in work.order for s in work.hands[seat])
     request_public(work, slots, "round_end")
 
@@ -220,7 +222,7 @@ def score_round(work: Work, faces: dict[Slot, int]) -> None:
         return
     order = work.order
     # dealer_rule=rotate (and after a void round): "deal passes to the left".
-    left = order[(order.index(work.dealer) + 1) % len(order)]
+    left = order[(order.index(required(work.dealer, "dealer")) + 1) % len(order)]
     winner_deals = work.options.dealer_rule == "winner" and work.round_winner is not None
     work.dealer = work.round_winner if work.round_winner is not None and winner_deals else left
     every = work.options.seat_shuffle_every

@@ -30,7 +30,7 @@ from uno_p2p.rules.engine import apply, learn
 from uno_p2p.rules.events import Event, ShuffleRequested
 from uno_p2p.rules.legal import legal_actions
 from uno_p2p.rules.prng import Stream
-from uno_p2p.rules.state import OMNISCIENT, TIMED_PHASES, Phase, State
+from uno_p2p.rules.state import OMNISCIENT, Phase, State
 
 #: A time far in the future: rollouts never wait for a grace period.
 LATER_MS = 1 << 50
@@ -137,9 +137,9 @@ def rollout(state: State, depth: int, rng: Stream) -> State:
     world there is nothing left to hide) for ``depth`` actions or to the round's end."""
     players = [HeuristicBot(rng.fork(f"p{seat}").seed) for seat in range(len(state.players))]
     for _ in range(depth):
-        if state.phase not in TIMED_PHASES or state.awaiting:
+        actor = state.decider()  # None outside TIMED_PHASES
+        if actor is None or state.awaiting:
             break
-        actor = state.decider()
         choice = players[actor].choose(state, actor, legal_actions(state, actor), True)
         if choice is None:
             break

@@ -176,8 +176,15 @@ class Driver:
         return True
 
     def actor(self) -> int:
-        """The seat that must act now, once no reveal or reseat is due (``State.decider``)."""
-        return self.state.decider()
+        """The seat that must act now, once no reveal or reseat is due (``State.decider``).
+
+        Raises:
+            LocalProtocolError: the game waits for no player's decision now (a caller's bug).
+        """
+        seat = self.state.decider()
+        if seat is None:
+            raise LocalProtocolError(f"no player decides in {self.state.phase.value}")
+        return seat
 
     def out_of_turn_seats(self) -> list[int]:
         """Seats other than ``actor()`` that may act now: say or catch UNO, or jump in."""
@@ -192,7 +199,7 @@ class Driver:
             if seat == actor:
                 continue
             one = len(state.hands[seat]) == 1 and not state.uno_said[seat]
-            if jumps or one or (state.exposed >= 0 and state.exposed != seat):
+            if jumps or one or (state.exposed is not None and state.exposed != seat):
                 seats.append(seat)
         return seats
 
@@ -245,7 +252,7 @@ class WildDrawFourStats:
             if isinstance(event, CardsPlayed) and \
                     CARD_RANK[event.cards[-1]] == Rank.WILD_DRAW_FOUR:
                 self.played += 1
-                _, seat, colour = state.challenge
+                _, seat, colour = state.challenge or (None, -1, -1)
                 if seat != event.seat or state.options.no_challenge:
                     continue  # went out with it, or nobody may challenge
                 self.challengeable += 1

@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from enum import Enum
 from operator import attrgetter
+from typing import TypeVar
 
 from uno_p2p.errors import LocalProtocolError
 from uno_p2p.rules.cards import CARD_COLOUR, CARD_RANK, Rank
@@ -23,6 +24,10 @@ from uno_p2p.rules.options import Options
 
 OMNISCIENT = -1
 NOBODY = -1
+T = TypeVar("T")
+#: A Wild Draw Four that may be challenged: ``(challenger, challenged, colour)``, the
+#: challenger None until someone challenges (RULES.md "Challenging").
+WildFour = tuple[int | None, int, int]
 
 
 class Phase(Enum):
@@ -116,10 +121,11 @@ def _holds_colour(faces: list[int | None], colour: int) -> bool | None:
     return None if None in faces else False
 
 
-def playable(card: int, colour: int, top: int) -> bool:
+def playable(card: int, colour: int | None, top: int) -> bool:
     """RULES.md "A turn": match the colour to match, or the top's number or symbol, or black.
 
-    ``colour`` is the colour to match (a Wild's named colour), ``top`` the top card.
+    ``colour`` is the colour to match (a Wild's named colour; None before it is named),
+    ``top`` the top card.
     """
     if card >= 100:
         return True
@@ -133,15 +139,19 @@ class State:
     """One viewer's knowledge of a game. Build with ``new_game``; change with ``apply``.
 
     Seats are the players' fixed numbers; ``order`` is the clockwise seating.
+    ``dealer`` is None until the first dealer is drawn, ``current`` (whose turn it is,
+    or was once a round ends) until the first turn is given, ``colour`` (the colour to
+    match) until the starter is turned and a Wild starter's colour named.
     ``draw_pile`` and ``discard`` have their top card last. ``pending`` is the
-    draw penalty waiting for ``current`` (``pending_rank`` the card that set it).
-    ``drawn`` is the card ``current`` drew this turn and may still play.
-    ``last_player`` is who played the top card when the last action was a play
-    (the jump-in window), else None. ``round_winner`` and ``winner`` are None
+    draw penalty waiting for ``current`` (``pending_rank`` the card that set it,
+    None with no penalty). ``drawn`` is the card ``current`` drew this turn and may
+    still play. ``last_player`` is who played the top card when the last action was
+    a play (the jump-in window), else None. ``round_winner`` and ``winner`` are None
     until a round or the game is won (a void round has none). ``exposed`` is the
-    player catchable for a missed UNO, else -1 (its None waits for the cut of
-    ``TablePeer``, whose parts read it). ``awaiting`` are the slots of a pending public reveal.
-    ``challenge`` is ``(challenger, challenged, colour)`` during a challenge.
+    player catchable for a missed UNO, else None. The public digest says -1 for each
+    None (``engine.public_part``). ``awaiting`` are the slots of a pending public reveal.
+    ``challenge`` is the last Wild Draw Four while it may be or is being challenged,
+    ``(challenger, challenged, colour)`` (``WildFour``), else None.
     ``scores`` are points (``points``/``losses``) or chip balances (``chips``).
     """
 
@@ -151,24 +161,24 @@ class State:
     phase: Phase
     round: int
     order: tuple[int, ...]
-    dealer: int
-    current: int
+    dealer: int | None
+    current: int | None
     direction: int
     next_shuffle: int
     draw_pile: tuple[Slot, ...]
     discard: tuple[tuple[Slot, int], ...]
-    colour: int
+    colour: int | None
     hands: tuple[tuple[Slot, ...], ...]
     pending: int
-    pending_rank: int
+    pending_rank: int | None
     drawn: Slot | None
     last_player: int | None
     uno_said: tuple[bool, ...]
-    exposed: int
+    exposed: int | None
     exposed_ms: int
     awaiting: tuple[Slot, ...]
     contenders: tuple[tuple[int, Slot], ...]
-    challenge: tuple[int, int, int]
+    challenge: WildFour | None
     claims: tuple[Claim, ...]
     scores: tuple[int, ...]
     round_winner: int | None
@@ -181,9 +191,9 @@ class State:
 
     # Convenience for the UI, bots and tests -------------------------------------------------
     @property
-    def top_card(self) -> int:
-        """The face of the top discard (-1 before the starter is turned)."""
-        return self.discard[-1][1] if self.discard else -1
+    def top_card(self) -> int | None:
+        """The face of the top discard (None before the starter is turned)."""
+        return self.discard[-1][1] if self.discard else None
 
     def hand(self, seat: int) -> tuple[Slot, ...]:
         """The slots in ``seat``'s hand."""
@@ -202,17 +212,17 @@ class State:
         """The player ``steps`` places after ``seat`` in the direction of play."""
         return seat_after(self.order, self.direction, seat, steps)
 
-    def decider(self) -> int:
+    def decider(self) -> int | None:
         """The seat whose decision the game waits for: the challenger during a challenge,
         else the current player in a turn or a starter Wild's colour (``TIMED_PHASES``);
-        -1 when it waits for no player (a deal, a reveal, a round's end).
+        None when it waits for no player (a deal, a reveal, a round's end).
 
         The one answer to "whose move is it": the bots, the table's removals and
         hand-overs, and the screen all ask it here.
         """
         if self.phase == Phase.CHALLENGE:
-            return self.challenge[0]
-        return self.current if self.phase in TIMED_PHASES else -1
+            return required(self.challenge, "Wild Draw Four in a challenge")[0]
+        return self.current if self.phase in TIMED_PHASES else None
 
     def decision_deadline_ms(self) -> int | None:
         """When the decision ``current`` owes runs out (RULES.md ``turn_timer``): a turn,
@@ -223,6 +233,20 @@ class State:
         if not limit or self.phase not in TIMED_PHASES:
             return None
         return self.turn_started_ms + limit
+
+
+def required(value: T | None, what: str) -> T:
+    """``value``, where the rules say the game has one by now: a dealer once a round
+    starts, a colour to match and a player with the turn in play (a Wild starter's
+    colour is named before anyone plays), the Wild Draw Four in a challenge. None there
+    is the engine's own bug.
+
+    Raises:
+        LocalProtocolError: the game has no ``what`` yet.
+    """
+    if value is None:
+        raise LocalProtocolError(f"the game has no {what} yet")
+    return value
 
 
 def seat_after(order: tuple[int, ...], direction: int, seat: int, steps: int = 1) -> int:

@@ -28,7 +28,7 @@ def check_grace(work: Work, seat: int) -> None:
         IllegalAction: ``catch_grace_ms`` has not passed since the missed UNO.
     """
     grace = work.options.catch_grace_ms
-    if grace and work.exposed >= 0 and work.exposed != seat \
+    if grace and work.exposed is not None and work.exposed != seat \
             and work.now_ms < work.exposed_ms + grace:
         raise IllegalAction(f"{work.players[seat]} must wait {grace} ms so that a missed UNO "
                             "can be caught", rule="catch_grace_ms")
@@ -65,7 +65,7 @@ def apply_say_uno(work: Work, action: SayUno) -> None:
             raise IllegalAction(f"{work.players[seat]} has said UNO already", rule="uno")
         work.uno_said[seat] = True
         if work.exposed == seat:
-            work.exposed = -1
+            work.exposed = None
         work.events.append(UnoSaid(seat))
         return
     false_uno_allowed(work, seat)
@@ -87,7 +87,7 @@ def _pair(work: Work, hand: tuple[Slot, ...]) -> bool:
 def apply_catch(work: Work, action: CatchUno) -> None:
     if action.target != work.exposed or action.seat == action.target:
         raise IllegalAction(f"{work.players[action.target]} cannot be caught now", rule="uno")
-    work.exposed = -1
+    work.exposed = None
     work.events.append(UnoCaught(action.seat, action.target))
     work.give_cards(action.target, CATCH_PENALTY, "caught")
 
@@ -118,7 +118,7 @@ def apply_timeout(work: Work, action: TimeOut) -> None:
     if not limit or seat != work.current or work.now_ms < work.turn_started_ms + limit:
         raise IllegalAction(f"{work.players[seat]}'s turn timer has not run out",
                             rule="turn_timer")
-    work.exposed = -1
+    work.exposed = None
     work.last_player = None
     if work.phase == Phase.STARTER_COLOUR:
         work.give_cards(seat, 1, "turn_timer")
@@ -127,8 +127,8 @@ def apply_timeout(work: Work, action: TimeOut) -> None:
     if work.phase == Phase.CHALLENGE:
         work.set_phase(Phase.PLAYING)
     count = work.pending or 1
-    work.pending, work.pending_rank = 0, -1
-    work.challenge = (-1, -1, -1)
+    work.pending, work.pending_rank = 0, None
+    work.challenge = None
     work.give_cards(seat, count, "turn_timer")
     work.set_turn(work.next_seat(seat))
 

@@ -17,6 +17,7 @@ from uno_p2p.rules.state import (
     STATE_FIELDS,
     Phase,
     State,
+    WildFour,
     check_transition,
     seat_after,
     state_values,
@@ -35,24 +36,24 @@ class Work:
     phase: Phase
     round: int
     order: tuple[int, ...]
-    dealer: int
-    current: int
+    dealer: int | None
+    current: int | None
     direction: int
     next_shuffle: int
     draw_pile: list[Slot]
     discard: list[tuple[Slot, int]]
-    colour: int
+    colour: int | None
     hands: list[tuple[Slot, ...]]
     pending: int
-    pending_rank: int
+    pending_rank: int | None
     drawn: Slot | None
     last_player: int | None
     uno_said: list[bool]
-    exposed: int
+    exposed: int | None
     exposed_ms: int
     awaiting: tuple[Slot, ...]
     contenders: tuple[tuple[int, Slot], ...]
-    challenge: tuple[int, int, int]
+    challenge: WildFour | None
     claims: tuple[Any, ...]
     scores: list[int]
     round_winner: int | None
@@ -156,7 +157,7 @@ class Work:
             if len(self.hands[seat]) != 1:
                 self.uno_said[seat] = False
             if self.exposed == seat:
-                self.exposed = -1
+                self.exposed = None
         return len(taken)
 
 

@@ -228,7 +228,7 @@ class Initiative:
     def grace_deadline(self, now: Moment) -> int | None:
         """While a missed UNO may still be caught, the next player waits (catch_grace_ms)."""
         game, me = now.state.engine, now.state.my_seat
-        if game is None or me is None or now.bot_kind is None or game.exposed < 0 or \
+        if game is None or me is None or now.bot_kind is None or game.exposed is None or \
                 game.exposed == me or not game.options.catch_grace_ms:
             return None
         deadline = game.exposed_ms + game.options.catch_grace_ms

@@ -617,9 +617,25 @@ class TablePeer(Controls):
         """
         return body
 
+    # -- the hooks for a test's adversary (an honest peer does nothing in them) ---------
+    # Like ``outgoing``: a test's cheater overrides these public hooks, never a private
+    # method (STYLE.md, issue 27); what it may then do is the public surface (``send``,
+    # ``send_frame``, the ledger's ``state``).
+    def judging(self, entry: Entry) -> None:
+        """An entry that came from the sequencer is about to be judged here
+        (``Ledger.accept``); the entries the host logs itself were judged by its
+        sequencer and do not pass here (``announcing`` does)."""
+
+    def announcing(self, entry: Entry) -> None:
+        """The host logged ``entry`` and is about to send it to the table (table.md §3)."""
+
+    def logged(self, entry: Entry) -> None:
+        """``entry`` took effect here: its events queued, the cards it lets us see opened."""
+
     def _order(self, outcome: Outcome) -> None:
         """The host logged entries: apply their effects here and send them out."""
         for entry, events in outcome.entries:
+            self.announcing(entry)
             self._broadcast(entry, events)
             self._after(entry, events)
         if outcome.drop is not None:
@@ -698,6 +714,7 @@ class TablePeer(Controls):
                              f"an entry at a number we accepted does not verify: {error}", ())
 
     def _accept(self, entry: Entry, arrived_ms: int | None) -> None:
+        self.judging(entry)
         if self._clock_doubted(entry, arrived_ms):
             return
         before = self.state
@@ -746,6 +763,7 @@ class TablePeer(Controls):
         if isinstance(entry.body, Sealed) and entry.body.recipient == self.peer_id:
             self._open_private(entry)
         self._see()
+        self.logged(entry)
 
     def _dropped(self, notice: DropNotice) -> None:
         """The sequencer did not log a message of ours (table.md §3.1): the outbox

@@ -42,6 +42,7 @@ from typing import TypeAlias
 from uno_p2p.crypto.identity import Identity
 from uno_p2p.errors import IllegalAction, RemoteProtocolError
 from uno_p2p.rules.actions import TimeOut
+from uno_p2p.rules.state import required
 from uno_p2p.table.bodies import Abort, Clock, Move, Remove
 from uno_p2p.table.duties import turn_deadline, waiting_for
 from uno_p2p.table.events import TableEvent
@@ -458,7 +459,7 @@ class Sequencer:
         turn = self._turn_deadline()
         state = self.ledger.state
         if turn is not None and now_ms >= turn:
-            seat = state.game.current
+            seat = required(state.game.current, "player with the turn")  # a deadline: one has
             if now_ms > state.clock_ms:
                 self._log(outcome, self._sign(Clock(now_ms)), now_ms)
             self._log(outcome, self._sign(Move(TimeOut(seat))), now_ms)

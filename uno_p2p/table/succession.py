@@ -414,7 +414,7 @@ def _host_owes_work(state: TableState, host: PeerId, waiting: Sequence[int]) -> 
     game = state.engine
     if waiting or state.phase != TablePhase.PLAYING or game is None:
         return not waiting
-    return game.decider() < 0
+    return game.decider() is None
 
 
 def _host_timeout_due(state: TableState, waiting: Sequence[int]) -> int | None:

@@ -411,7 +411,7 @@ class Controller:
     def _bluff_warning(self, play: Play) -> str:
         """RULES.md: the bluff is allowed ("a warning is fine"): say what it risks."""
         view = self.table.view()
-        if rank_of(play.cards[-1]) != Rank.WILD_DRAW_FOUR or view.colour < 0:
+        if rank_of(play.cards[-1]) != Rank.WILD_DRAW_FOUR or view.colour is None:
             return ""
         rest = [view.known.get(s) for s in view.hands[self.seats.me] if s not in play.slots]
         if not any(f is not None and colour_of(f) == view.colour for f in rest):

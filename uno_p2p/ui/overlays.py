@@ -21,6 +21,7 @@ from uno_p2p.rules import (
     short_name,
 )
 from uno_p2p.rules.cards import COLOUR_NAMES
+from uno_p2p.rules.state import required
 from uno_p2p.ui.dialogs import boxed, choices, game_over, help_rows, round_table
 from uno_p2p.ui.modes import COLOUR_KEYS, Mode
 from uno_p2p.ui.render import Block
@@ -114,12 +115,12 @@ def dialog(controller: Controller) -> Block | None:
 
 def _verdict_rows(controller: Controller) -> Block:
     view = controller.table.view()
-    _, challenged, colour = view.challenge
-    hand = view.hands[challenged] if challenged >= 0 else ()
+    _, challenged, colour = required(view.challenge, "Wild Draw Four in a challenge")
+    hand = view.hands[challenged]
     shown = " ".join(short_name(view.known[s]) if s in view.known else "?" for s in hand)
     verdict = controller.first(ChallengeVerdict)
     guilty = isinstance(verdict, ChallengeVerdict) and verdict.guilty
-    word = COLOUR_NAMES[colour] if colour >= 0 else "the colour"
+    word = COLOUR_NAMES[colour]
     name = controller.seats.names[challenged]
     # RULES.md "Challenging": guilty, the challenged draws the penalty instead;
     # not guilty, the challenger draws the penalty and 2 more.

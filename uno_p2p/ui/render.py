@@ -17,6 +17,7 @@ from prompt_toolkit.utils import get_cwidth
 
 from uno_p2p.rules import PRESETS, Options, Phase, Rank, Slot, State, preset
 from uno_p2p.rules.cards import colour_of, rank_of
+from uno_p2p.rules.state import required
 from uno_p2p.ui.theme import COLOUR_CLASSES, card_label, colour_class, colour_word
 
 Line = list[tuple[str, str]]
@@ -176,15 +177,15 @@ def opponents(view: State, seats: Seats) -> Block:
     return [player_line(view, seats, seat, width) for seat in others]
 
 
-def big_card(card: int, plain: bool, named: int = -1) -> Block:
+def big_card(card: int | None, plain: bool, named: int | None = None) -> Block:
     """The top of the discard pile, 13 by 5, its label in the middle.
 
     A black card also shows ``named``, the colour its player named, in that colour.
     """
-    if card < 0:
+    if card is None:  # no starter turned yet
         return [[("class:muted", "·" * BIG_W)] for _ in range(BIG_H)]
     label = card_label(card, plain)
-    named_text = f"→ {colour_word(named)}" if card >= 100 and named >= 0 else ""
+    named_text = f"→ {colour_word(named)}" if card >= 100 and named is not None else ""
     if plain:
         inner = BIG_W - 2
         corner = named_text or label
@@ -197,7 +198,7 @@ def big_card(card: int, plain: bool, named: int = -1) -> Block:
     if card < 100:
         return [[(style, row)] for row in rows]
     block = [tile(card, plain, BIG_W) if i == 2 else [(style, row)] for i, row in enumerate(rows)]
-    if named_text:
+    if named is not None and named_text:
         ink = f"{style} class:ink.{COLOUR_CLASSES[named]}"
         block[4] = [(ink, named_text.center(BIG_W))]
     return block
@@ -217,7 +218,7 @@ def draw_pile(view: State, plain: bool) -> Block:
 def situation(view: State, seats: Seats, seconds_left: int | None) -> Block:
     """Colour to match, direction, whose turn, pending penalty, timer."""
     lines: Block = []
-    if view.colour >= 0:
+    if view.colour is not None:
         ink = f"class:ink.{COLOUR_CLASSES[view.colour]}"
         lines.append([("", "Colour to match: "), (ink, f"■ {colour_word(view.colour)}")])
     else:
@@ -235,11 +236,11 @@ def situation(view: State, seats: Seats, seconds_left: int | None) -> Block:
 def pending_line(view: State, seats: Seats) -> str:
     """``Bot 2 must draw 4 or challenge it``: "answer" only where an option allows one."""
     options = view.options
-    who = seats.who(view.current)
+    who = seats.who(required(view.current, "player with the turn"))  # a penalty waits for one
     text = f"{who} must draw {view.pending}"
     if view.pending_rank == Rank.WILD_DRAW_FOUR:
         answers = ["stack a Wild Draw Four"] if options.stack_draw_four else []
-        if not options.no_challenge and view.challenge[1] >= 0:
+        if not options.no_challenge and view.challenge is not None:
             answers.append("challenge it")
     else:
         answers = [what for on, what in (
@@ -258,6 +259,8 @@ def _turn_line(view: State, seats: Seats) -> Line:
     if phase == Phase.GAME_OVER:
         return [("class:turn", "The game is over")]
     seat = view.decider()
+    if seat is None:  # not in a phase left here (TIMED_PHASES): said for the type checker
+        return [("class:muted", "Dealing…")]
     if phase == Phase.CHALLENGE:
         return [("class:turn", f"{seats.who(seat)}: challenge verdict")]
     if phase == Phase.STARTER_COLOUR:

@@ -40,6 +40,7 @@ from uno_p2p.rules import (
     short_name,
 )
 from uno_p2p.rules.cards import COLOUR_NAMES, Rank, rank_of
+from uno_p2p.rules.state import required
 
 YOU = "You"
 #: The quit box's question (issue 25: it says what leaving does to the others).
@@ -141,7 +142,8 @@ class Narrator:
         if isinstance(action, Pass):
             return [f"{self.who(action.seat)} passed, keeping the card drawn."]
         if isinstance(action, Challenge):
-            return [f"{self.who(action.seat)} challenged {self.whose(before.challenge[1])} "
+            challenged = required(before.challenge, "Wild Draw Four to challenge")[1]
+            return [f"{self.who(action.seat)} challenged {self.whose(challenged)} "
                     "Wild Draw Four."]
         if isinstance(action, ChooseColour):
             return [f"{self.who(action.seat)} named {COLOUR_NAMES[action.colour]} "
@@ -218,7 +220,7 @@ class Narrator:
                 return f"You were caught without UNO by {self.names[event.seat]}: +2."
             return f"{self.who(event.seat)} caught {self.names[event.target]} without UNO: +2."
         if isinstance(event, ChallengeResolved):
-            colour = COLOUR_NAMES[before.challenge[2]] if before.challenge[2] >= 0 else "?"
+            colour = "?" if before.challenge is None else COLOUR_NAMES[before.challenge[2]]
             if event.guilty:
                 return f"{self.was(event.challenged)} guilty: the hand held {colour}, " \
                     "so the penalty goes back to them."
