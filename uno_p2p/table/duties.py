@@ -210,6 +210,20 @@ def public_duty(ts: TableState, secrets: PeerSecrets, seat: int,
     return None
 
 
+def turn_on_pending(pending: TableState, accepted: TableState, secrets: PeerSecrets,
+                    seat: int) -> ShuffleDeck | None:
+    """This seat's shuffle turn due in ``pending`` (``Ledger.pending_check``: the state an
+    arrived turn leads to, its proof still being checked) and not in ``accepted``: the
+    turn sent ahead (deck.md §6.3, "What may overlap"; issue 28), byte for byte the one
+    ``public_duty`` gives once the arrived turn is accepted. Never shares: those come
+    only from the accepted state."""
+    number = shuffle_due(pending, seat)
+    if number is None or shuffle_due(accepted, seat) is not None:
+        return None
+    body = public_duty(pending, secrets, seat, b"")
+    return body if isinstance(body, ShuffleDeck) else None
+
+
 def move_proofs(ts: TableState, secrets: PeerSecrets, seat: int, action: Action,
                 received: Mapping[tuple[Slot, int], ShareItem]) -> tuple[ShareItem, ...]:
     """The shares a move by ``seat`` must carry (table.md §5): for each card it shows,

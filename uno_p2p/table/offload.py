@@ -152,6 +152,9 @@ class TurnAhead:
     deck: int
     turn: int
     joint_key: Point
+    #: The arrived entry (None: a message at the sequencer), for the turn sent ahead
+    #: (``TablePeer.send_turn_ahead``).
+    entry: Entry | None = None
 
     def run(self) -> None:
         """Prove the turn and keep it (nothing if the arrived deck does not decode: the
@@ -164,10 +167,11 @@ class TurnAhead:
                            self.deck, self.turn, self.joint_key, ahead=True)
 
 
-def turn_ahead(ts: TableState, author: bytes, body: Body, secrets: PeerSecrets
-               ) -> TurnAhead | None:
+def turn_ahead(ts: TableState, author: bytes, body: Body, secrets: PeerSecrets,
+               entry: Entry | None = None) -> TurnAhead | None:
     """The turn this seat (``secrets.peer``) takes right after ``body`` by ``author``, if
-    ``body`` is the awaited turn of a deck in ``ts`` and this seat shuffles next."""
+    ``body`` is the awaited turn of a deck in ``ts`` and this seat shuffles next (in
+    ``entry`` at a joiner: the turn may be sent ahead)."""
     if not isinstance(body, ShuffleDeck) or shuffle_statement(ts, author, body) is None:
         return None
     deck = ts.decks[body.shuffle]
@@ -175,7 +179,7 @@ def turn_ahead(ts: TableState, author: bytes, body: Body, secrets: PeerSecrets
     if seat is None or deck.next_shuffler != shuffler or deck.shufflers[1:2] != (seat,):
         return None
     return TurnAhead(body.ciphertexts, author.hex()[:16], secrets, ts.table_id, deck.round,
-                     deck.number, len(deck.done) + 1, table_key(ts))
+                     deck.number, len(deck.done) + 1, table_key(ts), entry)
 
 
 def frame_turn_ahead(ts: TableState, data: bytes, secrets: PeerSecrets, *, sequencer: bool
@@ -186,7 +190,7 @@ def frame_turn_ahead(ts: TableState, data: bytes, secrets: PeerSecrets, *, seque
         if tag == FRAME_ENTRY:
             entry = Entry.decode(payload)
             if entry.seq == ts.seq:
-                return turn_ahead(ts, entry.author.key, entry.body, secrets)
+                return turn_ahead(ts, entry.author.key, entry.body, secrets, entry)
         if tag in (FRAME_MESSAGE, FRAME_RELAY) and sequencer:
             message = Message.decode(payload)
             return turn_ahead(ts, message.author.key, message.body, secrets)
