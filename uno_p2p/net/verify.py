@@ -51,6 +51,7 @@ from typing import Protocol, TypeVar
 
 from uno_p2p.crypto.context import VerifiedStatements
 from uno_p2p.errors import ConfigError
+from uno_p2p.table.duties import PROVEN_TURNS
 from uno_p2p.table.offload import Duty, DutyJob
 
 VERIFY_ENV = "UNO_LAN_VERIFY"
@@ -112,13 +113,15 @@ def _run_duty(job: DutyJob, *, check: bool) -> tuple[Duty, list[tuple[Statement,
 
 
 def _check_own(job: DutyJob, body: Duty) -> list[tuple[Statement, bytes]]:
-    """In the worker: the memo keys of the duty's own statements that verify."""
+    """In the worker: the memo keys of the duty's own statements that verify (a turn
+    the sequencer checked as it made it ahead is not checked again, issue 28)."""
     return check_own(job.statements(body))
 
 
 def check_own(statements: Sequence[Statement]) -> list[tuple[Statement, bytes]]:
     """In the duty worker: the memo keys of this seat's own statements that verify."""
-    checked = [(s, s.check()) for s in statements]
+    checked = [(s, k if PROVEN_TURNS.was_checked(k := s.key()) else s.check())
+               for s in statements]
     return [(s, k) for s, k in checked if k is not None]
 
 
