@@ -17,11 +17,24 @@ Every node writes what it measured (``UNO_LAN_STATS``, ``uno_p2p.net.stats``):
 - ``host_cpu_ms_per_move``: the host process's CPU for the whole game
   divided by the number of moves;
 - ``loopback_rtt_ms``: median TCP round trip of a 64-byte message on
-  127.0.0.1, the floor under any move latency.
+  127.0.0.1, the floor under any move latency;
+- ``floor_s`` (issue 28): the CPU the setup's proofs and shares cost the
+  table, divided by the machine's cores: each shuffle turn in the log from
+  the start entry to the first move made once and checked by each other
+  peer, each decryption share likewise, at this machine's cost of one
+  (``proof_costs``, measured first, idle or not); ``setup_floor_x`` is
+  ``setup_s / floor_s``;
+- ``round_gap_s``: the pause between rounds (the median, with ``--target``
+  high enough for several rounds), from the last peer accepting a round's
+  last move to the last peer accepting the last entry before the next
+  round's first move (``bench_round.lan_pauses``); ``gap_floor_s`` the same
+  floor over that pause's entries (one joint shuffle and its deal),
+  ``gap_floor_x`` their ratio.
 
-With ``--load N --games G`` it measures robustness instead: G whole bot games
-beside N busy loops, and how many finished, stopped, and whom an audit named
-(``scripts/bench_lan_load.py``).
+``--load N`` plays those tables beside N busy loops that it starts and stops
+itself (each bounded in time). With ``--games G`` it measures robustness
+instead: G whole bot games beside N busy loops, and how many finished,
+stopped, and whom an audit named (``scripts/bench_lan_load.py``).
 """
 
 from __future__ import annotations
@@ -36,14 +49,22 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 import bench_lan_load
 
+from uno_p2p.crypto.cards import CARD_COUNT
+from uno_p2p.crypto.context import PURPOSE_DEAL, ProofContext
+from uno_p2p.crypto.keys import PeerSecrets, verify_key_announcement
+from uno_p2p.crypto.shares import make_share, verify_share
+from uno_p2p.crypto.shuffle import ShuffleMessage, initial_deck, shuffle_context
+from uno_p2p.crypto.shuffle_proof import ShuffleProof, ShuffleStatement, make_proven_shuffle
 from uno_p2p.store.unolog import read_log
-from uno_p2p.table.bodies import Move
+from uno_p2p.table.bodies import Move, Shares, ShuffleDeck
 from uno_p2p.wire.envelope import Entry
+from uno_p2p.wire.lobby import Start
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -74,11 +95,94 @@ def loopback_rtt_ms(rounds: int = 500) -> float:
     return statistics.median(samples)
 
 
-def run_table(peers: int, target: int, timeout: float) -> dict[str, Any]:
+def best_cpu_s(call: Callable[[], object], times: int = 3) -> float:
+    """The least thread CPU seconds ``call`` took in ``times`` runs."""
+    costs = []
+    for _ in range(times):
+        started = time.thread_time()
+        call()
+        costs.append(time.thread_time() - started)
+    return min(costs)
+
+
+def proof_costs() -> dict[str, float]:
+    """Thread CPU seconds, on this machine now, of a 108-card proof of shuffle made and
+    checked, and of a decryption share made and checked (each the best of 3)."""
+    table, peer = b"t" * 16, b"p" * 32
+    secrets = PeerSecrets.from_seed(b"s" * 32, table=table, peer=peer)
+    announced = secrets.announce()
+    key = announced.public_key
+    deck = initial_deck(list(range(CARD_COUNT)))
+    context = shuffle_context(table, 1, 0, peer, turn=0)
+
+    def prove() -> tuple[ShuffleMessage, ShuffleProof]:
+        return make_proven_shuffle(deck, shuffle_master=b"m" * 32, round_number=1, deck=0,
+                                   joint_key=key, context=context)
+
+    message, proof = prove()
+    statement = ShuffleStatement(tuple(c.to_wire() for c in deck), tuple(message.to_wire()),
+                                 proof.to_wire(), key.to_wire(), table, 1, 0, peer, 0)
+    where = ProofContext(table, 1, 0, PURPOSE_DEAL, peer, 0, b"")
+    share = make_share(secrets, message.ciphertexts[0], where)
+    verified = verify_key_announcement(announced, table=table, peer=peer)
+    return {
+        "prove_s": best_cpu_s(prove),
+        "check_s": best_cpu_s(statement.check),
+        "share_s": best_cpu_s(lambda: make_share(secrets, message.ciphertexts[0], where)),
+        "share_check_s": best_cpu_s(lambda: verify_share(
+            share, ciphertext=message.ciphertexts[0], key=verified, context=where)),
+    }
+
+
+def proof_floor_s(entries: Sequence[Entry], peers: int, costs: dict[str, float]) -> float:
+    """The CPU ``entries``' proofs and shares cost the table, on this machine's cores:
+    each turn made once and checked by every other peer, each share likewise (a turn's
+    cost in proportion to its deck's size)."""
+    others, cpu = peers - 1, 0.0
+    for entry in entries:
+        body = entry.body
+        if isinstance(body, ShuffleDeck):
+            size = len(body.ciphertexts) / CARD_COUNT
+            cpu += size * (costs["prove_s"] + others * costs["check_s"])
+        items = body.items if isinstance(body, Shares) else \
+            body.shares if isinstance(body, Move) else ()
+        cpu += len(items) * (costs["share_s"] + others * costs["share_check_s"])
+    return cpu / (os.cpu_count() or 1)
+
+
+def run_table(peers: int, target: int, timeout: float,
+              costs: dict[str, float]) -> dict[str, Any]:
     """One game among ``peers`` processes; the figures for that row."""
     started_ms = time.time_ns() / 1e6
+    load = os.getloadavg()[0]
     nodes, entries = play_table(peers, target, timeout)
-    return figures(nodes, entries, started_ms)
+    row = figures(nodes, entries, started_ms)
+    row.update(floors(nodes, entries, row["setup_s"], costs))
+    row["load"] = [round(load, 1), round(os.getloadavg()[0], 1)]
+    return row
+
+
+def floors(nodes: list[dict[str, Any]], entries: tuple[Entry, ...], setup_s: float,
+           costs: dict[str, float]) -> dict[str, Any]:
+    """The setup's floor and ratio, and the pause between rounds against its floor."""
+    import bench_round  # here: it imports this module
+
+    peers = len(nodes)
+    start = next(e.seq for e in entries if isinstance(e.body, Start))
+    first_move = next(e.seq for e in entries if isinstance(e.body, Move))
+    floor = proof_floor_s(entries[start:first_move], peers, costs)
+    gaps = bench_round.lan_pauses(nodes, entries)["pauses"]["gap"]
+    row: dict[str, Any] = {"floor_s": round(floor, 3),
+                           "setup_floor_x": round(setup_s / floor, 2) if floor else None,
+                           "round_gap_s": None, "gap_floor_s": None, "gap_floor_x": None,
+                           "gaps": len(gaps)}
+    if gaps:
+        wall = statistics.median(g["wall_s"] for g in gaps)
+        gap_floor = statistics.median(
+            proof_floor_s(entries[g["first"] + 1:g["last"] + 1], peers, costs) for g in gaps)
+        row.update(round_gap_s=round(wall, 3), gap_floor_s=round(gap_floor, 3),
+                   gap_floor_x=round(wall / gap_floor, 2) if gap_floor else None)
+    return row
 
 
 def play_table(peers: int, target: int, timeout: float
@@ -148,36 +252,57 @@ def main() -> int:
                              "preset's: a whole game)")
     parser.add_argument("--timeout", type=float, default=900, help="seconds per table")
     parser.add_argument("--load", type=int, default=None, metavar="N",
-                        help="play whole bot games beside N busy loops (see --games)")
-    parser.add_argument("--games", type=int, default=10, metavar="G",
-                        help="with --load: games to play one after another (default 10)")
+                        help="play the tables beside N busy loops (started and stopped "
+                             "here); with --games, whole bot games instead")
+    parser.add_argument("--games", type=int, default=None, metavar="G",
+                        help="with --load: G whole games one after another, judged by "
+                             "their audits (issue 23)")
     parser.add_argument("--game-timeout", type=float, default=600,
-                        help="with --load: seconds a game may last (default 600)")
+                        help="with --load --games: seconds a game may last (default 600)")
     args = parser.parse_args()
-    if args.load is not None:
+    if args.load is not None and args.games is not None:
         loaded = bench_lan_load.run(args.load, args.games, args.target, args.game_timeout)
         if args.json:
             print(json.dumps(loaded, sort_keys=True))
         else:
             bench_lan_load.print_table(loaded)
         return 0
-    result: dict[str, Any] = {"loopback_rtt_ms": round(loopback_rtt_ms(), 3)}
-    for peers in (int(p) for p in args.peers.split(",")):
-        result[str(peers)] = run_table(peers, args.target or 1, args.timeout)
+    sizes = [int(p) for p in args.peers.split(",")]
+    result: dict[str, Any] = {"loopback_rtt_ms": round(loopback_rtt_ms(), 3),
+                              "costs": {k: round(v, 4) for k, v in proof_costs().items()},
+                              "cores": os.cpu_count(), "busy_loops": args.load or 0}
+    # Every table's bound, and a minute to spare: the loops never outlive the run.
+    loops = bench_lan_load.busy_loops(args.load or 0, len(sizes) * args.timeout + 60)
+    try:
+        for peers in sizes:
+            result[str(peers)] = run_table(peers, args.target or 1, args.timeout,
+                                           result["costs"])
+    finally:
+        bench_lan_load.stop(loops)
     if args.json:
         print(json.dumps(result, sort_keys=True))
         return 0
-    print(f"loopback round trip: {result['loopback_rtt_ms']} ms (the floor)")
-    print(f"{'peers':>5} {'ready s':>8} {'seated s':>9} {'setup s':>8} {'moves':>6} "
-          f"{'p50 ms':>8} {'p99 ms':>8} {'bytes/move':>11} {'host CPU ms/move':>17}")
+    print_rows(result)
+    return 0
+
+
+def print_rows(result: dict[str, Any]) -> None:
+    costs = result["costs"]
+    print(f"loopback round trip: {result['loopback_rtt_ms']} ms (the floor); "
+          f"{result['busy_loops']} busy loops on {result['cores']} cores; a proof of "
+          f"shuffle {costs['prove_s']} s to make, {costs['check_s']} s to check")
+    print(f"{'peers':>5} {'ready s':>8} {'seated s':>9} {'setup s':>8} {'floor s':>8} "
+          f"{'setup/floor':>11} {'gap s':>6} {'gap floor s':>11} {'moves':>6} "
+          f"{'p50 ms':>8} {'p99 ms':>8} {'bytes/move':>11} {'host CPU ms/move':>17} "
+          f"{'load':>10}")
     for key, row in result.items():
-        if key == "loopback_rtt_ms":
+        if not key.isdigit():
             continue
         print(f"{row['peers']:>5} {row['ready_s']:>8} {row['seated_s']:>9} "
-              f"{row['setup_s']:>8} {row['moves']:>6} {row['move_p50_ms']:>8} "
-              f"{row['move_p99_ms']:>8} {row['bytes_per_move']:>11} "
-              f"{row['host_cpu_ms_per_move']:>17}")
-    return 0
+              f"{row['setup_s']:>8} {row['floor_s']:>8} {row['setup_floor_x']!s:>11} "
+              f"{row['round_gap_s']!s:>6} {row['gap_floor_s']!s:>11} {row['moves']:>6} "
+              f"{row['move_p50_ms']:>8} {row['move_p99_ms']:>8} {row['bytes_per_move']:>11} "
+              f"{row['host_cpu_ms_per_move']:>17} {row['load'][0]:>4}->{row['load'][1]:<4}")
 
 
 if __name__ == "__main__":

@@ -25,8 +25,11 @@ every peer) divided by 2 cores; ``timer_ms`` the simulated clock the table
 waited on timers (none: nothing on the path is a timer). A seat's shuffle
 turn is made ahead, on the deck that arrived, beside the check of that
 deck (``offload.frame_turn_ahead``, as a node's duty worker does it): on the
-path that step costs the longer of the two; ``--no-ahead`` measures the
-table as before, each turn proven once its deck is accepted.
+path that step costs the longer of the two; a joiner sends it as soon as it
+is made (``TablePeer.send_turn_ahead``, deck.md §6.3), so the turn's path
+is the frame's path and the proving, not the check. ``--no-send-ahead``
+sends it only from the accepted state; ``--no-ahead`` measures the table
+as before, each turn proven once its deck is accepted.
 
 ``--mode lan``: ``uno-lan host --autoplay --bots N-1`` as real processes on
 127.0.0.1 (like ``scripts/bench-lan``), to ``--target`` points so that
@@ -125,6 +128,7 @@ class PathNetwork(Network):
     proved: float
     counted: dict[str, int]
     ahead: bool
+    send_ahead: bool
 
     def adopt(self) -> None:
         self.paths = deque([Path()] for _ in self.queue)
@@ -152,9 +156,14 @@ class PathNetwork(Network):
             key = min((t, k) for k, p in self.peers.items()
                       for t in [p.next_timer()] if t is not None and k not in self.silent)[1]
             base = self.at[key]
-        queued = len(self.paths)
         spent0, self.counted = dict(SPENT), dict(COUNTS)
+        queued = len(self.paths)
         ahead = self.turn_ahead() if self.queue else 0.0
+        # A joiner's turn sent ahead leaves once made, beside the check of the frame.
+        sent = base.then(ahead, {"prove": ahead, "check": 0.0, "shares": 0.0})
+        for i in range(queued, len(self.paths)):
+            self.paths[i][0] = replace(sent, hops=sent.hops + 1)
+        queued = len(self.paths)
         cpu0 = time.process_time()
         moved = super().step()
         cost = time.process_time() - cpu0
@@ -185,6 +194,9 @@ class PathNetwork(Network):
             return 0.0
         started = time.process_time()
         turn.run()
+        # deck.md §6.3: a joiner's turn sent before the check of the turn it follows.
+        if turn.entry is not None and self.send_ahead and peer.send_turn_ahead(turn.entry):
+            self.flush(peer)
         return time.process_time() - started
 
 
@@ -226,7 +238,8 @@ def measure(net: PathNetwork, opened: Callable[[PathNetwork], bool],
             **{f"{k}_made_or_checked": COUNTS[k] - counts0[k] for k in KINDS}}
 
 
-def bench_memory(players: int, budget: float, seed: int, ahead: bool) -> dict[str, Any]:
+def bench_memory(players: int, budget: float, seed: int, ahead: bool,
+                 send_ahead: bool = True) -> dict[str, Any]:
     options = preset("official", ["target=500", "turn_timer=60"])
     net = seat_table(TableSetup(players, options, b"bench round %d %d" % (players, seed)))
     net.__class__ = PathNetwork
@@ -234,6 +247,7 @@ def bench_memory(players: int, budget: float, seed: int, ahead: bool) -> dict[st
         raise TypeError("the network did not take the path stamps")
     net.adopt()
     net.ahead = ahead
+    net.send_ahead = ahead and send_ahead
     net.last = net.host.peer_id.key
     net.base = net.at[net.last]
     row: dict[str, Any] = {}
@@ -295,7 +309,8 @@ def lan_pauses(nodes: list[dict[str, Any]], entries: tuple[Any, ...]) -> dict[st
             began, ended = last_accepted(first), last_accepted(seq - 1)
             if began is not None and ended is not None:
                 pauses[kind].append({"wall_s": round((ended - began) / 1000, 3),
-                                     "entries": seq - 1 - first, "shuffles": shuffles})
+                                     "entries": seq - 1 - first, "shuffles": shuffles,
+                                     "first": first, "last": seq - 1})
             opened = None
     return {"pauses": pauses, "cpu_s": round(sum(n["cpu_s"] for n in nodes), 2),
             "entries": len(entries)}
@@ -320,6 +335,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-ahead", action="store_true",
                         help="memory: no turn made ahead (each turn proven once its deck is "
                              "accepted, as before issue 28)")
+    parser.add_argument("--no-send-ahead", action="store_true",
+                        help="memory: turns made ahead but sent only once the deck they "
+                             "follow is accepted (as before the pending check)")
     parser.add_argument("--target", type=int, default=60,
                         help="lan: points to play to (default 60: a few rounds)")
     parser.add_argument("--timeout", type=float, default=600, help="lan: seconds per table")
@@ -328,12 +346,14 @@ def main(argv: list[str] | None = None) -> int:
     result: dict[str, Any] = {"mode": args.mode, "load": os.getloadavg()[0]}
     if args.mode == "memory":
         result["ahead"] = not args.no_ahead
+        result["send_ahead"] = not (args.no_ahead or args.no_send_ahead)
     if args.mode == "memory":
         # Every peer pays its own checks, as on separate machines (no shared memo).
         VERIFIED.enabled = REEXECUTED.enabled = False
         instrument()
         for n in sizes:
-            result[str(n)] = bench_memory(n, args.budget, args.seed, not args.no_ahead)
+            result[str(n)] = bench_memory(n, args.budget, args.seed, not args.no_ahead,
+                                          not args.no_send_ahead)
     else:
         for n in sizes:
             result[str(n)] = run_lan(n, args.target, args.timeout)

@@ -35,7 +35,7 @@ from uno_p2p.net.link import Link
 from uno_p2p.net.loopwatch import LoopWatch
 from uno_p2p.net.node import HostNode, JoinNode
 from uno_p2p.net.seats import LogSaver
-from uno_p2p.net.verify import Offloader
+from uno_p2p.net.verify import Ahead, Offloader
 from uno_p2p.rules.options import preset
 from uno_p2p.table import duties
 from uno_p2p.table.duties import PROVEN_TURNS
@@ -153,6 +153,40 @@ async def test_a_joiner_sends_its_turn_before_checking_its_own_proof() -> None:
     assert await own_checks_before_send(check_first=False) == (0, True)
     # The sequencer logs its own body at once: checked first, off the loop.
     assert await own_checks_before_send(check_first=True) == (1, True)
+
+
+async def ahead_of(check_s: float, work_s: float) -> tuple[list[str], Slow]:
+    """What happened, in order, to a frame whose check takes ``check_s`` while the work
+    it starts ahead takes ``work_s``; and the own statement ``check_sent`` checked."""
+    MEMO.clear()
+    offloader = Offloader("thread")
+    happened: list[str] = []
+    own = Slow(f"sent {check_s} {work_s}", 0.0)
+
+    def then() -> None:
+        happened.append("then")
+        offloader.check_sent([own])
+
+    ahead = Ahead(partial(time.sleep, work_s), then)
+    await offloader.receive(lambda: [Slow(f"frame {check_s}", check_s)],
+                            lambda: happened.append("delivered"), lambda: ahead)
+    await asyncio.sleep(work_s + 0.3)  # what the work ahead may still do
+    offloader.close()
+    return happened, own
+
+
+async def test_the_turn_ahead_goes_out_while_its_frame_is_checked_and_never_after() -> None:
+    # issue 28 (deck.md §6.3): a joiner sends its turn made ahead (``Ahead.then``) while
+    # the turn it follows is still being checked; its own proof is then checked in the
+    # duty worker, off the frames' queue.
+    happened, own = await ahead_of(check_s=0.3, work_s=0.0)
+    assert happened == ["then", "delivered"]
+    assert own.key() in MEMO
+    assert all(t.startswith("uno-duty") for t in own.threads)
+    # The frame delivered first: the accepted state sends the turn, nothing goes ahead.
+    happened, own = await ahead_of(check_s=0.0, work_s=0.2)
+    assert happened == ["delivered"]
+    assert not own.threads
 
 
 def one_check_cpu_s() -> float:

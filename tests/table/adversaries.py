@@ -156,6 +156,11 @@ class DishonestShuffler(Cheater):
         fake = PeerSecrets.from_seed(b"\x07" * 32, table=self.table_id, peer=self.peer_id.key)
         return shuffle_from(self.state, body.shuffle, self.peer_id.key, fake.shuffle_master)
 
+    def send_turn_ahead(self, entry: Entry) -> tuple[()]:
+        # It shuffles the deck it has accepted anew, so it sends its turn only from its
+        # accepted state, never ahead of it (deck.md §6.3).
+        return ()
+
 
 class StacksTheDeck(Cheater):
     """The last shuffler of a round's deck replaces the whole deck with its own fresh
@@ -168,7 +173,10 @@ class StacksTheDeck(Cheater):
         if not isinstance(body, ShuffleDeck):
             return body
         deck = self.state.decks[body.shuffle]
-        if len(deck.shufflers) != 1 or len(deck.card_ids) != len(deck.ciphertexts):
+        # The deck's last shuffler: its turn may be sent while the turn before it is
+        # still checked, from a state where the shuffler before it is still to come.
+        if deck.shufflers[-1:] != (self.state.my_seat,) or \
+                len(deck.card_ids) != len(deck.ciphertexts):
             return body
         proof = body.proof if self.proof is None else self.proof
         return replace(body, ciphertexts=stacked_deck(self.state, body.shuffle), proof=proof)
@@ -236,6 +244,24 @@ class EvilHost(TablePeer):
         """Countersign a peer's message at the next number without any check."""
         head = self.ledger.head
         return Entry.countersign(self.identity, head.seen, head.hash, message)
+
+
+class LogsBadShuffle(EvilHost, Playing):
+    """Logs its own first shuffle turn with a broken proof, unchecked, then goes silent
+    (the next shuffler meets a countersigned turn whose proof fails, deck.md §6.3)."""
+
+    done = False
+
+    def work(self, seat: Seat, body: Body) -> Body | None:
+        if self.done:
+            return None
+        if not isinstance(body, ShuffleDeck):
+            return super().work(seat, body)
+        self.done = True
+        proof = bytearray(body.proof)
+        proof[len(proof) // 2] ^= 1
+        self.inject(replace(body, proof=bytes(proof)))
+        return None
 
 
 class UncheckingHost(EvilHost):

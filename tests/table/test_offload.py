@@ -23,11 +23,13 @@ from uno_p2p.crypto.proofs import verify_dleq
 from uno_p2p.crypto.shares import VERIFIED_SHARES, ShareStatement
 from uno_p2p.crypto.shuffle import ShuffleMessage
 from uno_p2p.crypto.shuffle_proof import VERIFIED, ShuffleStatement, verified_key
+from uno_p2p.net.verify import check_own as check_own_statements
 from uno_p2p.rules.options import preset
 from uno_p2p.rules.state import Phase
 from uno_p2p.table.bodies import RevealSecrets, Shares, ShuffleDeck
 from uno_p2p.table.duties import PROVEN_TURNS
 from uno_p2p.table.events import PeerMisbehaved
+from uno_p2p.table.frames import FRAME_MESSAGE
 from uno_p2p.table.game import table_key
 from uno_p2p.table.ledger import apply_entry
 from uno_p2p.table.memnet import Network, TableSetup, game_over, seat_table
@@ -40,10 +42,12 @@ from uno_p2p.table.offload import (
     heavy_duty,
     reveal_statements,
     shuffle_statement,
+    turn_ahead,
 )
 from uno_p2p.table.peer import TablePeer
 from uno_p2p.table.replay import replay
 from uno_p2p.table.state import TablePhase, TableState
+from uno_p2p.wire.envelope import Message
 
 
 @pytest.fixture(autouse=True)
@@ -292,3 +296,122 @@ def test_a_heavy_duty_is_asked_of_the_shell_once_per_state() -> None:
     assert desk.take() is None, "asked once for this state"
     desk.done(job, job.run(), before)
     assert desk.next(before, peer.secrets, seat, peer.channel_seed) == body
+
+
+def _turns_sent(sent: list[tuple[bytes, Message]]) -> list[Message]:
+    return [m for _, m in sent if isinstance(m.body, ShuffleDeck)]
+
+
+def _watching(net_of: dict[str, Network], sent: list[tuple[bytes, Message]],
+              accepted: list[int]) -> Any:
+    """A tamper hook that keeps every message a seat sends, and the number of entries
+    its own log had accepted when it sent a shuffle turn."""
+    def watch(sender: bytes, recipient: bytes, data: bytes) -> list[bytes]:
+        if data[:1] == FRAME_MESSAGE:
+            message = Message.decode(data[1:])
+            sent.append((sender, message))
+            if isinstance(message.body, ShuffleDeck):
+                accepted.append(net_of["net"].peers[sender].state.seq)
+        return [data]
+    return watch
+
+
+def test_a_joiner_sends_its_turn_before_the_turn_it_follows_is_checked() -> None:
+    """issue 28 (deck.md §6.3, "What may overlap"): as a node does it (the turn made
+    ahead beside the check, ``Network(offload=True)``), a joiner whose turn follows
+    another seat's sends it while its own log has not accepted that turn (its proof
+    not checked yet), signed at the head it would name once it has; the log is the
+    same bytes as without."""
+    setup = TableSetup(3, preset("official", ["target=20"]), b"offload")
+    plain = seat_table(setup)
+    plain.run(until=_dealt)
+    net_of: dict[str, Network] = {}
+    sent: list[tuple[bytes, Message]] = []
+    accepted: list[int] = []
+    net = seat_table(replace(setup, offload=True), _watching(net_of, sent, accepted))
+    net_of["net"] = net
+    net.run(until=_dealt)
+    turns = _turns_sent(sent)
+    # The host (seat 0) shuffles first and logs its turn; seats 1 and 2 follow, twice.
+    assert len(turns) == 4
+    assert net.sent_ahead == 4
+    assert [m.head.seen for m in turns] == [seq + 1 for seq in accepted]
+    assert log_bytes(net) == log_bytes(plain)
+
+
+def test_a_bad_turn_is_convicted_after_the_next_turn_went_ahead_and_no_share_left() -> None:
+    """issue 28: the host logs its own first turn with a broken proof, unchecked. Seat 1,
+    next, sends its turn before checking that proof; the check then fails and seat 1
+    (and seat 2) name the host with ``bad_shuffle``, exactly as when nothing is sent
+    ahead, and no seat ever gives a share: no card of the deck can open."""
+    runs = {}
+    for offload in (False, True):
+        setup = TableSetup(3, preset("official", ["target=20"]), b"offload", offload=offload)
+        net_of: dict[str, Network] = {}
+        sent: list[tuple[bytes, Message]] = []
+        accepted: list[int] = []
+        net = seat_table(setup, _watching(net_of, sent, accepted),
+                         custom={0: adv.LogsBadShuffle})
+        net_of["net"] = net
+        joiners = [p for p in net.peers.values() if not p.is_host]
+
+        def stopped(_: Network, joiners: list[TablePeer] = joiners) -> bool:
+            return all(p.stopped is not None for p in joiners)
+
+        net.run(until=stopped, max_steps=20_000)
+        runs[offload] = net
+        host = net.host.peer_id
+        assert [(p.stopped.code, p.stopped.peer) for p in joiners if p.stopped] == \
+            [("bad_shuffle", host.fingerprint)] * 2
+        assert not any(isinstance(m.body, Shares) for _, m in sent)
+        assert not any(p.state.decks[0].ready for p in joiners)
+        if offload:
+            turns = _turns_sent(sent)
+            assert len(turns) == 1, "seat 1's turn went ahead of its check"
+            assert net.sent_ahead == 1
+            assert turns[0].head.seen == accepted[0] + 1
+    assert faults(runs[True]) == faults(runs[False])
+    assert [(k, c, p) for k, c, p in faults(runs[True]) if c == "bad_shuffle"] == [
+        (p.peer_id.key, "bad_shuffle", runs[True].host.peer_id.key)
+        for p in runs[True].peers.values() if not p.is_host]
+
+
+def test_the_sequencer_s_turn_checked_as_it_was_made_ahead_is_not_checked_again(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """issue 28: a sequencer whose turn follows another seat's (after a hand-over, or
+    once seat 0 left) proves it ahead and checks it there too (``check_own``), so the
+    check it runs on its own turn before logging it finds that done; a turn only made
+    ahead (a joiner's) is still checked."""
+    net = play(offload=False, players=3, target=10)
+    shuffles = [e for e in net.entries() if isinstance(e.body, ShuffleDeck)]
+    first, second = shuffles[0], shuffles[1]  # seat 0's turn of deck 0, then seat 1's
+    before, after = net.host.ledger.state_at(first.seq), net.host.ledger.state_at(second.seq)
+    assert before is not None
+    assert after is not None
+    follower = net.peers[second.author.key]
+    assert after.decks[0].next_shuffler == after.seat_of(follower.peer_id.key) == 1
+    turn = turn_ahead(before, first.author.key, first.body, follower.secrets, first)
+    assert turn is not None
+    assert not turn.check_own, "a joiner's turn ahead goes out unchecked"
+    # At the sequencer the turn before comes as a message, not an entry: checked too.
+    at_sequencer = turn_ahead(before, first.author.key, first.body, follower.secrets)
+    assert at_sequencer is not None
+    assert at_sequencer.check_own
+    checks: list[ShuffleStatement] = []
+    real = ShuffleStatement.check
+
+    def counted(statement: ShuffleStatement) -> bytes | None:
+        checks.append(statement)
+        return real(statement)
+
+    monkeypatch.setattr(ShuffleStatement, "check", counted)
+    for check_own, checked_again in ((False, 1), (True, 0)):
+        job = DutyJob(after, follower.secrets, 1, follower.channel_seed)
+        replace(turn, check_own=check_own).run()
+        checks.clear()
+        body = job.run()
+        assert body == second.body, "the turn made ahead is the one logged"
+        statements = job.statements(body)
+        keys = check_own_statements(statements)
+        assert [k for _, k in keys] == [s.key() for s in statements]
+        assert len(checks) == checked_again

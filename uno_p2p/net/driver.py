@@ -22,7 +22,7 @@ from uno_p2p.net.link import PRESENCE
 from uno_p2p.net.mesh import Mesh
 from uno_p2p.net.seats import LogSaver
 from uno_p2p.net.stats import LinkBytes, NodeStats
-from uno_p2p.net.verify import Offloader
+from uno_p2p.net.verify import Ahead, Offloader
 from uno_p2p.rules.actions import Action
 from uno_p2p.table.events import GameEnded, PlayerLeft, PlayerRemoved, RoundEnded, TableEvent
 from uno_p2p.table.frames import FRAME_SYNC
@@ -37,6 +37,7 @@ from uno_p2p.table.peer import TablePeer
 from uno_p2p.table.removal import LEFT
 from uno_p2p.table.sending import Outgoing
 from uno_p2p.table.state import TablePhase
+from uno_p2p.wire.envelope import Entry
 
 EventSink = Callable[[TableEvent], None]
 NoteSink = Callable[[str], None]
@@ -162,14 +163,28 @@ class Driver:
                 return ()
             return frame_statements(peer.state, data, sequencer=peer.is_host)
 
-        def ahead() -> Callable[[], None] | None:
+        def ahead() -> Ahead | None:
             peer = self._peer
             if peer is None:
                 return None
             turn = frame_turn_ahead(peer.state, data, peer.secrets, sequencer=peer.is_host)
-            return None if turn is None else turn.run
+            if turn is None:
+                return None
+            entry = turn.entry
+            return Ahead(turn.run, None if entry is None else lambda: self._send_ahead(entry))
 
         await self.offloader.receive(statements, deliver, ahead)
+
+    def _send_ahead(self, entry: Entry) -> None:
+        """The turn made ahead on ``entry``'s deck is ready while ``entry`` is still being
+        checked: a joiner sends it now (deck.md §6.3, issue 28), then checks it."""
+        peer = self._peer
+        if peer is None or self.closed:
+            return
+        sent = peer.send_turn_ahead(entry)
+        if sent:
+            self.pump()
+            self.offloader.check_sent(sent)
 
     def _before_send(self) -> None:
         """A hook for the host's lobby (autostart)."""

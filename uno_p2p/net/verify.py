@@ -51,6 +51,7 @@ from typing import Protocol, TypeVar
 
 from uno_p2p.crypto.context import VerifiedStatements
 from uno_p2p.errors import ConfigError
+from uno_p2p.table.duties import PROVEN_TURNS
 from uno_p2p.table.offload import Duty, DutyJob
 
 VERIFY_ENV = "UNO_LAN_VERIFY"
@@ -73,12 +74,23 @@ class Statement(Protocol):
         """Its memo key if it verifies, else None (any thread or process)."""
 
 
+@dataclass(frozen=True, slots=True)
+class Ahead:
+    """Work a frame starts beside its check (the seat's next shuffle turn, ``offload.
+    TurnAhead``): ``work`` in the duty worker, then ``then`` on the loop once it is done
+    (a joiner sends the turn, ``TablePeer.send_turn_ahead``, if the frame is still being
+    checked)."""
+
+    work: Callable[[], None]
+    then: Callable[[], None] | None = None
+
+
 @dataclass(slots=True)
 class _Frame:
     statements: Callable[[], Sequence[Statement]]
     deliver: Callable[[], None]
     done: asyncio.Future[None]
-    ahead: Callable[[], Callable[[], None] | None] | None = None
+    ahead: Callable[[], Ahead | None] | None = None
 
 
 @dataclass(slots=True)
@@ -101,8 +113,15 @@ def _run_duty(job: DutyJob, *, check: bool) -> tuple[Duty, list[tuple[Statement,
 
 
 def _check_own(job: DutyJob, body: Duty) -> list[tuple[Statement, bytes]]:
-    """In the worker: the memo keys of the duty's own statements that verify."""
-    checked = [(s, s.check()) for s in job.statements(body)]
+    """In the worker: the memo keys of the duty's own statements that verify (a turn
+    the sequencer checked as it made it ahead is not checked again, issue 28)."""
+    return check_own(job.statements(body))
+
+
+def check_own(statements: Sequence[Statement]) -> list[tuple[Statement, bytes]]:
+    """In the duty worker: the memo keys of this seat's own statements that verify."""
+    checked = [(s, k if PROVEN_TURNS.was_checked(k := s.key()) else s.check())
+               for s in statements]
     return [(s, k) for s, k in checked if k is not None]
 
 
@@ -150,12 +169,13 @@ class Offloader:
 
     async def receive(self, statements: Callable[[], Sequence[Statement]],
                       deliver: Callable[[], None],
-                      ahead: Callable[[], Callable[[], None] | None] | None = None) -> None:
+                      ahead: Callable[[], Ahead | None] | None = None) -> None:
         """Check ``statements()`` (evaluated when this frame's turn comes) in a worker,
         then call ``deliver`` on the loop; frames are delivered in the order they came.
         ``ahead()``, evaluated then too, may name work to start in the duty worker
-        meanwhile (the peer's next shuffle turn, ``offload.TurnAhead``); the duty
-        that wants it later queues behind it there.
+        meanwhile (the peer's next shuffle turn, ``offload.TurnAhead``), and what to do
+        on the loop once it is done, while this frame is still being checked (``Ahead.
+        then``); the duty that wants it later queues behind it there.
 
         Raises:
             Whatever ``deliver`` raises (the host's ``LinkLost`` for a bad frame).
@@ -211,9 +231,32 @@ class Offloader:
         if work is None or self._duties is None:
             return
         self.ahead += 1
-        future = asyncio.get_running_loop().run_in_executor(self._duties, work)
-        # A failure only loses the head start: the duty is then made as usual.
-        future.add_done_callback(lambda f: f.cancelled() or f.exception())
+        future = asyncio.get_running_loop().run_in_executor(self._duties, work.work)
+
+        def then(done: asyncio.Future[None]) -> None:
+            # A failure only loses the head start: the duty is then made as usual; a
+            # frame already delivered leaves nothing to do ahead of it.
+            if done.cancelled() or done.exception() is not None or work.then is None or \
+                    item.done.done():
+                return
+            work.then()
+
+        future.add_done_callback(then)
+
+    def check_sent(self, statements: Sequence[Statement]) -> None:
+        """Check this seat's own statements of a body it has sent (a turn sent ahead) in
+        the duty worker, off the frames' queue; the entry bringing it back finds them
+        checked, or checks them itself if it comes first."""
+        if not statements or self._duties is None:
+            return
+        future = asyncio.get_running_loop().run_in_executor(
+            self._duties, partial(check_own, statements))
+
+        def remember(done: asyncio.Future[list[tuple[Statement, bytes]]]) -> None:
+            if not done.cancelled() and done.exception() is None:
+                self._remember(done.result())
+
+        future.add_done_callback(remember)
 
     async def _in_worker(self, executor: Executor | None, call: Callable[[], T]) -> T:
         loop = asyncio.get_running_loop()

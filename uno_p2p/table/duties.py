@@ -93,11 +93,13 @@ class ProvenTurns:
     the one ``make_proven_shuffle`` would make. A few are kept, each used once.
     """
 
-    __slots__ = ("_turns", "made", "used")
+    __slots__ = ("_checked", "_turns", "made", "used")
     KEEP = 4
 
     def __init__(self) -> None:
         self._turns: OrderedDict[bytes, tuple[ShuffleMessage, ShuffleProof]] = OrderedDict()
+        #: Memo keys of turns the sequencer checked as it made them ahead (issue 28).
+        self._checked: OrderedDict[bytes, None] = OrderedDict()
         #: Turns made here (ahead or not) and turns found made ahead.
         self.made = 0
         self.used = 0
@@ -122,6 +124,18 @@ class ProvenTurns:
             for stale in list(self._turns)[:-self.KEEP]:  # single steps: any thread
                 self._turns.pop(stale, None)
         return made
+
+
+    def checked(self, key: bytes) -> None:
+        """A turn made ahead verified (its proof's memo key, ``ShuffleStatement.key``):
+        the sequencer, which checks its own turn before it logs it, need not again."""
+        self._checked[key] = None
+        for stale in list(self._checked)[:-self.KEEP]:
+            self._checked.pop(stale, None)
+
+    def was_checked(self, key: bytes) -> bool:
+        """Whether a turn with this memo key verified as it was made ahead (once)."""
+        return self._checked.pop(key, 0) is None
 
 
 def _turn_key(previous: Sequence[Ciphertext], secrets: PeerSecrets, table: bytes,
@@ -208,6 +222,20 @@ def public_duty(ts: TableState, secrets: PeerSecrets, seat: int,
     if owed:
         return Shares(tuple(make_item(ts, secrets, seat, o) for o in owed))
     return None
+
+
+def turn_on_pending(pending: TableState, accepted: TableState, secrets: PeerSecrets,
+                    seat: int) -> ShuffleDeck | None:
+    """This seat's shuffle turn due in ``pending`` (``Ledger.pending_check``: the state an
+    arrived turn leads to, its proof still being checked) and not in ``accepted``: the
+    turn sent ahead (deck.md §6.3, "What may overlap"; issue 28), byte for byte the one
+    ``public_duty`` gives once the arrived turn is accepted. Never shares: those come
+    only from the accepted state."""
+    number = shuffle_due(pending, seat)
+    if number is None or shuffle_due(accepted, seat) is not None:
+        return None
+    body = public_duty(pending, secrets, seat, b"")
+    return body if isinstance(body, ShuffleDeck) else None
 
 
 def move_proofs(ts: TableState, secrets: PeerSecrets, seat: int, action: Action,

@@ -409,12 +409,18 @@ def apply_shares(ts: TableState, entry: Entry | None, seq: int, author: PeerId,
 
 
 def apply_shuffle(ts: TableState, entry: Entry | None, seq: int, author: PeerId,
-                  body: ShuffleDeck) -> tuple[TableState, Events]:
+                  body: ShuffleDeck, *, proof_pending: bool = False
+                  ) -> tuple[TableState, Events]:
     """A seat's turn in a joint shuffle, proven on arrival (docs/protocol/deck.md §6.3).
 
     A shuffle without a valid proof of shuffle is refused naming its author
     (``bad_shuffle``): the deck never becomes ready, so no share of it is owed
-    or accepted and no card of it opens.
+    or accepted and no card of it opens. ``proof_pending`` leaves the proof
+    unchecked (every other check is made): only for ``Ledger.pending_check``,
+    whose state is never accepted (deck.md §6.3, "What may overlap").
+
+    Raises:
+        Misbehaviour: the turn is refused (its author named).
     """
     seat = ts.seat_of(author.key)
     if ts.phase != TablePhase.PLAYING or not ts.void_decks <= body.shuffle < len(ts.decks):
@@ -427,11 +433,12 @@ def apply_shuffle(ts: TableState, entry: Entry | None, seq: int, author: PeerId,
                               turn=len(deck.done))
     try:
         message = ShuffleMessage.from_wire(list(body.ciphertexts), peer=author.fingerprint)
-        verified = verify_proven_shuffle(message, body.proof, deck.ciphertexts,
-                                         joint_key=table_key(ts), context=context)
+        if not proof_pending:
+            message = verify_proven_shuffle(message, body.proof, deck.ciphertexts,
+                                            joint_key=table_key(ts), context=context).value
     except (CryptoError, InvalidMessage) as error:
         raise fault(entry, seq, author, "bad_shuffle", str(error)) from error
-    cts: tuple[Ciphertext, ...] = verified.value.ciphertexts
+    cts: tuple[Ciphertext, ...] = message.ciphertexts
     new = replace(deck, ciphertexts=cts, shufflers=deck.shufflers[1:],
                   done=(*deck.done, seat), shuffles=(*deck.shuffles, cts),
                   proofs=(*deck.proofs, body.proof), entries=(*deck.entries, seq))

@@ -64,7 +64,7 @@ from uno_p2p.table.state import (
     TableState,
     check_transition,
 )
-from uno_p2p.wire.chain import ChainError, ChainVerifier
+from uno_p2p.wire.chain import ChainError, ChainVerifier, verify_entry
 from uno_p2p.wire.envelope import PROTOCOL_VERSION, Entry, Head, Message
 from uno_p2p.wire.limits import MAX_EVIDENCE_DEPTH
 from uno_p2p.wire.lobby import Join, Kick, Leave, OpenTable, Ready, SetOptions, Start
@@ -556,6 +556,17 @@ def digest(ts: TableState) -> bytes:
                           + ts.phase.value.encode()).digest()
 
 
+@dataclass(frozen=True, slots=True)
+class PendingCheck:
+    """An arrived shuffle entry whose proof of shuffle is still being checked, the state
+    it leads to if the proof verifies, and the head a message sent after it names
+    (``Ledger.pending_check``; deck.md §6.3). Never accepted: a view ahead, no more."""
+
+    entry: Entry
+    state: TableState
+    head: Head
+
+
 class Ledger:
     """The chain verifier and the table state together: what one peer has accepted.
 
@@ -611,6 +622,33 @@ class Ledger:
             raise
         self._set(new)
         return events
+
+    def pending_check(self, entry: Entry) -> PendingCheck | None:
+        """The state the next ``entry``, a shuffle turn that leaves its deck unfinished,
+        leads to with its proof of shuffle not yet checked (deck.md §6.3, "What may
+        overlap"; issue 28); None for any other entry, or one refused by any other check.
+
+        Nothing is kept: the entry is accepted only by ``accept``, once its proof
+        verified. The state serves one purpose, the next shuffler's turn sent ahead
+        (``duties.turn_on_pending``): a deck with a turn still to come is not ready,
+        so no share of it can be owed in any state reached from this one.
+        """
+        state = self.state
+        if entry.seq != state.seq or len(self.chain) != entry.seq or \
+                not isinstance(entry.body, ShuffleDeck) or \
+                entry.message.version != state.version or handover_successor(entry):
+            return None
+        previous = None if entry.seq == 0 else self.chain.entry(entry.seq - 1)
+        try:
+            verify_entry(entry, previous, self.chain.sequencer)
+            new, _ = game.apply_shuffle(state, entry, entry.seq, entry.author, entry.body,
+                                        proof_pending=True)
+        except (RemoteProtocolError, InvalidMessage):
+            return None  # ``accept`` names the fault when the entry's turn comes
+        if not new.decks[entry.body.shuffle].shufflers:
+            return None  # its deck complete: what follows is shares, after the check
+        return PendingCheck(entry, replace(new, seq=entry.seq + 1),
+                            Head(entry.seq + 1, entry.hash))
 
     def accept_checked(self, entry: Entry, state: TableState,
                        events: list[TableEvent]) -> list[TableEvent]:

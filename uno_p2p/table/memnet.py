@@ -20,7 +20,7 @@ from uno_p2p.crypto.identity import Identity, PeerId
 from uno_p2p.errors import LocalProtocolError
 from uno_p2p.rules.options import Options
 from uno_p2p.table.events import TableEvent
-from uno_p2p.table.offload import Statement, frame_statements
+from uno_p2p.table.offload import Statement, frame_statements, frame_turn_ahead
 from uno_p2p.table.peer import TablePeer
 from uno_p2p.table.state import TablePhase
 from uno_p2p.wire.envelope import PROTOCOL_VERSION, Entry
@@ -55,6 +55,8 @@ class Network:
         #: statements before ``receive``, compute each heavy duty the peer asks for.
         self.offload = offload
         self.checked_ahead = 0
+        #: Shuffle turns a joiner sent before the turn they follow was checked.
+        self.sent_ahead = 0
         self.queue: deque[tuple[bytes, bytes, bytes]] = deque()
         self.now_ms = start_ms
         self.tamper = tamper
@@ -112,6 +114,7 @@ class Network:
             peer = self.peers.get(recipient)
             if peer is not None and recipient not in self.silent:
                 if self.offload:
+                    self._turn_ahead(peer, data)
                     self._check_ahead(frame_statements(peer.state, data,
                                                        sequencer=peer.is_host))
                 peer.receive(data, self.now_ms, PeerId(sender))
@@ -127,6 +130,20 @@ class Network:
         peer.handle_timer(self.now_ms)
         self.flush(peer)
         return True
+
+    def _turn_ahead(self, peer: TablePeer, data: bytes) -> None:
+        """As a node's duty worker beside its check (net.md §7.1 item 4): the turn that
+        follows the arriving one made ahead, and a joiner's sent before the arriving
+        turn is checked (deck.md §6.3); its own proof checked right after."""
+        turn = frame_turn_ahead(peer.state, data, peer.secrets, sequencer=peer.is_host)
+        if turn is None:
+            return
+        turn.run()
+        if turn.entry is not None:
+            sent = peer.send_turn_ahead(turn.entry)
+            self.sent_ahead += bool(sent)
+            self.flush(peer)
+            self._check_ahead(sent)
 
     def _check_ahead(self, statements: Iterable[Statement]) -> None:
         for statement in statements:

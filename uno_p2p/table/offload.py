@@ -152,22 +152,42 @@ class TurnAhead:
     deck: int
     turn: int
     joint_key: Point
+    #: The arrived entry (None: a message at the sequencer), for the turn sent ahead
+    #: (``TablePeer.send_turn_ahead``).
+    entry: Entry | None = None
+    #: Check the turn's own proof as well: the sequencer does before it logs its turn
+    #: (``duties.PROVEN_TURNS.was_checked``), so its check leaves the path too.
+    check_own: bool = False
 
     def run(self) -> None:
-        """Prove the turn and keep it (nothing if the arrived deck does not decode: the
-        ledger names its author)."""
+        """Prove the turn and keep it, and with ``check_own`` check it (nothing if the
+        arrived deck does not decode: the ledger names its author)."""
         try:
             previous = ShuffleMessage.from_wire(list(self.arrived), peer=self.author)
         except UnoError:
             return
-        PROVEN_TURNS.prove(previous.ciphertexts, self.secrets, self.table, self.round_number,
-                           self.deck, self.turn, self.joint_key, ahead=True)
+        message, proof = PROVEN_TURNS.prove(previous.ciphertexts, self.secrets, self.table,
+                                            self.round_number, self.deck, self.turn,
+                                            self.joint_key, ahead=True)
+        if self.check_own:
+            key = self.own_statement(tuple(message.to_wire()), proof.to_wire()).check()
+            if key is not None:
+                PROVEN_TURNS.checked(key)
+
+    def own_statement(self, shuffled: tuple[bytes, ...], proof: bytes) -> ShuffleStatement:
+        """The statement the ledger checks for this seat's turn ``shuffled`` (as
+        ``shuffle_statement`` names it in the state the arrived turn leads to)."""
+        return ShuffleStatement(previous=self.arrived, shuffled=shuffled, proof=proof,
+                                joint_key=self.joint_key.to_wire(), table=self.table,
+                                round_number=self.round_number, deck=self.deck,
+                                shuffler=self.secrets.peer, turn=self.turn)
 
 
-def turn_ahead(ts: TableState, author: bytes, body: Body, secrets: PeerSecrets
-               ) -> TurnAhead | None:
+def turn_ahead(ts: TableState, author: bytes, body: Body, secrets: PeerSecrets,
+               entry: Entry | None = None) -> TurnAhead | None:
     """The turn this seat (``secrets.peer``) takes right after ``body`` by ``author``, if
-    ``body`` is the awaited turn of a deck in ``ts`` and this seat shuffles next."""
+    ``body`` is the awaited turn of a deck in ``ts`` and this seat shuffles next: in
+    ``entry`` at a joiner (sent ahead), in a message at the sequencer (checked ahead)."""
     if not isinstance(body, ShuffleDeck) or shuffle_statement(ts, author, body) is None:
         return None
     deck = ts.decks[body.shuffle]
@@ -175,7 +195,8 @@ def turn_ahead(ts: TableState, author: bytes, body: Body, secrets: PeerSecrets
     if seat is None or deck.next_shuffler != shuffler or deck.shufflers[1:2] != (seat,):
         return None
     return TurnAhead(body.ciphertexts, author.hex()[:16], secrets, ts.table_id, deck.round,
-                     deck.number, len(deck.done) + 1, table_key(ts))
+                     deck.number, len(deck.done) + 1, table_key(ts), entry,
+                     check_own=entry is None)
 
 
 def frame_turn_ahead(ts: TableState, data: bytes, secrets: PeerSecrets, *, sequencer: bool
@@ -186,7 +207,7 @@ def frame_turn_ahead(ts: TableState, data: bytes, secrets: PeerSecrets, *, seque
         if tag == FRAME_ENTRY:
             entry = Entry.decode(payload)
             if entry.seq == ts.seq:
-                return turn_ahead(ts, entry.author.key, entry.body, secrets)
+                return turn_ahead(ts, entry.author.key, entry.body, secrets, entry)
         if tag in (FRAME_MESSAGE, FRAME_RELAY) and sequencer:
             message = Message.decode(payload)
             return turn_ahead(ts, message.author.key, message.body, secrets)

@@ -32,6 +32,7 @@ from uno_p2p.rules.options import Options
 from uno_p2p.table.bodies import Abort, Clock, Handover, PrivateShares, Remove
 from uno_p2p.table.chat import Chat
 from uno_p2p.table.controls import Controls
+from uno_p2p.table.duties import turn_on_pending
 from uno_p2p.table.events import (
     ChatSaid,
     PeerMisbehaved,
@@ -56,7 +57,7 @@ from uno_p2p.table.frames import (
 from uno_p2p.table.handover import handover_successor, members
 from uno_p2p.table.initiative import Initiative, Moment, Reveal, RoundPause, Say, Work
 from uno_p2p.table.ledger import Ledger
-from uno_p2p.table.offload import Duty, DutyDesk, DutyJob
+from uno_p2p.table.offload import Duty, DutyDesk, DutyJob, Statement, body_statements
 from uno_p2p.table.outbox import SYNCED, InFlight, Outbox
 from uno_p2p.table.player import BotPlayer, Player
 from uno_p2p.table.sending import NONCE_BYTES, Maker, Outgoing, derive
@@ -66,7 +67,7 @@ from uno_p2p.table.state import Misbehaviour, TablePhase, TableState
 from uno_p2p.table.succession import Seen, Steps, Succession, relayed_ok, supersede
 from uno_p2p.table.watch import CensorshipWatch, ClockWatch
 from uno_p2p.wire.chain import ChainError
-from uno_p2p.wire.envelope import PROTOCOL_VERSION, TABLE_ID_BYTES, Entry, Message
+from uno_p2p.wire.envelope import PROTOCOL_VERSION, TABLE_ID_BYTES, Entry, Head, Message
 from uno_p2p.wire.limits import (
     CLOCK_DOUBT_MS,
     GAP_FILL_AFTER_MS,
@@ -581,10 +582,11 @@ class TablePeer(Controls):
 
     # -- sending --------------------------------------------------------------------------
     def send(self, body: Body | None = None, *, to: PeerId | None = None,
-             private: PrivateShares | None = None) -> None:
+             private: PrivateShares | None = None, head: Head | None = None) -> None:
         """Sign and send ``body`` (or ``private`` shares for ``to``, sealed) as our next
         message, as it is: the protocol's work, a player's move, or a test's forgery.
-        The host's own message is logged at once.
+        The host's own message is logged at once. A joiner signs it at ``head``
+        (default: its log's), ``send_turn_ahead``'s head after an entry still checked.
 
         Raises:
             LocalProtocolError: the host's own message was refused, or ``to`` has no
@@ -597,7 +599,7 @@ class TablePeer(Controls):
             except (Misbehaviour, ChainError) as error:
                 raise LocalProtocolError(f"the host's own message was refused: {error}") from error
             return
-        message = self.outbox.sign(self.identity, self.table_id, self.ledger.head,
+        message = self.outbox.sign(self.identity, self.table_id, head or self.ledger.head,
                                    self._maker(body, to, private),
                                    version=self.ledger.state.version, now_ms=self.now_ms)
         self.clock_watch.sending(message.hash, self.now_ms)
@@ -853,6 +855,28 @@ class TablePeer(Controls):
     def bot(self) -> Bot | None:
         """This seat's bot for the decision at this log position (None: a person's)."""
         return self.initiative.bot_for(self._moment())
+
+    def send_turn_ahead(self, entry: Entry) -> tuple[Statement, ...]:
+        """Send this seat's shuffle turn on the deck ``entry`` brings while the shell still
+        checks ``entry``'s proof (deck.md §6.3, "What may overlap"; issue 28): signed at
+        the head after ``entry``, as it would be once ``entry`` is accepted. Only a joiner
+        (the sequencer logs what it sends) and only what ``next_message`` would send.
+        Returns the statements of the turn sent, for the shell to check (none: nothing
+        sent). If ``entry`` is then refused, the peer stops before any share of the deck.
+        """
+        me, mine = self.state.my_seat, self.initiative
+        if me is None or self.sequencer is not None or self.stopped is not None or \
+                self.outbox.busy or mine.pending_abort is not None or \
+                initiative.pause_deadline(self) is not None:
+            return ()
+        pending = self.ledger.pending_check(entry)
+        body = None if pending is None else \
+            turn_on_pending(pending.state, self.state, self.secrets, me)
+        work = None if body is None else self.player.work(self, body)
+        if pending is None or work is None:
+            return ()
+        self.send(work, head=pending.head)
+        return body_statements(pending.state, self.peer_id.key, work)
 
     def duty_done(self, job: DutyJob, body: Duty) -> None:
         """The shell ran ``job`` (``duties.take()``, net.md §7.1): send its body if the
