@@ -867,7 +867,7 @@ class TablePeer(Controls):
         me, mine = self.state.my_seat, self.initiative
         if me is None or self.sequencer is not None or self.stopped is not None or \
                 self.outbox.busy or mine.pending_abort is not None or \
-                initiative.pause_deadline(self) is not None:
+                mine.pause_deadline(self._moment()) is not None:
             return ()
         pending = self.ledger.pending_check(entry)
         body = None if pending is None else \
