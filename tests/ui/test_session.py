@@ -144,7 +144,6 @@ def test_the_human_can_catch_a_bot_that_forgot_uno() -> None:
         cards = len(game.state.hands[target])
         game.submit(catch, 10**9)
         assert len(game.state.hands[target]) == cards + 2
-        assert game.news[-1] == f"You caught {game.names[target]} without UNO: +2."
         return
     pytest.fail("no bot forgot UNO in 30 games")
 
