@@ -502,7 +502,6 @@ class Deaf(Censor):
     unheard = (FRAME_MESSAGE,)
 
 
-@pytest.mark.slow  # a whole game to 60 with a 10 s turn timer: 8 s of CPU
 def test_a_relayed_move_the_host_logs_after_all_is_no_evidence() -> None:
     # table.md §6.2: a witness keeps a relayed message only while it is unlogged. Once
     # the sequencer logs it, it is dropped; a later time-out of its author, with no
