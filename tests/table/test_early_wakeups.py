@@ -10,8 +10,6 @@ delivery must therefore log exactly what the same seeds log without them.
 
 from __future__ import annotations
 
-import pytest
-
 from uno_p2p.rules.options import preset
 from uno_p2p.table.memnet import MAX_DELIVERIES, Network, TableSetup, game_over, seat_table
 
@@ -30,7 +28,6 @@ def _play(woken: bool) -> Network:
     return net
 
 
-@pytest.mark.slow  # two whole games (10 s of CPU): the whole suite, not --quick's loop
 def test_waking_every_peer_early_changes_nothing_logged_or_sent() -> None:
     plain, woken = _play(woken=False), _play(woken=True)
     assert game_over(plain)
