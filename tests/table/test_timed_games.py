@@ -125,6 +125,7 @@ def test_random_timed_games_keep_every_timed_rule(players: int, grace: int, time
     check_timing_by_the_rules(net)
 
 
+@pytest.mark.slow  # whole games until one has a wait (8 s of CPU); one race: test_grace_games
 def test_a_move_racing_the_grace_period_is_held_back_not_punished(
         monkeypatch: pytest.MonkeyPatch) -> None:
     # docs/protocol/table.md §6: the sequencer treats a move the engine holds back for
