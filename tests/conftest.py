@@ -11,8 +11,9 @@ bound of what the full suite kills (docs/testing.md).
 from __future__ import annotations
 
 import os
+import time
 import types
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 
 import pytest
 from hypothesis import settings
@@ -51,6 +52,25 @@ def _memos_on() -> Iterator[None]:
     yield
     for memo in memos:
         memo.enabled = True
+
+
+#: Where each test's CPU time goes, one line per test ("cpu_s wall_s nodeid"), when set:
+#: on a machine shared with other work the wall time of a test says more about the
+#: load than about the test, and its CPU time does not (docs/testing.md, "Budget").
+CPU_LOG = os.environ.get("UNO_TEST_CPU_LOG")
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_protocol(item: pytest.Item) -> Generator[None, None, None]:
+    """Appends the CPU time of this test's process (every thread, its set-up and
+    tear-down included: a shared fixture counts to the first test that asks for it) to
+    ``UNO_TEST_CPU_LOG``; the processes a test starts are not counted."""
+    cpu, wall = time.process_time(), time.monotonic()
+    yield
+    if CPU_LOG:
+        with open(CPU_LOG, "a", encoding="utf-8") as log:
+            log.write(f"{time.process_time() - cpu:.2f} {time.monotonic() - wall:.2f} "
+                      f"{item.nodeid}\n")
 
 
 def _start_order(item: pytest.Item) -> int:

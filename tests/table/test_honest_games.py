@@ -51,7 +51,11 @@ def test_an_honest_game_ends_with_a_winner_every_peer_agrees_on(players: int) ->
 
 
 @pytest.mark.parametrize(("preset_name", "players", "target"), [
-    ("house", 3, 25), ("party", 4, 25), ("seeds", 2, 25), ("house", 6, 25), ("seeds", 5, 25),
+    ("house", 3, 25), ("party", 4, 25), ("seeds", 2, 25),
+    # Five and six seats: 4 and 6 s of CPU, where two to four take 2 to 3 s; the whole
+    # suite plays them, scripts/test --quick the smaller tables of the same presets.
+    pytest.param("house", 6, 25, marks=pytest.mark.slow),
+    pytest.param("seeds", 5, 25, marks=pytest.mark.slow),
     pytest.param("official", 3, 25, id="wild_powers"),
     # Ten seats: one round shows that a full table deals, plays and scores.
     pytest.param("official", 10, 1, marks=pytest.mark.slow),
@@ -86,6 +90,7 @@ def option_sets(draw: st.DrawFn) -> tuple[int, Options]:
     return players, Options.from_mapping(values)
 
 
+@pytest.mark.slow  # four whole games, up to five seats: 8 s of CPU
 @settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(case=option_sets(), seed=st.binary(min_size=4, max_size=4))
 def test_random_option_sets_play_to_the_end_with_every_peer_agreeing(
@@ -104,6 +109,7 @@ def test_a_full_game_to_500() -> None:
     assert max(net.host.state.game.scores) >= 500
 
 
+@pytest.mark.slow  # a whole game to 150 (8 s of CPU); the 3-seat wild_powers game stays quick
 def test_wild_powers_and_challenges_work_over_the_protocol() -> None:
     from tests.table.adversaries import Eager
     from uno_p2p.rules.actions import Challenge, ChallengeVerdict, Play

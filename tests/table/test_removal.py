@@ -65,7 +65,15 @@ def _finish_without(net: Network, victim: TablePeer) -> list[TablePeer]:
     return live
 
 
-@pytest.mark.parametrize("phase", [p for p in PHASES if p != "final reveal"])
+#: The phases whose game runs longest before and after the vanishing (5 to 9 s of CPU
+#: each): the whole suite plays them, scripts/test --quick the keys, the shuffle and the
+#: deal (and test_removal_steps, test_removal_rules_refused: the rules step by step).
+SLOW_PHASES = frozenset({"mid-round", "round end", "challenge"})
+
+
+@pytest.mark.parametrize("phase", [
+    pytest.param(p, marks=[pytest.mark.slow] if p in SLOW_PHASES else [])
+    for p in PHASES if p != "final reveal"])
 def test_a_player_vanishes_and_the_others_finish_the_game(phase: str) -> None:
     # Seeds and targets so that the phase comes before the game's end (a challenge early
     # with this seed; a round end that does not end the game).
@@ -105,6 +113,7 @@ def test_a_player_vanishes_and_the_others_finish_the_game(phase: str) -> None:
     assert len(report.scores) == len(state.seats)
 
 
+@pytest.mark.slow  # a whole game to its final reveal (7 s of CPU)
 def test_a_player_who_vanishes_during_the_final_reveal_is_named_by_the_closing_entry() -> None:
     net = _table(b"removal final reveal", 4, 30)
     host = net.host
@@ -166,6 +175,7 @@ def test_a_removed_player_who_comes_back_watches_the_rest() -> None:
     assert not any(isinstance(e, PeerMisbehaved) for _, e in net.all_events())
 
 
+@pytest.mark.slow  # three whole games (8 s of CPU)
 @settings(max_examples=3, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(cut=st.integers(min_value=8, max_value=160), seat=st.integers(min_value=0, max_value=3))
 def test_wherever_a_player_vanishes_the_others_finish_the_same(cut: int, seat: int) -> None:

@@ -81,6 +81,7 @@ def assert_clean_end(net: Network) -> None:
     assert report.status == Status.OK, report.lines()
 
 
+@pytest.mark.slow  # up to twelve whole games (11 s of CPU); move by move: test_grace_games
 def test_bots_wait_out_the_grace_period_and_a_missed_uno_is_caught() -> None:
     # Whether a missed UNO stands long enough for someone to wait (and be caught) depends
     # on the deal: the first of a bounded, fixed list of seeds where it happens is used,
@@ -110,6 +111,7 @@ def test_an_absent_player_is_timed_out_every_turn_and_the_game_still_ends() -> N
     assert timed_out == {2}, "only the seat with nobody behind it runs out of time"
 
 
+@pytest.mark.slow  # four whole timed games
 @settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(players=st.integers(2, 3), grace=st.sampled_from([0, 400, 1500, 3000]),
        timer=st.integers(3, 30), penalty=st.integers(0, 2),
@@ -123,6 +125,7 @@ def test_random_timed_games_keep_every_timed_rule(players: int, grace: int, time
     check_timing_by_the_rules(net)
 
 
+@pytest.mark.slow  # whole games until one has a wait (8 s of CPU); one race: test_grace_games
 def test_a_move_racing_the_grace_period_is_held_back_not_punished(
         monkeypatch: pytest.MonkeyPatch) -> None:
     # docs/protocol/table.md §6: the sequencer treats a move the engine holds back for

@@ -12,6 +12,7 @@ from uno_p2p.rules import (
     Action,
     CardsDrawn,
     ChallengeResolved,
+    ChooseColour,
     DealerChosen,
     Draw,
     Event,
@@ -24,6 +25,7 @@ from uno_p2p.rules import (
     Slot,
     State,
     UnoCaught,
+    UnoSaid,
     preset,
 )
 from uno_p2p.ui.session import LocalTable
@@ -92,10 +94,24 @@ def test_draws_name_only_the_readers_own_card(view: State) -> None:
     assert say(narrator, view, Draw(2), []) == [
         "Bot 2 could not draw: there are no cards left."]
     assert say(narrator, view, Pass(2), []) == ["Bot 2 passed, keeping the card drawn."]
+    assert say(narrator, view, Pass(0), []) == ["You passed, keeping the card drawn."]
+
+
+def test_the_wild_starters_colour(view: State) -> None:
+    narrator = Narrator(NAMES, 0)
+    assert say(narrator, view, ChooseColour(0, 1), []) == [
+        "You named Yellow for the Wild starter."]
+    assert say(narrator, view, ChooseColour(3, 2), []) == [
+        "Bot 3 named Green for the Wild starter."]
 
 
 def test_uno_and_catching(view: State) -> None:
     narrator = Narrator(NAMES, 0)
+    (red7,) = names_to_cards("R7")
+    mine = replace(view, current=0)
+    assert say(narrator, mine, Play(0, (S[0],), (red7,), say_uno=True), [UnoSaid(0)]) == [
+        "You played Red 7.", "You: UNO!"]
+    assert narrator.event_line(view, UnoSaid(2), view) == "Bot 2: UNO!"
     caught: list[Event] = [UnoCaught(1, 0), CardsDrawn(0, (S[0], S[1]), "caught")]
     red7, red3 = names_to_cards("R7", "R3")
     after = replace(view, known={**view.known, S[0]: red7, S[1]: red3})
