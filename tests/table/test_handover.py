@@ -26,7 +26,8 @@ from uno_p2p.rules.state import Phase
 from uno_p2p.store.unolog import GameLog
 from uno_p2p.table.bodies import Handover, Remove
 from uno_p2p.table.events import PeerMisbehaved, Progress, SequencerChanged
-from uno_p2p.table.handover import HOST_LOST_AFTER_MS
+from uno_p2p.table.frames import FRAME_VOTE
+from uno_p2p.table.handover import HOST_LOST_AFTER_MS, VOTE_RESEND_MS, VOTE_WAIT_MS
 from uno_p2p.table.memnet import NAMES, Network, TableSetup, game_over, seat_table, seeded
 from uno_p2p.table.peer import TablePeer
 from uno_p2p.table.state import TablePhase, TableState
@@ -246,3 +247,32 @@ def test_a_member_holds_to_its_vote_while_the_sequencer_stays_silent() -> None:
         told = [e.what for e in net.events[peer.peer_id.key] if isinstance(e, Progress)]
         assert any("takes over" in what for what in told), told  # it voted
         assert not any("back" in what for what in told), told
+
+
+def test_a_vote_lost_on_its_way_is_sent_again_and_the_table_hands_over() -> None:
+    # Four seats: the successor needs every other vote for a majority (3 of 4), so one
+    # vote lost (a link down at that moment) stalled the table for ever.
+    lost: list[bytes] = []
+    keys: dict[str, bytes] = {}
+
+    def lose_dis_first_vote(sender: bytes, recipient: bytes, data: bytes) -> list[bytes]:
+        if data[:1] == FRAME_VOTE and (sender, recipient) == (keys["Di"], keys["Bob"]) and \
+                not lost:
+            lost.append(data)
+            return []
+        return [data]
+
+    setup = TableSetup(4, preset("official", ["target=60"]), b"vote lost", preset="official")
+    keys.update(zip(NAMES, (Identity(seeded(setup.seed, f"identity {i}")).peer.key
+                            for i in range(4)), strict=False))
+    net = seat_table(setup, lose_dis_first_vote)
+    ann = net.host
+    net.run(until=lambda n: ann.state.seq > 60, max_steps=MAX_STEPS)
+    others = _others(net, ann)
+    assert [p.state.name_of(p.peer_id.key) for p in others] == ["Bob", "Cy", "Di"]
+    net.silent.add(ann.peer_id.key)
+    cut_at = net.now_ms
+    net.run(until=lambda n: all(p.state.term >= 1 for p in others), max_steps=MAX_STEPS)
+    assert lost, "Di's first vote to Bob was lost"
+    assert all(p.state.term == 1 for p in others), "the others handed over"
+    assert net.now_ms - cut_at <= HOST_LOST_AFTER_MS + VOTE_WAIT_MS + VOTE_RESEND_MS + 5_000

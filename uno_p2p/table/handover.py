@@ -35,6 +35,10 @@ HOST_LOST_AFTER_MS = 15_000
 #: The successor waits this long for every seat's vote before it hands over with a
 #: bare majority (the longest chain may be with a late voter, §13.3).
 VOTE_WAIT_MS = 3_000
+#: A voter sends its vote to the successor again this often while no hand-over came:
+#: a link down at that moment loses a frame, and one vote lost would stall the table
+#: for ever when every vote is needed for a majority (§13.3).
+VOTE_RESEND_MS = 3_000
 #: How many terms a game may have: every hand-over loses one seat's sequencing.
 MAX_TERM = 40
 
@@ -188,6 +192,8 @@ class Election:
     new: PeerId
     started_ms: int
     mine: Vote | None = None
+    #: When (our clock) ``mine`` last went out.
+    sent_ms: int = 0
     #: The latest vote heard from each member (by key).
     votes: dict[bytes, Vote] = field(default_factory=dict)
 
@@ -220,6 +226,6 @@ def decode_vote(payload: bytes, table_id: bytes) -> Vote:
     return vote
 
 
-__all__ = ["HOST_LOST_AFTER_MS", "VOTE_WAIT_MS", "Election", "HandoverRefused", "Vote",
-           "check_handover", "decode_vote", "double_vote", "handover_successor", "majority",
+__all__ = ["HOST_LOST_AFTER_MS", "VOTE_RESEND_MS", "VOTE_WAIT_MS", "Election", "HandoverRefused",
+           "Vote", "check_handover", "decode_vote", "double_vote", "handover_successor", "majority",
            "members", "successor", "vote_digest"]

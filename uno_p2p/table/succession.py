@@ -33,6 +33,7 @@ from uno_p2p.table.events import PeerMisbehaved, Progress, TableEvent
 from uno_p2p.table.frames import FRAME_ENTRY, FRAME_VOTE, frame
 from uno_p2p.table.handover import (
     HOST_LOST_AFTER_MS,
+    VOTE_RESEND_MS,
     VOTE_WAIT_MS,
     Election,
     HandoverRefused,
@@ -171,6 +172,8 @@ class Succession:
         times = []
         if election.new == self.me and seen.now_ms < election.started_ms + VOTE_WAIT_MS:
             times.append(election.started_ms + VOTE_WAIT_MS)
+        if election.new != self.me and election.mine is not None:
+            times.append(election.sent_ms + VOTE_RESEND_MS)
         if self.heard_host_ms > election.started_ms:
             # The sequencer spoke since: give the election up if no majority came.
             times.append(election.started_ms + HOST_LOST_AFTER_MS)
@@ -216,7 +219,7 @@ class Succession:
         if election is None:
             due = self.deadline(seen)
             return self.host_lost(seen) if due is not None and seen.now_ms >= due else Steps()
-        steps = self._take_over(seen)
+        steps = self._vote_again(seen, election).then(self._take_over(seen))
         if steps.handover is None and self.heard_host_ms > election.started_ms and \
                 seen.now_ms >= election.started_ms + HOST_LOST_AFTER_MS:
             # §13.1: the others still hear the sequencer, so no majority came: we were
@@ -248,12 +251,23 @@ class Succession:
         again = election.mine is not None
         vote = Vote.sign(self.identity, self.table_id, election.term, election.old,
                          election.new, seen.log.head)
-        election.mine = vote
+        election.mine, election.sent_ms = vote, seen.now_ms
         election.hear(vote)
         others = tuple(p for p in members(seen.state) if p not in (self.me, election.old)
                        and (not again or p == election.new))
         sent = [Outgoing(others, frame(FRAME_VOTE, vote.encode()))] if others else []
         return Steps(out=sent).then(self._take_over(seen))
+
+    def _vote_again(self, seen: Seen, election: Election) -> Steps:
+        """Our vote to the successor once more, ``VOTE_RESEND_MS`` after it last went
+        out (§13.3): the link it took may have been down, and the successor counts a
+        vote it holds once."""
+        mine = election.mine
+        if mine is None or election.new == self.me or \
+                seen.now_ms < election.sent_ms + VOTE_RESEND_MS:
+            return Steps()
+        election.sent_ms = seen.now_ms
+        return Steps(out=[Outgoing((election.new,), frame(FRAME_VOTE, mine.encode()))])
 
     def hear_vote(self, seen: Seen, payload: bytes, sender: PeerId | None) -> Steps:
         """A member's vote: join the election, send the voter what it lacks, and count it.
