@@ -78,7 +78,29 @@ def build() -> dict[str, Any]:
         "key_joiner_to_host": est_j.send_key.hex(), "key_host_to_joiner": est_j.receive_key.hex(),
         "first_record_joiner_to_host": RecordCipher(est_j.send_key).seal(b"h").hex(),
         "refusal_locked_out": framed(refusal(LOCKED_OUT, LOCKED_REASON)).hex(),
+        "refusals": _refusals(shake_j.hello, table_id),
     }
+
+
+def _refusals(hello: bytes, table_id: bytes) -> list[dict[str, Any]]:
+    """What a host answers in clear to a message 1 it refuses (net.md §3): one vector per
+    code, each with the host's join code (or none) and the message 1 it read."""
+    host = Identity(seed("net host identity"))
+    plain = JoinerHandshake(Identity(seed("net joiner identity")), seed("net joiner ephemeral"),
+                            seed("net joiner spake2"), None).hello
+    assert hello[:2] == b"\x93\x01", "message 1 starts with the array and its version"
+    cases = [(CODE, plain), (None, hello), (CODE, b"\x93\x02" + hello[2:]),
+             (CODE, hello[:2] + b"\xc4\x1f" + hello[4:35] + hello[36:])]
+    vectors = []
+    for code, message1 in cases:
+        shake = HostHandshake(host, table_id, seed("net host ephemeral"), seed("net host spake2"),
+                              code)
+        with pytest.raises(HandshakeFailed) as refused:
+            shake.answer(message1)
+        vectors.append({"host_join_code": code, "message1": message1.hex(),
+                        "code": refused.value.code,
+                        "refusal": framed(refusal(refused.value.code, str(refused.value))).hex()})
+    return vectors
 
 
 def test_a_locked_out_refusal_by_hand() -> None:
@@ -98,6 +120,26 @@ def test_a_locked_out_refusal_by_hand() -> None:
                         seed("net joiner spake2"), CODE).finish(body)
     assert (refused.value.code, str(refused.value)) == (
         "locked_out", f"the host refused: {LOCKED_REASON}")
+
+
+def test_each_refusal_of_a_message_1_by_hand() -> None:
+    """net.md §3: a message 1 the host cannot take gets ``pack(["refused", code, reason])``
+    in clear, with §3.2's length in front: one vector per code, read back by a joiner."""
+    v = json.loads(VECTORS.read_text())
+    assert [r["code"] for r in v["refusals"]] == [
+        "join_code_needed", "join_code_unexpected", "version", "bad_handshake"]
+    for vector in v["refusals"]:
+        framed_bytes = bytes.fromhex(vector["refusal"])
+        body = framed_bytes[4:]
+        assert int.from_bytes(framed_bytes[:4], "big") == len(body)
+        assert body[0] == 0x93
+        assert body[1:9] == b"\xa7refused"
+        code = vector["code"].encode()
+        assert body[9:10 + len(code)] == bytes([0xA0 | len(code)]) + code
+        with pytest.raises(HandshakeFailed) as refused:
+            JoinerHandshake(Identity(seed("net joiner identity")), seed("net joiner ephemeral"),
+                            seed("net joiner spake2"), CODE).finish(body)
+        assert refused.value.code == vector["code"]
 
 
 def test_vectors_match_the_file() -> None:
