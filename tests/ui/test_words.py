@@ -28,6 +28,7 @@ from uno_p2p.rules import (
     UnoSaid,
     preset,
 )
+from uno_p2p.ui import words
 from uno_p2p.ui.session import LocalTable
 from uno_p2p.ui.words import (
     Narrator,
@@ -194,3 +195,61 @@ def test_removals_and_links_in_one_short_line_each() -> None:
     assert back_line("Bot 1") == "Bot 1 is back."
     assert reconnecting_line(None) == "You are reconnecting…"
     assert back_line(None) == "You are back."
+
+
+def test_the_status_line_says_what_a_key_did_or_why_it_did_nothing() -> None:
+    # The controller's one sentence (ui/controller.py); tests/ui/test_controller asserts
+    # through these names.
+    assert words.WELCOME == ("Welcome! ←/→ choose a card, Enter plays it, d draws, ? shows "
+                             "every key.")
+    assert words.NEXT_ROUND_YOUR_TURN == "The next round has begun: your turn."
+    assert words.NO_LONGER_POSSIBLE == "Too late: that play is no longer possible."
+    assert words.NAME_THE_STARTER == "The starter is a Wild: name the colour to match."
+    assert words.TYPE_A_MESSAGE == "Type your message; Enter sends it, Esc cancels."
+    assert words.KEY_DOES_NOTHING.format(key="z") == (
+        "The key z does nothing here: press ? for the list of keys.")
+    assert words.HAND_SORTED == "Your hand is sorted by colour and number."
+    assert words.HAND_AS_DEALT == "Your hand is in the order you got the cards."
+    assert words.NOT_YOUR_TURN == "It is not your turn."
+    assert words.DRAWN_ALREADY == "You have drawn already: play that card (Enter) or pass (p)."
+    assert words.ONLY_AFTER_DRAWING == (
+        "You can pass only right after drawing a card: press d to draw.")
+    assert words.UNO_ARMED == "You will say UNO with your next play."
+    assert words.UNO_DISARMED == "You will not say UNO with your next play."
+    assert words.UNO_WHEN == "Say UNO when you are down to one card (or with the play before)."
+    assert words.NOBODY_TO_CATCH == (
+        "Nobody can be caught now: catch a player left with one card who has not said UNO.")
+    assert words.NOTHING_TO_CHALLENGE == "There is no Wild Draw Four played on you to challenge."
+    assert words.JUMP_IN_WITH.format(cards="Red 7") == (
+        "You can jump in with Red 7: select it, then press j.")
+    assert words.JUMP_NOT_ON_YOUR_TURN == (
+        "Jumping in is for when it is not your turn: press Enter to play.")
+    assert words.CANNOT_PLAY.format(cards="Red 7 + Red 7") == "You cannot play Red 7 + Red 7 now."
+    assert words.BLUFF.format(colour="Red") == (
+        "A bluff: you hold Red. If challenged you draw 4 instead. Name a colour to play it, "
+        "Esc to think again.")
+    assert words.NO_CHAT == "This table has no chat."
+
+
+def test_a_turn_taken_and_an_engine_refusal_in_the_status_line() -> None:
+    ran_out = words.RAN_OUT.format(who=words.YOU)
+    assert ran_out == "You ran out of time."
+    assert words.RAN_OUT.format(who="Bot 1") == "Bot 1 ran out of time."
+    assert words.turn_over(ran_out) == "Your turn is over: you ran out of time."
+    assert words.too_late(ran_out) == "Too late: you ran out of time."
+    assert words.turn_over("Bot 2 jumped in with Red 7.") == (
+        "Your turn is over: Bot 2 jumped in with Red 7.")
+    assert words.too_late("Bot 2 jumped in with Red 7.") == "Too late: Bot 2 jumped in with Red 7."
+    assert words.turn_over(words.TURN_MOVED_ON) == "Your turn is over: the turn moved on."
+    # The engine's refusals, in the second person and as one sentence.
+    assert words.engine_sentence("Yellow 3 matches neither the colour nor the face on the "
+                                 "pile") == (
+        "Yellow 3 matches neither the colour nor the face on the pile.")
+    assert words.engine_sentence("You must play the Red 0 just drawn (forced_play)") == (
+        "You must play the Red 0 just drawn (forced_play).")
+    assert words.engine_sentence("You holds a card of the colour to match and may not play a "
+                                 "Wild Draw Four") == (
+        "You hold a card of the colour to match and may not play a Wild Draw Four.")
+    assert words.engine_sentence("after drawing, You may play only the card just drawn") == (
+        "After drawing, You may play only the card just drawn.")
+    assert words.engine_sentence("You's hand is full!") == "Your hand is full!"

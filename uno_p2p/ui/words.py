@@ -5,6 +5,10 @@ sentences for one seat, the reader. It only ever names a card face the reader
 may know: faces are looked up in the reader's own view (``State.known`` after
 the action), so a bot's drawn card stays "a card" while the reader's own draw
 says which card it was. The reader is "You"; everyone else by name.
+
+The status line's sentences live here too (what a key did or why it did nothing,
+``ui/controller.py``), so that every sentence of the table screen is pinned in
+one words test, ``tests/ui/test_words.py``; other tests assert through these names.
 """
 
 from __future__ import annotations
@@ -43,10 +47,69 @@ from uno_p2p.rules.cards import COLOUR_NAMES, Rank, rank_of
 from uno_p2p.rules.state import required
 
 YOU = "You"
+#: A seat's decision timed out (RULES.md turn_timer), as the log pane says it.
+RAN_OUT = "{who} ran out of time."
 #: The quit box's question (issue 25: it says what leaving does to the others).
 LEAVE_QUESTION = "Leave this game?"
 OTHERS_PLAY_ON = "The others play on without you."
 GAME_ENDS = "This ends the game for everyone."
+
+
+#: The status line (``ui/controller.py``): what a key did, or why it did nothing, in one
+#: sentence. The engine's own refusals come through ``engine_sentence``.
+WELCOME = "Welcome! ←/→ choose a card, Enter plays it, d draws, ? shows every key."
+NEXT_ROUND_YOUR_TURN = "The next round has begun: your turn."
+NO_LONGER_POSSIBLE = "Too late: that play is no longer possible."
+NAME_THE_STARTER = "The starter is a Wild: name the colour to match."
+TYPE_A_MESSAGE = "Type your message; Enter sends it, Esc cancels."
+KEY_DOES_NOTHING = "The key {key} does nothing here: press ? for the list of keys."
+HAND_SORTED = "Your hand is sorted by colour and number."
+HAND_AS_DEALT = "Your hand is in the order you got the cards."
+NOT_YOUR_TURN = "It is not your turn."
+DRAWN_ALREADY = "You have drawn already: play that card (Enter) or pass (p)."
+ONLY_AFTER_DRAWING = "You can pass only right after drawing a card: press d to draw."
+UNO_ARMED = "You will say UNO with your next play."
+UNO_DISARMED = "You will not say UNO with your next play."
+UNO_WHEN = "Say UNO when you are down to one card (or with the play before)."
+NOBODY_TO_CATCH = ("Nobody can be caught now: catch a player left with one card who has not "
+                   "said UNO.")
+NOTHING_TO_CHALLENGE = "There is no Wild Draw Four played on you to challenge."
+JUMP_IN_WITH = "You can jump in with {cards}: select it, then press j."
+JUMP_NOT_ON_YOUR_TURN = "Jumping in is for when it is not your turn: press Enter to play."
+CANNOT_PLAY = "You cannot play {cards} now."
+BLUFF = ("A bluff: you hold {colour}. If challenged you draw 4 instead. Name a colour to play "
+         "it, Esc to think again.")
+NO_CHAT = "This table has no chat."
+#: Why the turn left the human when no news line says who took it.
+TURN_MOVED_ON = "the turn moved on."
+#: The engine speaks of players in the third person; "You" reads better in the second.
+_SECOND_PERSON = {"You holds ": "You hold ", "You does ": "You do ", "You has ": "You have ",
+                  "You's ": "your ", "You is ": "You are ", "You was ": "You were "}
+
+
+def turn_over(why: str) -> str:
+    """``Your turn is over: Bot 2 jumped in with Red 7.``: ``why`` is the news line that
+    took the turn (RULES.md jump_in, turn_timer), or ``TURN_MOVED_ON``."""
+    return f"Your turn is over: {_lower_first(why)}"
+
+
+def too_late(why: str) -> str:
+    """A key pressed after the turn was taken: ``Too late: you ran out of time.``"""
+    return f"Too late: {_lower_first(why)}"
+
+
+def engine_sentence(text: str) -> str:
+    """One tidy sentence from an engine refusal (``IllegalAction``) about the human."""
+    text = text.strip()
+    for third, second in _SECOND_PERSON.items():
+        text = text.replace(third, second)
+    text = text[:1].upper() + text[1:]
+    return text if text.endswith((".", "!", "?")) else text + "."
+
+
+def _lower_first(text: str) -> str:
+    """``Bot 2 jumped in`` stays; ``You ran out`` becomes ``you ran out`` mid-sentence."""
+    return "you" + text[3:] if text.startswith(f"{YOU} ") else text
 
 
 def quit_lines(stops_the_game: bool | None) -> tuple[str, ...]:
@@ -149,7 +212,7 @@ class Narrator:
             return [f"{self.who(action.seat)} named {COLOUR_NAMES[action.colour]} "
                     "for the Wild starter."]
         if isinstance(action, TimeOut):
-            return [f"{self.who(action.seat)} ran out of time."]
+            return [RAN_OUT.format(who=self.who(action.seat))]
         if isinstance(action, Reseat):
             return ["Everyone changed seats."]
         if isinstance(action, Reveal):
