@@ -253,3 +253,52 @@ def test_a_turn_taken_and_an_engine_refusal_in_the_status_line() -> None:
     assert words.engine_sentence("after drawing, You may play only the card just drawn") == (
         "After drawing, You may play only the card just drawn.")
     assert words.engine_sentence("You's hand is full!") == "Your hand is full!"
+
+
+def test_the_lobby_says_what_the_table_waits_for_and_what_a_key_did() -> None:
+    # ui/lobby.py and ui/lobby_app.py; tests/ui/test_lobby asserts through these names.
+    assert words.LINK_TO_HOST_LOST.format(host="Ann") == (
+        "The link to Ann is lost: reconnecting… (q leaves the table)")
+    assert words.NEED_PLAYERS.format(count=2) == "Waiting for players: at least 2 are needed."
+    assert words.WAITING_FOR_READY.format(names=words.names_and(["you", "Bob"])) == (
+        "Waiting for you and Bob to be ready.")
+    assert words.names_and(["you"]) == "you"
+    assert words.names_and(["Ann", "Bob", "Cy"]) == "Ann, Bob and Cy"
+    assert words.ALL_READY_PRESS_S == "Everyone is ready: press s to start."
+    assert words.ALL_READY_WAITING.format(host="Ann") == (
+        "Everyone is ready: waiting for Ann to start.")
+    assert words.ASKS_FOR_A_CODE == "This table asks for a join code."
+    assert words.TELL_THE_CODE == "  (tell it to the players you invite)"
+    assert words.PRESS_R == "Press r when you are ready."
+    assert (words.READY, words.NOT_READY) == ("You are ready.", "You are not ready.")
+    assert words.ONLY_THE_HOST == "Only the host can do that."
+    assert words.LEAVE_THE_TABLE == "Leave this table? y: leave, n: stay."
+    assert words.RULES_PROMPT == "Rules (a preset and/or name=value):"
+    assert words.NOT_ENOUGH_TO_START.format(count=2) == (
+        "At least 2 players are needed: add a bot (b) or wait for players.")
+    assert words.NOT_ALL_READY == "Not everyone is ready yet: wait for them, or kick (k)."
+    assert words.STARTING == "Starting the game…"
+    assert words.CANNOT_KICK_YOURSELF == (
+        "You cannot kick yourself: q leaves (and closes the table).")
+    assert words.ASKED_TO_LEAVE.format(name="Bob") == "Bob was asked to leave."
+    assert words.TABLE_FULL == "The table is full."
+    assert words.A_BOT_SITS_DOWN == "A bot sits down."
+    assert words.one_sentence("there is no preset 'hose'") + words.PRESETS_ARE.format(
+        presets="official, house") == "There is no preset 'hose'. Presets: official, house."
+    assert words.RULES_CHANGED == "The rules are changed."
+
+
+def test_the_table_picker_says_what_it_found() -> None:
+    assert words.tables_found(0) == words.LOOKING == "Looking for tables on this network…"
+    assert words.tables_found(1) == "1 table found: ↑↓ choose, Enter joins."
+    assert words.tables_found(2) == "2 tables found: ↑↓ choose, Enter joins."
+    assert words.NONE_FOUND_YET == (
+        "None found yet. Ask the host to run uno-lan host on the same network (Wi-Fi or "
+        "cable); tables appear here as they are announced.")
+    assert words.OTHER_VERSION.format(table="Attic", version=3) == (
+        "Attic runs another version of uno-lan (protocol 3): choose another table.")
+    assert words.ALREADY_PLAYING.format(table="Busy") == (
+        "Busy is already playing: choose another table.")
+    assert words.TABLE_IS_FULL.format(table="Full") == "Full is full: choose another table."
+    assert words.CODE_PROMPT.format(table="Attic") == "Join code for Attic:"
+    assert words.TYPE_THE_CODE == "Type the join code the host gave you, or Esc to choose again."

@@ -7,8 +7,9 @@ the action), so a bot's drawn card stays "a card" while the reader's own draw
 says which card it was. The reader is "You"; everyone else by name.
 
 The status line's sentences live here too (what a key did or why it did nothing,
-``ui/controller.py``), so that every sentence of the table screen is pinned in
-one words test, ``tests/ui/test_words.py``; other tests assert through these names.
+``ui/controller.py``), and the lobby's (``ui/lobby.py``, ``ui/lobby_app.py``), so that
+each is pinned once, in ``tests/ui/test_words.py``; other tests assert through these
+names.
 """
 
 from __future__ import annotations
@@ -87,6 +88,61 @@ _SECOND_PERSON = {"You holds ": "You hold ", "You does ": "You do ", "You has ":
                   "You's ": "your ", "You is ": "You are ", "You was ": "You were "}
 
 
+#: The lobby (``ui/lobby.py``, ``ui/lobby_app.py``): what the table waits for, what a key
+#: did there, and the tables found on the network.
+LINK_TO_HOST_LOST = "The link to {host} is lost: reconnecting… (q leaves the table)"
+NEED_PLAYERS = "Waiting for players: at least {count} are needed."
+WAITING_FOR_READY = "Waiting for {names} to be ready."
+ALL_READY_PRESS_S = "Everyone is ready: press s to start."
+ALL_READY_WAITING = "Everyone is ready: waiting for {host} to start."
+ASKS_FOR_A_CODE = "This table asks for a join code."
+TELL_THE_CODE = "  (tell it to the players you invite)"
+PRESS_R = "Press r when you are ready."
+READY = "You are ready."
+NOT_READY = "You are not ready."
+ONLY_THE_HOST = "Only the host can do that."
+LEAVE_THE_TABLE = "Leave this table? y: leave, n: stay."
+RULES_PROMPT = "Rules (a preset and/or name=value):"
+NOT_ENOUGH_TO_START = "At least {count} players are needed: add a bot (b) or wait for players."
+NOT_ALL_READY = "Not everyone is ready yet: wait for them, or kick (k)."
+STARTING = "Starting the game…"
+CANNOT_KICK_YOURSELF = "You cannot kick yourself: q leaves (and closes the table)."
+ASKED_TO_LEAVE = "{name} was asked to leave."
+TABLE_FULL = "The table is full."
+A_BOT_SITS_DOWN = "A bot sits down."
+PRESETS_ARE = " Presets: {presets}."
+RULES_CHANGED = "The rules are changed."
+LOOKING = "Looking for tables on this network…"
+TABLES_FOUND = "{count} table{s} found: ↑↓ choose, Enter joins."
+NONE_FOUND_YET = ("None found yet. Ask the host to run uno-lan host on the same network "
+                  "(Wi-Fi or cable); tables appear here as they are announced.")
+OTHER_VERSION = ("{table} runs another version of uno-lan (protocol {version}): choose another "
+                 "table.")
+ALREADY_PLAYING = "{table} is already playing: choose another table."
+TABLE_IS_FULL = "{table} is full: choose another table."
+CODE_PROMPT = "Join code for {table}:"
+TYPE_THE_CODE = "Type the join code the host gave you, or Esc to choose again."
+
+
+def tables_found(count: int) -> str:
+    """The picker's status line: ``2 tables found: ...``, or still looking."""
+    return TABLES_FOUND.format(count=count, s="s" if count != 1 else "") if count else LOOKING
+
+
+def names_and(names: Sequence[str]) -> str:
+    """``Ann``, ``you and Bob``, ``Ann, Bob and Cy``."""
+    if len(names) == 1:
+        return names[0]
+    return ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def one_sentence(text: str) -> str:
+    """A refusal's text as one sentence: a capital first, a full stop last."""
+    text = text.strip()
+    text = text[:1].upper() + text[1:]
+    return text if text.endswith((".", "!", "?")) else text + "."
+
+
 def turn_over(why: str) -> str:
     """``Your turn is over: Bot 2 jumped in with Red 7.``: ``why`` is the news line that
     took the turn (RULES.md jump_in, turn_timer), or ``TURN_MOVED_ON``."""
@@ -103,8 +159,7 @@ def engine_sentence(text: str) -> str:
     text = text.strip()
     for third, second in _SECOND_PERSON.items():
         text = text.replace(third, second)
-    text = text[:1].upper() + text[1:]
-    return text if text.endswith((".", "!", "?")) else text + "."
+    return one_sentence(text)
 
 
 def _lower_first(text: str) -> str:
