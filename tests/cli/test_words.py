@@ -52,3 +52,39 @@ def test_the_exit_codes_every_help_ends_with() -> None:
         "       misplaced file, no terminal for the game",
         "  130  interrupted by Ctrl-C (143: stopped by SIGTERM)",
     ]
+
+
+def test_the_text_console_lines() -> None:
+    # uno-lan host/join --text and bot (cli/lan.py); tests/cli/test_lan_console asserts
+    # through these names.
+    assert lan.GAME_STARTS.format(players="Ann, Bob") == "The game starts: Ann, Bob."
+    assert lan.ROUND_OVER.format(round=2, scores="Ann 0, Bob 31") == (
+        "Round 2 over. Scores: Ann 0, Bob 31.")
+    assert lan.ROUND_VOID.format(round=3, scores="Ann 0, Bob 31") == (
+        "Round 3 is void. Scores: Ann 0, Bob 31.")
+    assert lan.MISBEHAVED.format(name="Cy", code="bad_proof", reason="the proof fails") == (
+        "! Cy misbehaved (bad_proof): the proof fails")
+    assert lan.JOINED.format(name="Cy") == "Cy joined the table."
+    assert lan.LEFT_TABLE.format(name="Cy") == "Cy left the table."
+    assert lan.SAYS.format(name="Bob", text="thanks!") == "Bob says: thanks!"
+    assert lan.REMOVED_LEFT.format(name="Bob", players="Ann, Cy") == (
+        "Bob left the table; the game goes on among Ann, Cy.")
+    assert lan.REMOVED_VANISHED.format(name="Bob", reason="did not answer in time",
+                                       players="Ann, Cy") == (
+        "Bob vanished and was removed (did not answer in time); the game goes on among "
+        "Ann, Cy.")
+    assert lan.NO_REASON == "no reason given"
+    assert lan.YOUR_HAND.format(cards="R7 W") == "Your hand: R7 W"
+    assert lan.YOUR_TURN.format(choices="[1] draw") == "Your turn. [1] draw"
+    assert lan.HOW_TO_TYPE == (
+        "Type a move's number, 'hand', 'say' and words to chat, 'start' (host) or 'quit'.")
+    assert lan.NOT_NOW.format(error="it is not your turn") == "Not now: it is not your turn"
+    assert lan.GAME_STOPPED.format(why="Bob left") == "The game stopped: Bob left."
+    assert lan.GAME_OVER.format(winner="Cy", points=512) == "Game over: Cy wins with 512 points."
+    assert lan.NO_WINNER.format(why=lan.STOPPED_EARLY) == "Game over, no winner: stopped early."
+    assert lan.CLOSED_BEFORE_THE_END == "The table closed before the game ended."
+    assert lan.LOG_AT.format(log="games/a.unolog") == "Log: games/a.unolog"
+    assert lan.LOG_UNREADABLE.format(error="bad magic") == (
+        "Audit: the log cannot be read: bad magic")
+    assert lan.AUDIT_SAYS.format(verdict="OK: every shuffle proven") == (
+        "Audit: OK: every shuffle proven")
