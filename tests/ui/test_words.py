@@ -302,3 +302,23 @@ def test_the_table_picker_says_what_it_found() -> None:
     assert words.TABLE_IS_FULL.format(table="Full") == "Full is full: choose another table."
     assert words.CODE_PROMPT.format(table="Attic") == "Join code for Attic:"
     assert words.TYPE_THE_CODE == "Type the join code the host gave you, or Esc to choose again."
+
+
+def test_a_network_table_s_status_in_words() -> None:
+    # ui/status.py; tests/ui/test_status asserts through these names.
+    shown = [words.PRESENT.format(name="Ann"), words.MISSING.format(name="Bob"),
+             words.PRESENT.format(name="Bot 1") + words.A_BOT]
+    assert words.PLAYERS + "  ".join(shown) == "Players: ● Ann  ○ Bob missing  ● Bot 1 (bot)"
+    assert words.TURN_TIMER.format(left=10) == "Turn timer: 10 s left"
+    assert words.GAME_STOPPED.format(said="Cy: sent a shuffle whose proof fails") == (
+        "The game stopped. Cy: sent a shuffle whose proof fails.")
+    assert words.STILL_PROVABLE.format(what="that Cy cheated, from entry 12") == (
+        "The log can still prove that Cy cheated, from entry 12.")
+    assert words.LOG_KEPT_IN.format(log="a.unolog") == "The log is kept in a.unolog; check it with"
+    assert words.AUDIT_COMMAND.format(log="a.unolog") == "uno-lan audit a.unolog"
+    assert words.ANYONE_CAN_CHECK.format(log="a.unolog") == (
+        "Anyone can check the log: uno-lan audit a.unolog")
+    assert words.CHAT_LINE.format(who=words.CHAT_YOU, text="hi") == "you: hi"
+    assert words.SAY_SOMETHING == "type something to say first"
+    assert words.CHAT_TOO_LONG.format(most=200) == "a message is at most 200 characters"
+    assert words.NO_CONTROL_CHARACTERS == "a message cannot hold control characters"

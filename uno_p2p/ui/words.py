@@ -7,7 +7,8 @@ the action), so a bot's drawn card stays "a card" while the reader's own draw
 says which card it was. The reader is "You"; everyone else by name.
 
 The status line's sentences live here too (what a key did or why it did nothing,
-``ui/controller.py``), and the lobby's (``ui/lobby.py``, ``ui/lobby_app.py``), so that
+``ui/controller.py``), the lobby's (``ui/lobby.py``, ``ui/lobby_app.py``) and a network
+table's status (``ui/status.py``), so that
 each is pinned once, in ``tests/ui/test_words.py``; other tests assert through these
 names.
 """
@@ -122,6 +123,24 @@ ALREADY_PLAYING = "{table} is already playing: choose another table."
 TABLE_IS_FULL = "{table} is full: choose another table."
 CODE_PROMPT = "Join code for {table}:"
 TYPE_THE_CODE = "Type the join code the host gave you, or Esc to choose again."
+
+
+#: A network table's status (``ui/status.py``): who is there, the waits, the stop, chat.
+PLAYERS = "Players: "
+PRESENT = "● {name}"
+A_BOT = " (bot)"
+MISSING = "○ {name} missing"
+TURN_TIMER = "Turn timer: {left} s left"
+GAME_STOPPED = "The game stopped. {said}."
+STILL_PROVABLE = "The log can still prove {what}."
+LOG_KEPT_IN = "The log is kept in {log}; check it with"
+AUDIT_COMMAND = "uno-lan audit {log}"
+ANYONE_CAN_CHECK = "Anyone can check the log: uno-lan audit {log}"
+CHAT_LINE = "{who}: {text}"
+CHAT_YOU = "you"
+SAY_SOMETHING = "type something to say first"
+CHAT_TOO_LONG = "a message is at most {most} characters"
+NO_CONTROL_CHARACTERS = "a message cannot hold control characters"
 
 
 def tables_found(count: int) -> str:
