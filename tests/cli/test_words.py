@@ -8,7 +8,7 @@ sentences are pinned in one words test per words module).
 from __future__ import annotations
 
 from uno_p2p.cli import host, lan, names, voice
-from uno_p2p.net import link
+from uno_p2p.net import link, node
 
 
 def test_the_command_line_words() -> None:
@@ -88,3 +88,18 @@ def test_the_text_console_lines() -> None:
         "Audit: the log cannot be read: bad magic")
     assert lan.AUDIT_SAYS.format(verdict="OK: every shuffle proven") == (
         "Audit: OK: every shuffle proven")
+
+
+def test_the_words_a_node_stops_with() -> None:
+    # net/node.py: a stop names whom the table was waiting for (table.md §14.1), as a fact;
+    # tests/net/test_driver asserts through these names.
+    waited = node.WAITING_FOR.format(names="Bob")
+    assert waited == ", where the table was waiting for Bob"
+    assert node.NOBODY_IN_REACH.format(seq=12, waited=waited) == (
+        "nobody at the table is in reach any more: the game stopped here after entry 12, "
+        "where the table was waiting for Bob")
+    assert node.SEQUENCER_GONE.format(seq=12, waited="") == (
+        "the sequencer is gone: the game stopped after entry 12")
+    assert node.HOST_GONE.format(seq=12, waited=node.WAITING_FOR.format(names=node.YOU)) == (
+        "the host is gone: the game stopped after entry 12, where the table was waiting for "
+        "you")
