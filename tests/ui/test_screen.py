@@ -142,10 +142,11 @@ async def test_a_network_table_shows_players_waits_and_chat(pipe: PipeInput) -> 
     pipe.send_text("Hi Bob, q?")  # q and ? are text here, not keys
     await shows(screen, "say: Hi Bob, q?")
     pipe.send_text("\x7f")  # backspace
-    await until(lambda: screen.controller.typed == "Hi Bob, q", "the backspace")
+    typed = "Hi Bob, q"  # the player's own text, sent as typed
+    await until(lambda: screen.controller.typed == typed, "the backspace")
     assert "say: Hi Bob, q?" not in await shows(screen, "say: Hi Bob, q")
     pipe.send_text("\r")
-    await until(lambda: game.sent == ["Hi Bob, q"], "the message sent")
+    await until(lambda: game.sent == [typed], "the message sent")
     assert screen.controller.mode == Mode.TABLE
     await shows(screen, "you: Hi Bob, q")
     await quit_screen(screen, pipe, running)

@@ -322,3 +322,10 @@ def test_a_network_table_s_status_in_words() -> None:
     assert words.SAY_SOMETHING == "type something to say first"
     assert words.CHAT_TOO_LONG.format(most=200) == "a message is at most 200 characters"
     assert words.NO_CONTROL_CHARACTERS == "a message cannot hold control characters"
+
+
+def test_the_game_over_box_names_the_winner() -> None:
+    # ui/dialogs.py; tests/ui/test_dialogs asserts through these names.
+    assert words.WINS_THE_GAME.format(name="Bot 3") == "Bot 3 wins the game."
+    assert words.YOU_WIN == "You win the game!"
+    assert words.TEAM_WINS.format(team=2, who="Bot 1") == "Team 2 wins the game with Bot 1!"

@@ -186,6 +186,12 @@ def _lower_first(text: str) -> str:
     return "you" + text[3:] if text.startswith(f"{YOU} ") else text
 
 
+#: The head of the game-over box (``ui/dialogs.py``).
+TEAM_WINS = "Team {team} wins the game with {who}!"
+YOU_WIN = "You win the game!"
+WINS_THE_GAME = "{name} wins the game."
+
+
 def quit_lines(stops_the_game: bool | None) -> tuple[str, ...]:
     """The quit box's lines: what leaving does (table.md §8); None offline, where
     the bots simply stop."""
