@@ -8,7 +8,7 @@ sentences are pinned in one words test per words module).
 from __future__ import annotations
 
 from uno_p2p.cli import host, lan, names, voice
-from uno_p2p.net import link, node
+from uno_p2p.net import link, lookup, node
 
 
 def test_the_command_line_words() -> None:
@@ -103,3 +103,24 @@ def test_the_words_a_node_stops_with() -> None:
     assert node.HOST_GONE.format(seq=12, waited=node.WAITING_FOR.format(names=node.YOU)) == (
         "the host is gone: the game stopped after entry 12, where the table was waiting for "
         "you")
+
+
+def test_the_words_for_a_table_looked_up_by_name() -> None:
+    # net/lookup.py; tests/net/test_lookup asserts through these names.
+    assert lookup.NOT_FOUND.format(name="Nowhere", whose="", seconds=0.3) == (
+        "No table named Nowhere found on the network within 0.3 s: check you're on the same "
+        "network, or use --address HOST:PORT.")
+    assert lookup.NOT_FOUND.format(
+        name="Friday", whose=lookup.WHOSE_HOST.format(fingerprint="0b0b"), seconds=5.0) == (
+        "No table named Friday whose host is 0b0b found on the network within 5 s: check "
+        "you're on the same network, or use --address HOST:PORT.")
+    one = lookup.ONE_OF_THEM.format(table="Friday night", host="alice",
+                                    where="127.0.0.1:45123", fingerprint="625f")
+    assert one == "'Friday night' by alice at 127.0.0.1:45123, host 625f"
+    assert lookup.AMBIGUOUS.format(count=2, name="Friday night", which=f"{one}; {one}") == (
+        "2 tables are named Friday night or look like it ('Friday night' by alice at "
+        "127.0.0.1:45123, host 625f; 'Friday night' by alice at 127.0.0.1:45123, host 625f): "
+        "join one with --fingerprint and its host's fingerprint, or with --address HOST:PORT.")
+    assert lookup.OTHER_PROTOCOL.format(table="Attic", theirs=3, ours=2) == (
+        "Table Attic speaks table protocol 3 and this uno-lan speaks 2: use the same uno-lan "
+        "version as its host.")
