@@ -8,6 +8,7 @@ sentences are pinned in one words test per words module).
 from __future__ import annotations
 
 from uno_p2p.cli import host, lan, names, voice
+from uno_p2p.cli import list as listing
 from uno_p2p.net import link, lookup, node
 
 
@@ -124,3 +125,16 @@ def test_the_words_for_a_table_looked_up_by_name() -> None:
     assert lookup.OTHER_PROTOCOL.format(table="Attic", theirs=3, ours=2) == (
         "Table Attic speaks table protocol 3 and this uno-lan speaks 2: use the same uno-lan "
         "version as its host.")
+
+
+def test_the_words_of_uno_lan_list() -> None:
+    # cli/list.py; tests/cli/test_list_cli asserts through these names.
+    assert listing.TABLES_SEEN.format(count=2, s="s") == "2 tables on the network:"
+    assert listing.TABLES_SEEN.format(count=1, s="") == "1 table on the network:"
+    notes = f"lobby, official, {listing.CODE_NEEDED}, {listing.CANNOT_JOIN.format(version=3)}"
+    assert listing.TABLE_LINE.format(label="Friday night", host="bob", taken=1, seats=4,
+                                     notes=notes, where="127.0.0.1:45123",
+                                     fingerprint="625f") == (
+        "  Friday night: hosted by bob, 1/4 seats taken, lobby, official, join code needed, "
+        "protocol 3: cannot join; at 127.0.0.1:45123; host key 625f")
+    assert listing.NO_TABLES.format(seconds=0.2) == "No tables found on the network within 0.2 s."
