@@ -14,6 +14,11 @@ from uno_p2p.net import link, lookup, node
 
 def test_the_command_line_words() -> None:
     assert voice.NO_SUCH_OPTION.format(option="--adress") == "there is no option --adress"
+    assert voice.error_line("simulate", "--players must be from 2 to 10, not 11.",
+                            voice.USAGE_HINT.format(command="uno-lan simulate")) == (
+        "uno-lan: --players must be from 2 to 10, not 11; run uno-lan simulate --help for the "
+        "usage.")
+    assert voice.error_line("audit", "the file is gone") == "uno-lan: the file is gone."
     assert voice.DID_YOU_MEAN.format(option="--address") == " (did you mean --address?)"
     assert voice.WRONG_ADDRESS_HINT == ("check the address: the host's screen shows the one "
                                         "to join, like --address 192.168.1.20:7777")
