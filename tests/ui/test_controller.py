@@ -251,7 +251,7 @@ def test_quit_asks_first() -> None:
     assert press(controller, "q") == Outcome.NONE
     assert mode(controller) == Mode.QUIT
     assert controller.paused
-    assert "Leave this game?" in plain_text(controller.dialog() or [])
+    assert words.LEAVE_QUESTION in plain_text(controller.dialog() or [])
     assert press(controller, "n") == Outcome.NONE
     assert mode(controller) == Mode.TABLE
     assert press(controller, "q", "y") == Outcome.QUIT

@@ -19,6 +19,7 @@ from tests.ui.fakes import FakeNetworkTable
 from tests.ui.helpers import table
 from tests.ui.screen import WAIT_S, SizedOutput, piped, screen_text, until
 from uno_p2p.rules import short_name
+from uno_p2p.ui import words
 from uno_p2p.ui.app import EXIT_TERMINATED, GameScreen
 from uno_p2p.ui.modes import Mode
 from uno_p2p.ui.session import LocalTable, Next, PacedTable
@@ -158,13 +159,13 @@ async def test_a_stopped_network_game_says_who_why_and_what_the_log_proves(
     game.run_until_human()
     screen, running = start(game)
     await shows(screen, "? help")
-    game.set_status(stopped=Stopped("Bob", "left the table and did not come back in 60 s",
-                                    "every move up to entry 41 and the first 2 rounds",
-                                    "games/net.unolog"))
+    why, provable = ("left the table and did not come back in 60 s",
+                     "every move up to entry 41 and the first 2 rounds")
+    game.set_status(stopped=Stopped("Bob", why, provable, "games/net.unolog"))
     frame = await shows(screen, "Game stopped")
-    assert "The game stopped. Bob: left the table and did not come back in 60 s." in frame
-    assert "The log can still prove every move up to entry 41 and the first 2 rounds." in frame
-    assert "uno-lan audit games/net.unolog" in frame
+    assert words.GAME_STOPPED.format(said=f"Bob: {why}") in frame
+    assert words.STILL_PROVABLE.format(what=provable) in frame
+    assert words.AUDIT_COMMAND.format(log="games/net.unolog") in frame
     assert screen.controller.key_help() == [("q", "quit")]
     pipe.send_text("q")
     assert await asyncio.wait_for(running, WAIT_S) == 0
