@@ -356,9 +356,10 @@ def test_challenge_a_wild_draw_four_and_give_the_verdict() -> None:
     press(controller, "x")
     assert mode(controller) == Mode.VERDICT
     text = plain_text(controller.dialog() or [])
-    assert "Bot 1's hand: Y2 Y4 Y5 Y6 Y8 Y9" in text
+    assert words.THEIR_HAND.format(name="Bot 1", cards="Y2 Y4 Y5 Y6 Y8 Y9") in text
+    assert words.HAD_NO_COLOUR.format(name="Bot 1", colour="Red") in text
     # RULES.md "Challenge": not guilty, the challenger draws 6.
-    assert "Not guilty: you draw 6." in text
+    assert words.NOT_GUILTY.format(count=6) in text
     assert help_keys(controller) == ["Enter"]
     press(controller, "enter")
     assert mode(controller) == Mode.TABLE

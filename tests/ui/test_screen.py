@@ -131,9 +131,9 @@ async def test_a_network_table_shows_players_waits_and_chat(pipe: PipeInput) -> 
         waiting_for=f"waiting for {names[2]} to deal",
         chat=(ChatLine(names[2], "good luck everyone"),))
     screen, running = start(game)
-    frame = await shows(screen, "Players:")
-    assert f"○ {names[1]} missing" in frame
-    assert f"● {names[2]}" in frame
+    frame = await shows(screen, words.PLAYERS.strip())
+    assert words.MISSING.format(name=names[1]) in frame
+    assert words.PRESENT.format(name=names[2]) in frame
     assert "Shuffling and proving the deck ▓▓▓▓▓▓░░░░░░ 2/4" in frame
     assert f"Waiting for {names[2]} to deal…" in frame
     assert f"{names[2]}: good luck everyone" in frame

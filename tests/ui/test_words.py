@@ -329,3 +329,15 @@ def test_the_game_over_box_names_the_winner() -> None:
     assert words.WINS_THE_GAME.format(name="Bot 3") == "Bot 3 wins the game."
     assert words.YOU_WIN == "You win the game!"
     assert words.TEAM_WINS.format(team=2, who="Bot 1") == "Team 2 wins the game with Bot 1!"
+
+
+def test_a_challenge_s_verdict_in_words() -> None:
+    # ui/overlays.py, RULES.md "Challenging"; tests/ui/test_controller asserts through these.
+    assert words.THEIR_HAND.format(name="Bot 1", cards="Y2 Y4") == "Bot 1's hand: Y2 Y4"
+    assert words.HAD_THE_COLOUR.format(name="Bot 1", colour="Red") == (
+        "Bot 1 had Red card when they played the Wild Draw Four.")
+    assert words.HAD_NO_COLOUR.format(name="Bot 1", colour="Red") == (
+        "Bot 1 had no Red card when they played the Wild Draw Four.")
+    assert words.GUILTY.format(name="Bot 1", count=4) == (
+        "Guilty: Bot 1 draws 4 instead, and you play on.")
+    assert words.NOT_GUILTY.format(count=6) == "Not guilty: you draw 6."

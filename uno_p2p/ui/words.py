@@ -186,6 +186,13 @@ def _lower_first(text: str) -> str:
     return "you" + text[3:] if text.startswith(f"{YOU} ") else text
 
 
+#: The box of a challenge's verdict (``ui/overlays.py``, RULES.md "Challenging").
+THEIR_HAND = "{name}'s hand: {cards}"
+HAD_THE_COLOUR = "{name} had {colour} card when they played the Wild Draw Four."
+HAD_NO_COLOUR = "{name} had no {colour} card when they played the Wild Draw Four."
+GUILTY = "Guilty: {name} draws {count} instead, and you play on."
+NOT_GUILTY = "Not guilty: you draw {count}."
+
 #: The head of the game-over box (``ui/dialogs.py``).
 TEAM_WINS = "Team {team} wins the game with {who}!"
 YOU_WIN = "You win the game!"
