@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from uno_p2p.audit import Status, audit_entries
+from uno_p2p.audit.core import LOG_ENDS, LOG_ENDS_WAITING
 from uno_p2p.table.memnet import Network
 from uno_p2p.wire.envelope import Entry
 
@@ -34,4 +35,5 @@ def test_truncated_log_is_unfinished_and_names_who_the_table_waits_for(
     report = audit_entries(small_log[:20])
     assert report.status == Status.UNFINISHED
     assert report.exit_code == 1
-    assert "waits for" in report.stopped or "had not ended" in report.stopped
+    waiting = ", ".join(report.waiting or ())
+    assert report.stopped == (LOG_ENDS_WAITING.format(names=waiting) if waiting else LOG_ENDS)

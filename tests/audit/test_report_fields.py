@@ -16,6 +16,7 @@ from pathlib import Path
 
 from tests.audit.test_fault_codes import BOB, CY, FIRST_KEY, LOG, forge, reveal_of
 from uno_p2p.audit import AuditReport, Knowledge, Status, audit_entries, audit_file, walk
+from uno_p2p.audit.core import LOG_ENDS_WAITING
 from uno_p2p.audit.report import Finding, RemovalResult, _duration
 from uno_p2p.store.unolog import read_log
 from uno_p2p.table.bodies import Abort, Move, Remove
@@ -196,7 +197,7 @@ def test_an_unfinished_log_names_whom_the_table_waits_for() -> None:
     report = audit_entries(log[:cut + 1])
     assert report.status == Status.UNFINISHED
     assert report.violation is None
-    assert "waits for Bob" in report.stopped
+    assert report.stopped == LOG_ENDS_WAITING.format(names="Bob")
     assert report.waiting == ("Bob",)
     assert report.to_json()["waiting"] == ["Bob"]
     assert "waiting" not in audit_entries(log).to_json(), "only an unfinished report has it"

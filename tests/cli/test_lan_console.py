@@ -14,6 +14,7 @@ from tests.table.test_handover import MAX_STEPS
 from tests.table.test_removal import _table, _vanish
 from uno_p2p.audit.core import audit_entries
 from uno_p2p.audit.report import AuditReport, Status
+from uno_p2p.cli import lan
 from uno_p2p.cli.lan import Console, finish
 from uno_p2p.crypto.identity import Identity
 from uno_p2p.net.driver import Driver
@@ -47,15 +48,16 @@ def test_say_sends_a_chat_line_and_others_lines_are_printed(
     console = Console(True)
     driver = Pumped(ann)
     console.driver = driver  # type: ignore[assignment]
-    console.command("say Good luck, Bob\n")
+    typed = "Good luck, Bob"
+    console.command(f"say {typed}\n")
     events = [e for e in iter(ann.next_event, None) if isinstance(e, ChatSaid)]
-    assert [(e.text, e.mine) for e in events] == [("Good luck, Bob", True)]  # case kept
+    assert [(e.text, e.mine) for e in events] == [(typed, True)]  # case kept
     assert driver.pumps == 1
     console.event(ChatSaid(ann.peer_id, "Bob", "thanks!", False))
     console.event(events[0])  # our own line is not echoed back
-    assert capsys.readouterr().out == "Bob says: thanks!\n"
+    assert capsys.readouterr().out == lan.SAYS.format(name="Bob", text="thanks!") + "\n"
     console.command("say \n")
-    assert "Not now:" in capsys.readouterr().out
+    assert capsys.readouterr().out.startswith(lan.NOT_NOW.format(error=""))
 
 
 # -- a seat removed mid-game (table.md §14) ------------------------------------------------
@@ -110,19 +112,28 @@ def play_with_removal(seed: bytes, on_event: Callable[[TableEvent], None],
 def test_after_a_removal_the_console_names_the_players_left(
         capsys: pytest.CaptureFixture[str]) -> None:
     console = Console(False)
-    game = play_with_removal(b"console removal 2", console.event)
+    seen: list[TableEvent] = []
+
+    def told(event: TableEvent) -> None:
+        seen.append(event)
+        console.event(event)
+
+    game = play_with_removal(b"console removal 2", told)
     finish(None, console)
     lines = capsys.readouterr().out.splitlines()
     report, seating = game.report, game.seating
     assert report.winner == "Cy", "this seed's game is won by the seat after Bob's"
     points = report.scores[seating.index(report.winner)]
-    assert lines[-1] == f"Game over: {report.winner} wins with {points} points."
+    assert lines[-1] == lan.GAME_OVER.format(winner=report.winner, points=points)
     last = report.rounds[-1]
     named = ", ".join(f"{n} {s}" for n, s in zip(seating, last.scores, strict=True))
-    assert f"Round {last.number} over. Scores: {named}." in lines
-    removal = next(i for i, line in enumerate(lines) if line.startswith("Bob vanished"))
-    assert lines[removal] == "Bob vanished and was removed (did not answer in time); " \
-        "the game goes on among Ann, Cy."
+    assert lan.ROUND_OVER.format(round=last.number, scores=named) in lines
+    (gone,) = [e for e in seen if isinstance(e, PlayerRemoved)]
+    assert gone.name == "Bob"
+    assert gone.reason not in (LEFT, ""), "vanished, not left: the sequencer's reason is told"
+    told_gone = lan.REMOVED_VANISHED.format(name="Bob", reason=gone.reason,
+                                            players=", ".join(seating))
+    removal = lines.index(told_gone)
     assert not any("Bob" in line for line in lines[removal + 1:]), "Bob is gone for good"
 
 
@@ -140,8 +151,8 @@ def test_a_player_who_left_is_told_as_leaving_not_vanishing(
     console.names = ("Ann", "Bob", "Cy")
     bob = Identity(seeded(b"left", "bob")).peer
     console.event(PlayerRemoved(bob, "Bob", 1, 40, LEFT))
-    assert capsys.readouterr().out.splitlines()[-1] == \
-        "Bob left the table; the game goes on among Ann, Cy."
+    assert capsys.readouterr().out.splitlines()[-1] == lan.REMOVED_LEFT.format(
+        name="Bob", players="Ann, Cy")
 
 
 def test_a_text_player_does_not_hold_the_next_round(
@@ -156,4 +167,5 @@ def test_a_text_player_does_not_hold_the_next_round(
     console.driver = cast(Driver, SimpleNamespace(seated=peer))
     console.event(GameStarted(("Ann", "Bob"), preset("official")))
     assert (before, peer.pauses_between_rounds) == (True, False)
-    assert capsys.readouterr().out.splitlines()[-1] == "The game starts: Ann, Bob."
+    assert capsys.readouterr().out.splitlines()[-1] == lan.GAME_STARTS.format(
+        players="Ann, Bob")

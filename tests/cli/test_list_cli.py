@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import functools
 import json
 from dataclasses import replace
 
@@ -42,13 +43,15 @@ def test_tables_are_listed_one_per_line(network: MemoryNetwork,
              replace(ADVERT, host_player="bob", join_code=True,
                      protocol_version=OUR_PROTOCOL_VERSION + 1))
     assert main(["list", "--timeout", "0.1"]) == 0
+    line = functools.partial(list_cli.TABLE_LINE.format, taken=1, seats=4,
+                             fingerprint=ADVERT.host_fingerprint)
+    other = list_cli.CANNOT_JOIN.format(version=OUR_PROTOCOL_VERSION + 1)
     assert capsys.readouterr().out.splitlines() == [
-        "2 tables on the network:",
-        "  Friday night: hosted by alice, 1/4 seats taken, lobby, official; at "
-        "192.168.1.20:45123; host key 625f-8f5e-3da1-b31c",
-        "  Friday night [Friday night-2]: hosted by bob, 1/4 seats taken, lobby, official, "
-        f"join code needed, protocol {OUR_PROTOCOL_VERSION + 1}: cannot join; at 127.0.0.1:45123; "
-        "host key 625f-8f5e-3da1-b31c",
+        list_cli.TABLES_SEEN.format(count=2, s="s"),
+        line(label="Friday night", host="alice", notes="lobby, official",
+             where="192.168.1.20:45123"),
+        line(label="Friday night [Friday night-2]", host="bob",
+             notes=f"lobby, official, {list_cli.CODE_NEEDED}, {other}", where="127.0.0.1:45123"),
     ]
 
 
@@ -70,7 +73,7 @@ def test_no_table_is_said_on_stderr_and_is_no_error(
     assert main(["list", "--timeout", "0.2"]) == 0
     out, err = capsys.readouterr()
     assert out == ""
-    assert err == "No tables found on the network within 0.2 s.\n"
+    assert err == list_cli.NO_TABLES.format(seconds=0.2) + "\n"
     assert main(["list", "--json", "--timeout", "0.2"]) == 0
     assert capsys.readouterr().out == "[]\n"
 

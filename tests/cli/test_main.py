@@ -61,9 +61,9 @@ def test_a_usage_error_speaks_like_every_other_error() -> None:
     done = subprocess.run([sys.executable, "-m", "uno_p2p", "simulate", "--players", "many"],
                           capture_output=True, text=True, timeout=60, check=False)
     assert done.returncode == 2
+    said = "argument --players: invalid int value: 'many'"  # argparse's own words
     assert done.stderr.splitlines() == [
-        "uno-lan: argument --players: invalid int value: 'many'; "
-        "run uno-lan simulate --help for the usage."]
+        voice.error_line("simulate", said, voice.USAGE_HINT.format(command="uno-lan simulate"))]
 
 
 def test_a_bug_is_one_sentence_and_a_crash_report(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
@@ -109,7 +109,7 @@ def test_a_misspelt_option_gets_a_did_you_mean(argv: list[str], typed: str, mean
     (line,) = capsys.readouterr().err.splitlines()
     said = voice.NO_SUCH_OPTION.format(option=typed) + voice.DID_YOU_MEAN.format(option=meant)
     command = " ".join(["uno-lan", *argv[:1]]) if len(argv) > 1 else "uno-lan"
-    assert line == f"uno-lan: {said}; run {command} --help for the usage."
+    assert line == voice.error_line(argv[0], said, voice.USAGE_HINT.format(command=command))
 
 
 def test_an_option_like_no_other_gets_no_guess(capsys: pytest.CaptureFixture[str]) -> None:

@@ -7,7 +7,13 @@ import dataclasses
 import pytest
 
 from tests.crypto.harness import TABLE, Table, fixed_seed, peer_id
-from uno_p2p.crypto.audit import MissingReveal, verify_deck, verify_game
+from uno_p2p.crypto.audit import (
+    ANOTHER_PEERS_REVEAL,
+    NO_EARLIER_POSITION,
+    MissingReveal,
+    verify_deck,
+    verify_game,
+)
 from uno_p2p.crypto.cards import CARD_COUNT, UnknownCard, card_of, card_points
 from uno_p2p.crypto.context import PURPOSE_PRIVATE
 from uno_p2p.crypto.deck import Deck
@@ -266,7 +272,7 @@ def test_a_reveal_handed_in_for_another_seat_is_refused() -> None:
     assert verify_game(table.records, keys=keys, reveals=dict(enumerate(reveals)))
     with pytest.raises(LocalProtocolError) as caught:
         verify_deck(table.records[0], keys=keys, reveals={0: reveals[1], 1: reveals[0]})
-    assert str(caught.value) == "the reveal given for seat 0 is another peer's"
+    assert str(caught.value) == ANOTHER_PEERS_REVEAL.format(seat=0)
 
 
 def test_a_carried_card_from_no_earlier_deck_position_is_refused() -> None:
@@ -275,7 +281,7 @@ def test_a_carried_card_from_no_earlier_deck_position_is_refused() -> None:
     record = dataclasses.replace(table.records[0], carried=((0, 2),))
     with pytest.raises(LocalProtocolError) as caught:
         verify_deck(record, keys=table.peers[0].keys, reveals=reveals)
-    assert str(caught.value) == "no earlier deck position (0, 2)"
+    assert str(caught.value) == NO_EARLIER_POSITION.format(index=0, position=2)
 
 
 def test_a_reveal_that_never_came_names_the_peer_and_the_item() -> None:

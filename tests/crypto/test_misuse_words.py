@@ -19,6 +19,7 @@ from collections.abc import Callable
 import pytest
 
 from tests.crypto.harness import TABLE, Table, peer_id
+from uno_p2p.crypto import audit, cards
 from uno_p2p.crypto.audit import DeckRecord
 from uno_p2p.crypto.context import SEAL, ProofContext, Verified
 from uno_p2p.crypto.deck import Deck
@@ -113,3 +114,14 @@ def test_the_values_just_inside_the_bounds_are_taken() -> None:
              deck=0, position=(1 << 32) - 1, purpose="a" + "b" * 31)
     assert Verified(1, _context(), SEAL).value == 1
     assert len(generators(108)) == 109
+
+
+def test_the_check_after_the_game_and_a_card_id_say_what_was_misused() -> None:
+    # crypto/audit.py and crypto/cards.py name these; tests/crypto/test_deck_flow and
+    # test_small_pieces assert through the names.
+    assert audit.ANOTHER_PEERS_REVEAL.format(seat=0) == (
+        "the reveal given for seat 0 is another peer's")
+    assert audit.NO_EARLIER_POSITION.format(index=0, position=2) == (
+        "no earlier deck position (0, 2)")
+    assert cards.NOT_A_CARD_ID.format(card=108) == "108 is not a card id (0..107)"
+    assert cards.NOT_A_CARD_ID.format(card="7") == "'7' is not a card id (0..107)"

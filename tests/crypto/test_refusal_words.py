@@ -16,6 +16,7 @@ from collections.abc import Callable, Sequence
 import pytest
 
 from tests.crypto.harness import TABLE, fixed_seed, peer_id
+from uno_p2p.crypto import shuffle, shuffle_proof
 from uno_p2p.crypto.channel import ChannelKey, Party, open_sealed, seal
 from uno_p2p.crypto.group import IDENTITY, L
 from uno_p2p.crypto.identity import Identity
@@ -130,3 +131,12 @@ def test_a_seed_of_another_size_is_refused_in_words() -> None:
     with pytest.raises(CryptoError) as identity:
         Identity(b"\x01" * 33)
     assert str(identity.value) == "an identity seed must be 32 bytes"
+
+
+def test_a_refused_shuffle_says_why() -> None:
+    # crypto/shuffle_proof.py and crypto/shuffle.py name these (deck.md §6.4);
+    # tests/crypto/test_shuffle_proof asserts through the names, beside code and item.
+    assert shuffle_proof.DOES_NOT_VERIFY == (
+        "the shuffle proof does not verify: the deck is not a permutation and re-encryption "
+        "of the previous one under the joint key")
+    assert shuffle.WRONG_SIZE.format(cards=7, deck=8) == "the shuffle holds 7 cards, the deck 8"

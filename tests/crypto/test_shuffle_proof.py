@@ -15,6 +15,7 @@ from uno_p2p.crypto.cards import CARD_COUNT, card_point
 from uno_p2p.crypto.context import ProofContext
 from uno_p2p.crypto.group import InvalidPoint, InvalidScalar, L, Point, Scalar, base_mul
 from uno_p2p.crypto.shuffle import (
+    WRONG_SIZE,
     Ciphertext,
     ShuffleMessage,
     ShuffleRejected,
@@ -23,6 +24,7 @@ from uno_p2p.crypto.shuffle import (
     shuffle_context,
 )
 from uno_p2p.crypto.shuffle_proof import (
+    DOES_NOT_VERIFY,
     VERIFIED,
     ShuffleProof,
     generators,
@@ -270,10 +272,8 @@ def test_a_false_proof_of_shuffle_is_refused_in_a_sentence() -> None:
     swap_two(cards, previous)
     with pytest.raises(ProofRejected) as caught:
         check(previous, ShuffleMessage(tuple(cards)), proof)
-    assert caught.value.item == "shuffle proof"
-    assert str(caught.value) == (
-        "the shuffle proof does not verify: the deck is not a permutation and re-encryption "
-        "of the previous one under the joint key")
+    assert (caught.value.code, caught.value.item) == ("proof_rejected", "shuffle proof")
+    assert str(caught.value) == DOES_NOT_VERIFY
 
 
 def test_a_shuffle_of_the_wrong_size_is_refused_naming_the_shuffle() -> None:
@@ -281,7 +281,7 @@ def test_a_shuffle_of_the_wrong_size_is_refused_naming_the_shuffle() -> None:
     with pytest.raises(ShuffleRejected) as caught:
         check(previous, ShuffleMessage(message.ciphertexts[:-1]), proof)
     assert caught.value.item == "shuffle"
-    assert str(caught.value) == "the shuffle holds 7 cards, the deck 8"
+    assert str(caught.value) == WRONG_SIZE.format(cards=7, deck=8)
 
 
 def test_a_proof_for_another_deck_size_names_the_shuffler() -> None:

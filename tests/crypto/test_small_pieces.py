@@ -13,7 +13,7 @@ from __future__ import annotations
 import pytest
 
 from tests.crypto.harness import TABLE, Table, peer_id
-from uno_p2p.crypto.cards import check_card_id
+from uno_p2p.crypto.cards import NOT_A_CARD_ID, check_card_id
 from uno_p2p.crypto.context import ProofContext
 from uno_p2p.crypto.group import OPS, L, Point, Scalar, base_mul
 from uno_p2p.errors import LocalProtocolError
@@ -78,4 +78,4 @@ def test_a_card_id_outside_0_to_107_is_refused_saying_so(bad: object) -> None:
     assert check_card_id(107) == 107
     with pytest.raises(LocalProtocolError) as caught:
         check_card_id(bad)  # type: ignore[arg-type]
-    assert str(caught.value) == f"{bad!r} is not a card id (0..107)"
+    assert str(caught.value) == NOT_A_CARD_ID.format(card=bad)

@@ -179,10 +179,10 @@ async def test_a_stop_says_whom_the_table_was_waiting_for() -> None:
     finally:
         host.close_log()
         bob.close_log()
-    assert host_notes[-1].endswith(f"after entry {cut + 1}, where the table was waiting "
-                                   "for Bob")
-    assert bob_notes[-1].endswith(f"after entry {cut + 1}, where the table was waiting "
-                                  "for you")
+    assert host_notes[-1] == node_module.NOBODY_IN_REACH.format(
+        seq=cut + 1, waited=node_module.WAITING_FOR.format(names="Bob"))
+    assert bob_notes[-1] == node_module.HOST_GONE.format(
+        seq=cut + 1, waited=node_module.WAITING_FOR.format(names=node_module.YOU))
 
 
 class LingeringLink:

@@ -11,6 +11,7 @@ from dataclasses import replace
 import pytest
 
 from tests.net.test_memdiscovery import ADVERT
+from uno_p2p.net import lookup
 from uno_p2p.net.discovery import announced, cancel_on_signals
 from uno_p2p.net.lookup import (
     AmbiguousTable,
@@ -56,9 +57,8 @@ async def test_no_table_is_one_sentence_after_the_timeout() -> None:
     # It looked for its whole time-out, and gave up (the upper bound only says it does not
     # hang: wide enough for a loaded machine).
     assert 0.3 <= time.monotonic() - started < 10
-    assert str(caught.value) == (
-        "No table named Nowhere found on the network within 0.3 s: check you're on the same "
-        "network, or use --address HOST:PORT.")
+    assert caught.value.code == "table_not_found"
+    assert str(caught.value) == lookup.NOT_FOUND.format(name="Nowhere", whose="", seconds=0.3)
 
 
 BOBS_KEY = "0b0b-0b0b-0b0b-0b0b"
@@ -73,11 +73,11 @@ async def test_two_tables_of_one_name_need_a_fingerprint() -> None:
     with pytest.raises(AmbiguousTable) as caught:
         await find_table(guest, "Friday night", 1)
     assert caught.value.code == "ambiguous_table"
-    assert str(caught.value) == (
-        "2 tables are named Friday night or look like it ('Friday night' by alice at "
-        "127.0.0.1:45123, host 625f-8f5e-3da1-b31c; 'Friday night' by bob at "
-        "127.0.0.1:45123, host 0b0b-0b0b-0b0b-0b0b): join one with --fingerprint and its "
-        "host's fingerprint, or with --address HOST:PORT.")
+    each = [lookup.ONE_OF_THEM.format(table="Friday night", host=host, where="127.0.0.1:45123",
+                                      fingerprint=key)
+            for host, key in (("alice", ADVERT.host_fingerprint), ("bob", BOBS_KEY))]
+    assert str(caught.value) == lookup.AMBIGUOUS.format(count=2, name="Friday night",
+                                                        which="; ".join(each))
     assert (await find_table(guest, "Friday night-2", 1)).host_player == "bob"
     found = await find_table(guest, "friday night", 1, fingerprint=BOBS_KEY.upper())
     assert found.host_player == "bob"
@@ -103,9 +103,11 @@ async def test_a_table_of_another_protocol_version_is_refused() -> None:
     network = MemoryNetwork()
     other = OUR_PROTOCOL_VERSION + 1
     await MemoryDiscovery(network).announce(replace(ADVERT, protocol_version=other))
-    with pytest.raises(IncompatibleTable,
-                       match=f"protocol {other} and this uno-lan speaks {OUR_PROTOCOL_VERSION}"):
+    with pytest.raises(IncompatibleTable) as caught:
         await find_table(MemoryDiscovery(network), "Friday night", 1)
+    assert caught.value.code == "incompatible_table"
+    assert str(caught.value) == lookup.OTHER_PROTOCOL.format(
+        table="Friday night", theirs=other, ours=OUR_PROTOCOL_VERSION)
 
 
 async def test_list_tables_returns_what_was_seen_in_name_order() -> None:

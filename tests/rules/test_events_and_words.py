@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import pytest
 
-from uno_p2p.errors import IllegalAction
+from uno_p2p.errors import IllegalAction, InvalidMessage
 from uno_p2p.rules import (
     CardsDrawn,
     Draw,
@@ -23,6 +23,7 @@ from uno_p2p.rules import (
     SayUno,
     UnoSaid,
 )
+from uno_p2p.rules.actions import action_from_wire
 from uno_p2p.rules.events import RevealRequested
 from uno_p2p.rules.rounds import describe_claim
 
@@ -115,3 +116,8 @@ def test_keeping_a_playable_drawn_card_is_refused_naming_the_card() -> None:
     assert table.state.players[1] in text
     assert "3" in text, "it names the card just drawn"
 
+
+def test_a_revealed_face_out_of_range_is_refused_naming_its_field() -> None:
+    with pytest.raises(InvalidMessage) as caught:
+        action_from_wire(["reveal", [[1, 4, 108]]])
+    assert str(caught.value) == "Reveal.faces card must be an integer from 0 to 107, not 108"

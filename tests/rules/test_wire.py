@@ -128,12 +128,6 @@ def test_phase_transition_table_is_enforced() -> None:
     assert reachable == set(Phase)
 
 
-def test_a_revealed_face_out_of_range_is_refused_naming_its_field() -> None:
-    with pytest.raises(InvalidMessage) as caught:
-        action_from_wire(["reveal", [[1, 4, 108]]])
-    assert str(caught.value) == "Reveal.faces card must be an integer from 0 to 107, not 108"
-
-
 #: Actions well formed on the wire that make no sense, and the words they earn.
 NONSENSE = [
     (["colour", 1, -1], "ChooseColour: a colour must be named"),

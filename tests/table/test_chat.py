@@ -55,12 +55,13 @@ def test_every_member_sees_a_line_once_with_its_authors_name_and_the_log_is_unch
     net = table()
     ann, bob, cy = peers(net)
     heads = [p.state.seq for p in (ann, bob, cy)]
-    bob.say("good luck, everyone")
+    typed = "good luck, everyone"  # a player's own text, passed on as typed
+    bob.say(typed)
     net.flush(bob)
     net.run(until=lambda n: not n.queue, max_steps=10_000)
-    assert said(net, bob) == [("Bob", "good luck, everyone", True)]
-    assert said(net, ann) == [("Bob", "good luck, everyone", False)]
-    assert said(net, cy) == [("Bob", "good luck, everyone", False)]
+    assert said(net, bob) == [("Bob", typed, True)]
+    assert said(net, ann) == [("Bob", typed, False)]
+    assert said(net, cy) == [("Bob", typed, False)]
     assert [p.state.seq for p in (ann, bob, cy)] == heads  # chat is never logged
 
 
@@ -72,18 +73,20 @@ def test_in_a_star_the_host_passes_a_joiners_line_on() -> None:
     net = table()
     ann, bob, cy = peers(net)
     net.tamper = star
-    cy.say("Bob, nice Reverse")
+    typed = "Bob, nice Reverse"
+    cy.say(typed)
     net.flush(cy)
     net.run(until=lambda n: not n.queue, max_steps=10_000)
-    assert said(net, bob) == [("Cy", "Bob, nice Reverse", False)]
-    assert said(net, ann) == [("Cy", "Bob, nice Reverse", False)]
+    assert said(net, bob) == [("Cy", typed, False)]
+    assert said(net, ann) == [("Cy", typed, False)]
 
 
 def test_a_changed_replayed_or_forged_line_is_dropped_and_blames_nobody() -> None:
     net = table()
     ann, bob, cy = peers(net)
     cy.now_ms = 10**12
-    line = bob.chat.write("I have two Wilds", 10**12)
+    typed = "I have two Wilds"
+    line = bob.chat.write(typed, 10**12)
     changed = ChatLine(line.author, line.counter, "I have no Wilds", line.signature)
     outsider = Identity(seeded(b"chat", "outsider"))
     forged = ChatLine(outsider.peer, 10**12, "hello",
@@ -105,7 +108,7 @@ def test_a_changed_replayed_or_forged_line_is_dropped_and_blames_nobody() -> Non
     cy.receive(frame(FRAME_CHAT, line.encode()), sender=ann.peer_id)
     cy.receive(frame(FRAME_CHAT, line.encode()), sender=bob.peer_id)  # the same, again
     net.flush(cy)
-    assert said(net, cy) == [("Bob", "I have two Wilds", False)]
+    assert said(net, cy) == [("Bob", typed, False)]
     assert not [e for e in net.events[cy.peer_id.key] if isinstance(e, PeerMisbehaved)]
     assert cy.stopped is None
 

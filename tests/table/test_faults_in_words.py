@@ -38,6 +38,7 @@ from uno_p2p.table.events import GameEnded, HandChanged, MovePlayed, Progress, R
 from uno_p2p.table.frames import FRAME_ENTRY, frame
 from uno_p2p.table.ledger import apply_entry, initial_state
 from uno_p2p.table.memnet import TableSetup, seat_table
+from uno_p2p.table.removal import LEFT
 from uno_p2p.table.replay import replay
 from uno_p2p.table.state import Misbehaviour, TablePhase
 from uno_p2p.table.succession import _host_owes_work
@@ -247,3 +248,10 @@ def test_a_card_shown_without_its_shares_is_an_unproven_face() -> None:
     assert refused.entry == FIRST_PLAY
     assert refused.culprit is not None
     assert refused.culprit.key == PEOPLE[who].peer.key
+
+
+def test_a_leave_is_told_as_leaving() -> None:
+    # table.md §8: the reason of a removal a leave made, and the stop of a leave that
+    # cannot remove its seat, read "Bob left the table" (tests/table/test_ledger_checks
+    # and test_ledger_refusals assert through LEFT).
+    assert LEFT == "left the table"

@@ -45,6 +45,7 @@ from uno_p2p.table.bodies import Abort, Clock, KeySetup, Move, RevealSecrets
 from uno_p2p.table.events import OptionsChanged, PeerMisbehaved, PlayerLeft, PlayerRemoved
 from uno_p2p.table.ledger import check_message, initial_state
 from uno_p2p.table.memnet import TableSetup, game_over, seat_table, seeded
+from uno_p2p.table.removal import LEFT
 from uno_p2p.table.state import Misbehaviour, TablePhase, TableState
 from uno_p2p.wire.envelope import Head, Message
 from uno_p2p.wire.lobby import Join, Kick, Leave, OpenTable, Ready, SetOptions, Start
@@ -337,11 +338,11 @@ def test_leaving_a_game_under_way_removes_the_leaver_and_the_sequencer_stops_it(
     assert after.stop is None
     assert after.seats == tuple(p for p in before.seats if p != identities[1].peer)
     assert [(e.name, e.reason, e.entry) for e in events if isinstance(e, PlayerRemoved)] == \
-        [(before.player_names[1], "left the table", before.seq)]
+        [(before.player_names[1], LEFT, before.seq)]
     after, _ = check_message(before, resigned(step, identities[0], Leave("dinner")))
     assert after.stop is not None
     assert (after.stop.code, after.stop.culprit) == ("left", None)
-    assert after.stop.reason == f"{before.player_names[0]} left the table"
+    assert after.stop.reason == f"{before.player_names[0]} {LEFT}"
     assert after.stop.entry == before.seq
 
 

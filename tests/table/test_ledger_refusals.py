@@ -38,6 +38,7 @@ from uno_p2p.table.ledger import (
     initial_state,
 )
 from uno_p2p.table.memnet import TableSetup, game_over, seat_table, seeded
+from uno_p2p.table.removal import LEFT
 from uno_p2p.table.state import Misbehaviour, TablePhase, TableState
 from uno_p2p.wire.envelope import Entry
 from uno_p2p.wire.limits import MAX_EVIDENCE_DEPTH
@@ -93,7 +94,7 @@ def test_a_seat_that_reveals_its_secrets_mid_game_has_left_it(finished: Steps) -
     assert after.stop is not None
     # A leave names nobody as a culprit; the stop says who left and where.
     assert (after.stop.code, after.stop.culprit, after.stop.entry) == ("left", None, before.seq)
-    assert after.stop.reason == f"{before.player_names[seat]} left the table"
+    assert after.stop.reason == f"{before.player_names[seat]} {LEFT}"
     assert seat in after.reveals
     assert after.reveals_expected == frozenset(range(len(identities))), "every seat reveals"
 

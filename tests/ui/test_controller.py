@@ -4,9 +4,24 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import pytest
+
 from tests.ui.fakes import FakeNetworkTable
 from tests.ui.helpers import human_policy, play_out, stacked, table
-from uno_p2p.rules import Action, CatchUno, Options, Phase, Play, State, preset, short_name
+from uno_p2p.errors import IllegalAction
+from uno_p2p.rules import (
+    Action,
+    CatchUno,
+    Options,
+    Pass,
+    Phase,
+    Play,
+    State,
+    apply,
+    preset,
+    short_name,
+)
+from uno_p2p.ui import words
 from uno_p2p.ui.controller import Controller, Outcome
 from uno_p2p.ui.modes import Mode
 from uno_p2p.ui.render import plain_text
@@ -25,6 +40,24 @@ def press(controller: Controller, *keys: str) -> Outcome:
     for key in keys:
         outcome = controller.press(key, 10**6)
     return outcome
+
+
+#: The human's own time-out in the news (ui/words.py, pinned in tests/ui/test_words.py).
+RAN_OUT = words.RAN_OUT.format(who=words.YOU)
+
+
+def refusal(game: LocalTable, action: Action) -> IllegalAction:
+    """The engine's own refusal of ``action`` at the human's view (the rules, not the
+    controller, say why; ui/words.py only puts it in the second person)."""
+    with pytest.raises(IllegalAction) as refused:
+        apply(game.view(), action)
+    return refused.value
+
+
+def first_card_play(game: LocalTable, colour: int = -1) -> Play:
+    """The human's first card as dealt, played alone."""
+    slot = game.view().hands[game.seat][0]
+    return Play(game.seat, (slot,), (game.view().known[slot],), colour=colour)
 
 
 def hand_names(game: LocalTable) -> list[str]:
@@ -76,9 +109,11 @@ def test_an_unplayable_card_gives_the_engines_reason_and_changes_nothing() -> No
     game = stacked(["Y3", "R7"])
     controller = held(game)
     before = game.state
+    refused = refusal(game, first_card_play(game))
     press(controller, "1", "enter")
     assert game.state is before
-    assert controller.status == "Yellow 3 matches neither the colour nor the face on the pile."
+    assert refused.rule == "matching"
+    assert controller.status == words.engine_sentence(str(refused))
 
 
 def test_a_wild_asks_for_the_colour() -> None:
@@ -118,7 +153,7 @@ def test_draw_then_pass() -> None:
     drawn = game.state.drawn
     assert drawn == view.hands[game.seat][-1]
     press(controller, "d")
-    assert controller.status == "You have drawn already: play that card (Enter) or pass (p)."
+    assert controller.status == words.DRAWN_ALREADY
     press(controller, "p")
     assert game.state.current != game.seat
     assert game.view().hands[game.seat] == view.hands[game.seat], "the drawn card is kept"
@@ -216,7 +251,7 @@ def test_quit_asks_first() -> None:
     assert press(controller, "q") == Outcome.NONE
     assert mode(controller) == Mode.QUIT
     assert controller.paused
-    assert "Leave this game?" in plain_text(controller.dialog() or [])
+    assert words.LEAVE_QUESTION in plain_text(controller.dialog() or [])
     assert press(controller, "n") == Outcome.NONE
     assert mode(controller) == Mode.TABLE
     assert press(controller, "q", "y") == Outcome.QUIT
@@ -321,9 +356,10 @@ def test_challenge_a_wild_draw_four_and_give_the_verdict() -> None:
     press(controller, "x")
     assert mode(controller) == Mode.VERDICT
     text = plain_text(controller.dialog() or [])
-    assert "Bot 1's hand: Y2 Y4 Y5 Y6 Y8 Y9" in text
+    assert words.THEIR_HAND.format(name="Bot 1", cards="Y2 Y4 Y5 Y6 Y8 Y9") in text
+    assert words.HAD_NO_COLOUR.format(name="Bot 1", colour="Red") in text
     # RULES.md "Challenge": not guilty, the challenger draws 6.
-    assert "Not guilty: you draw 6." in text
+    assert words.NOT_GUILTY.format(count=6) in text
     assert help_keys(controller) == ["Enter"]
     press(controller, "enter")
     assert mode(controller) == Mode.TABLE
@@ -342,7 +378,7 @@ def test_a_verdict_that_runs_out_of_time_says_so() -> None:
     assert deadline is not None
     assert game.state.phase == Phase.CHALLENGE
     assert game.tick(deadline)
-    assert controller.status == "Your turn is over: you ran out of time."
+    assert controller.status == words.turn_over(RAN_OUT)
     assert mode(controller) == Mode.TABLE
 
 
@@ -360,12 +396,12 @@ def test_a_second_turn_after_a_skip_that_runs_out_says_so() -> None:
     deadline = game.deadline_ms()
     assert deadline is not None
     assert game.tick(deadline)
-    assert controller.status == "Your turn is over: you ran out of time."
+    assert controller.status == words.turn_over(RAN_OUT)
 
 def test_unknown_key_says_so() -> None:
     controller = held(stacked(["R7"]))
     press(controller, "z")
-    assert controller.status == "The key z does nothing here: press ? for the list of keys."
+    assert controller.status == words.KEY_DOES_NOTHING.format(key="z")
 
 
 def test_a_wild_starter_asks_the_first_player_for_its_colour() -> None:
@@ -374,7 +410,7 @@ def test_a_wild_starter_asks_the_first_player_for_its_colour() -> None:
     controller.sync()
     assert game.state.phase == Phase.STARTER_COLOUR
     assert mode(controller) == Mode.COLOUR
-    assert controller.status == "The starter is a Wild: name the colour to match."
+    assert controller.status == words.NAME_THE_STARTER
     press(controller, "escape")
     assert mode(controller) == Mode.COLOUR  # naming it is not optional
     press(controller, "y")
@@ -391,8 +427,10 @@ def test_forced_play_says_why_the_drawn_card_cannot_be_kept() -> None:
     assert drawn is not None
     assert short_name(game.view().known[drawn]) == "R0"  # the stacked deck's next: on R1
     assert "p" not in help_keys(controller)
+    refused = refusal(game, Pass(game.seat))
     press(controller, "p")
-    assert controller.status == "You must play the Red 0 just drawn (forced_play)."
+    assert refused.rule == "forced_play"
+    assert controller.status == words.engine_sentence(str(refused))
     assert game.state.current == game.seat
     press(controller, "enter")
     assert top_cards(game) == ["R0"]
@@ -416,9 +454,10 @@ def test_a_wild_draw_four_bluff_is_allowed_with_a_warning() -> None:
 def test_wild_draw_four_while_holding_the_colour_is_refused_under_wd4_strict() -> None:
     game = stacked(["W+4", "R7"], options=preset("official", ["wd4_strict=true"]))
     controller = held(game)  # "1" is the first card as dealt (a sorted hand puts R7 first)
+    refused = refusal(game, first_card_play(game, colour=0))
     press(controller, "1", "enter")
-    assert controller.status == ("You hold a card of the colour to match and may not play "
-                                 "a Wild Draw Four.")
+    assert refused.rule == "wild_draw_four"
+    assert controller.status == words.engine_sentence(str(refused))
     assert "W+4" in hand_names(game)
 
 
@@ -453,7 +492,7 @@ def test_the_hand_is_sorted_by_colour_and_number_and_s_toggles_it() -> None:
     assert shown == ["R2", "R9", "Y3", "G4", "G-skip", "B7", "W"]
     press(controller, "3")  # Y3
     press(controller, "s")
-    assert controller.status == "Your hand is in the order you got the cards."
+    assert controller.status == words.HAND_AS_DEALT
     held_order = [short_name(view.known[s]) for s in controller.hand_order()]
     assert held_order == hand_names(game)
     assert held_order[controller.cursor] == "Y3", "the cursor stays on its card"
@@ -472,9 +511,9 @@ def test_a_time_out_says_why_the_next_key_does_nothing() -> None:
     deadline = game.deadline_ms()
     assert deadline is not None
     assert game.tick(deadline)
-    assert controller.status == "Your turn is over: you ran out of time."
+    assert controller.status == words.turn_over(RAN_OUT)
     press(controller, "d")
-    assert controller.status == "Too late: you ran out of time."
+    assert controller.status == words.too_late(RAN_OUT)
 
 
 def test_ctrl_c_asks_and_a_second_ctrl_c_quits() -> None:
@@ -498,6 +537,9 @@ def test_news_scrolls_back_with_the_arrows_and_end_returns() -> None:
 class JumpedIn:
     """A table on which another player jumps in just after the human's turn began."""
 
+    #: The news line the table tells the jump-in with (the fake's own input).
+    JUMP_IN = "Bot 2 jumped in with Red 7."
+
     def __init__(self, game: LocalTable) -> None:
         self.game = game
         self.jumped = False
@@ -507,7 +549,7 @@ class JumpedIn:
 
     @property
     def news(self) -> list[str]:
-        extra = ["Bot 2 jumped in with Red 7."] if self.jumped else []
+        extra = [self.JUMP_IN] if self.jumped else []
         return [*self.game.news, *extra]
 
     def view(self) -> State:
@@ -524,9 +566,9 @@ def test_a_jump_in_says_why_the_key_did_nothing() -> None:
     controller.sync()
     table.jumped = True
     controller.sync()  # the table's change notice
-    assert controller.status == "Your turn is over: Bot 2 jumped in with Red 7."
+    assert controller.status == words.turn_over(JumpedIn.JUMP_IN)
     press(controller, "d")
-    assert controller.status == "Too late: Bot 2 jumped in with Red 7."
+    assert controller.status == words.too_late(JumpedIn.JUMP_IN)
 
 
 def test_a_network_game_over_shows_the_audit_and_the_log_and_deals_no_new_game() -> None:
@@ -599,5 +641,5 @@ def test_the_round_scores_give_way_when_the_players_timer_starts() -> None:
     assert game.view().decider() == game.seat
     controller.sync()
     assert mode(controller) == Mode.TABLE
-    assert controller.status == "The next round has begun: your turn."
+    assert controller.status == words.NEXT_ROUND_YOUR_TURN
     assert game.went_on == 1

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from tests.ui.helpers import names_to_cards
 from uno_p2p.rules import preset
+from uno_p2p.ui import words
 from uno_p2p.ui.dialogs import boxed, game_over, round_table
 from uno_p2p.ui.render import Seats, plain_text, width_of, wrap_line
 from uno_p2p.ui.session import RoundSummary
@@ -43,14 +44,14 @@ def test_round_table_lists_every_hand_and_fits_80_columns() -> None:
 
 def test_game_over_orders_the_scores_and_gives_the_seed() -> None:
     text = plain_text(game_over(summary(3), SEATS, preset("official"), "abc"))
-    assert text.splitlines()[0] == "Bot 3 wins the game."
+    assert text.splitlines()[0] == words.WINS_THE_GAME.format(name="Bot 3")
     places = [line.split()[1:3] for line in text.splitlines() if line.strip()[:2].rstrip(".")
               .isdigit()]
     assert places[0] == ["Bot", "3"]
     assert "--seed abc" in text
     losses = plain_text(game_over(summary(0), SEATS, preset("official", ["scoring=losses"]),
                                   "x"))
-    assert losses.splitlines()[0] == "You win the game!"
+    assert losses.splitlines()[0] == words.YOU_WIN
     first = next(line for line in losses.splitlines() if line.strip().startswith("1."))
     assert "You" in first  # fewest points first under losses
 

@@ -22,7 +22,8 @@ from tests.ui.screen import WAIT_S, SizedOutput, piped, screen_text, until
 from uno_p2p.errors import ConfigError
 from uno_p2p.net.adverts import TableAdvert
 from uno_p2p.net.txt import OUR_PROTOCOL_VERSION
-from uno_p2p.rules import preset
+from uno_p2p.rules import PRESETS, preset
+from uno_p2p.ui import words
 from uno_p2p.ui.lobby import LobbySeat, LobbyView, advert_row, waiting_line
 from uno_p2p.ui.lobby_app import LobbyOutcome, LobbyScreen, Pick, TablePicker
 
@@ -60,8 +61,9 @@ async def test_the_picker_lists_tables_live_and_picks_one(pipe: PipeInput) -> No
     queue: asyncio.Queue[Sequence[TableAdvert]] = asyncio.Queue()
     picker = TablePicker(feed(queue))
     running = asyncio.ensure_future(picker.run())
-    await until(lambda: "Looking for tables" in screen_text(picker.app), "the empty list")
-    assert "uno-lan host" in screen_text(picker.app), "says what to do when none is found"
+    await until(lambda: "uno-lan host" in screen_text(picker.app),
+                "the empty list, saying what to do when none is found")
+    assert picker.status == words.LOOKING
     queue.put_nowait([advert("Friday", "Ann")])
     await until(lambda: "Friday" in screen_text(picker.app), "the first table")
     queue.put_nowait([advert("Friday", "Ann"), advert("Attic", "Bob", code=True),
@@ -73,7 +75,8 @@ async def test_the_picker_lists_tables_live_and_picks_one(pipe: PipeInput) -> No
     pipe.send_text("\x1b[B")  # down: onto the table already playing
     await until(lambda: picker.cursor == 2, "the cursor")
     pipe.send_text("\r")
-    await until(lambda: "already playing" in picker.status, "the refusal")
+    await until(lambda: picker.status == words.ALREADY_PLAYING.format(table="Busy"),
+                "the refusal")
     pipe.send_text("\x1b[B")  # down: round to Attic, which asks for a code
     pipe.send_text("\r")
     await until(lambda: picker.typing is not None, "the code prompt")
@@ -132,15 +135,15 @@ def lobby(am_host: bool, ready: tuple[bool, ...] = (False, False)) -> LobbyView:
 
 
 def test_the_waiting_line_says_who_is_not_ready() -> None:
-    assert waiting_line(lobby(True)) == "Waiting for you and Bob to be ready."
-    assert waiting_line(lobby(False, (True, False))) == "Waiting for you to be ready."
-    assert waiting_line(lobby(True, (True, True))) == "Everyone is ready: press s to start."
-    assert waiting_line(lobby(False, (True, True))) == \
-        "Everyone is ready: waiting for Ann to start."
+    ready = words.WAITING_FOR_READY.format
+    assert waiting_line(lobby(True)) == ready(names=words.names_and(["you", "Bob"]))
+    assert waiting_line(lobby(False, (True, False))) == ready(names="you")
+    assert waiting_line(lobby(True, (True, True))) == words.ALL_READY_PRESS_S
+    assert waiting_line(lobby(False, (True, True))) == words.ALL_READY_WAITING.format(host="Ann")
     alone = replace(lobby(True), seats=lobby(True).seats[:1])
-    assert waiting_line(alone) == "Waiting for players: at least 2 are needed."
+    assert waiting_line(alone) == words.NEED_PLAYERS.format(count=2)
     lost = replace(lobby(False, (True, True)), reconnecting=True)
-    assert waiting_line(lost) == "The link to Ann is lost: reconnecting… (q leaves the table)"
+    assert waiting_line(lost) == words.LINK_TO_HOST_LOST.format(host="Ann")
 
 
 async def test_the_host_sees_seats_rules_code_and_can_kick_add_and_start(
@@ -160,7 +163,7 @@ async def test_the_host_sees_seats_rules_code_and_can_kick_add_and_start(
     pipe.send_text("r")
     await until(lambda: actions.calls == [("ready", True)], "the ready call")
     pipe.send_text("s")  # Bob is not ready: the host cannot start yet
-    await until(lambda: "Not everyone is ready" in screen.status, "the refusal")
+    await until(lambda: screen.status == words.NOT_ALL_READY, "the refusal")
     pipe.send_text("\x1b[Bk")  # down to Bob, kick
     await until(lambda: ("kick", 1) in actions.calls, "the kick")
     pipe.send_text("b")
@@ -174,12 +177,14 @@ async def test_the_host_sees_seats_rules_code_and_can_kick_add_and_start(
     assert preset("house", list(options[2])) == preset("house", ["target=200", "jump_in=false"])
     pipe.send_text("o")
     pipe.send_text("hose\r")  # a typo: said, with the valid names
-    await until(lambda: "Presets: official, house, party, seeds" in screen.status, "the typo")
+    presets = words.PRESETS_ARE.format(presets=", ".join(PRESETS))
+    await until(lambda: screen.status.endswith(presets), "the typo")
     actions.refuse = "the table is full"
     pipe.send_text("b")
-    await until(lambda: screen.status == "The table is full.", "the host's refusal")
+    await until(lambda: screen.status == words.one_sentence("the table is full"),
+                "the host's refusal")
     queue.put_nowait(lobby(True, (True, True)))
-    await until(lambda: "press s to start" in screen_text(screen.app), "everyone ready")
+    await until(lambda: words.ALL_READY_PRESS_S in screen_text(screen.app), "everyone ready")
     pipe.send_text("s")
     await until(lambda: ("start",) in actions.calls, "the start")
     queue.put_nowait(replace(lobby(True, (True, True)), started=True))
@@ -194,16 +199,16 @@ async def test_a_joiner_toggles_ready_and_cannot_use_host_keys(pipe: PipeInput) 
     await until(lambda: "Friday" in screen_text(screen.app), "the lobby")
     frame = screen_text(screen.app)
     assert "tulip-42" not in frame, "only the host sees the join code"
-    assert "This table asks for a join code." in frame
+    assert words.ASKS_FOR_A_CODE in frame
     assert [k for k, _ in screen.key_help()] == ["r", "?", "q"]
     pipe.send_text("k")
-    await until(lambda: screen.status == "Only the host can do that.", "the refusal")
+    await until(lambda: screen.status == words.ONLY_THE_HOST, "the refusal")
     pipe.send_text(" ")
     await until(lambda: actions.calls == [("ready", True)], "ready")
     queue.put_nowait(lobby(False, (False, True)))
     await until(lambda: ("r", "not ready") in screen.key_help(), "the toggle's new meaning")
     pipe.send_text("q")
-    await until(lambda: "Leave this table?" in screen.status, "the question")
+    await until(lambda: screen.status == words.LEAVE_THE_TABLE, "the question")
     pipe.send_text("y")
     assert await asyncio.wait_for(running, WAIT_S) == LobbyOutcome.LEFT
     await until(lambda: ("leave",) in actions.calls, "the leave call")
@@ -214,9 +219,10 @@ async def test_a_closed_table_ends_the_lobby_with_its_reason(pipe: PipeInput) ->
     screen = LobbyScreen(lobby(False), feed(queue), Recorder())
     running = asyncio.ensure_future(screen.run())
     await until(lambda: screen.app.is_running, "the lobby")
-    queue.put_nowait(replace(lobby(False), closed="the host closed the table"))
+    reason = "the host closed the table"  # the view's field, passed on as it is
+    queue.put_nowait(replace(lobby(False), closed=reason))
     assert await asyncio.wait_for(running, WAIT_S) == LobbyOutcome.CLOSED
-    assert screen.closed == "the host closed the table"
+    assert screen.closed == reason
 
 
 async def test_sigterm_closes_the_lobby_and_the_picker_cleanly(pipe: PipeInput) -> None:

@@ -32,6 +32,7 @@ from uno_p2p.table import bodies  # noqa: F401 (registers the table's body kinds
 from uno_p2p.table.duties import waiting_for
 from uno_p2p.table.peer import TablePeer
 from uno_p2p.table.state import TablePhase
+from uno_p2p.ui import words
 from uno_p2p.ui.lobby_app import LobbyOutcome, LobbyScreen
 from uno_p2p.ui.netscreen import NetGameScreen
 from uno_p2p.ui.netsession import NetSession
@@ -193,7 +194,7 @@ async def test_screens_start_the_game_and_draw_on_keys(table: Table) -> None:
         await until(lambda: len(session.view().hands[session.seat]) > cards, "the draw")
         now = len(session.view().hands[session.seat])
         await until(lambda: f"Ann · {now} cards" in screen_text(screen.app), "the hand on screen")
-        assert "Players: ● Ann" in screen_text(screen.app)
+        assert words.PLAYERS + words.PRESENT.format(name="Ann") in screen_text(screen.app)
         pipe.send_text("q")
         await until(lambda: "y quit" in screen_text(screen.app), "the quit question")
         pipe.send_text("y")

@@ -23,6 +23,7 @@ from uno_p2p.rules.options import preset
 from uno_p2p.table.memnet import Network, TableSetup, game_over, seat_table
 from uno_p2p.table.peer import TablePeer
 from uno_p2p.ui.netsession import NetSession
+from uno_p2p.ui.words import back_line, reconnecting_line
 
 READER = 1
 
@@ -103,5 +104,4 @@ async def test_a_link_that_breaks_and_comes_back_is_one_short_line_each() -> Non
                  "the connection was closed")
     node.missing.discard(bot.peer_id.key)
     session.note(f"{bot.name} is back")
-    assert list(session.news[before:]) == [f"{bot.name} is reconnecting…",
-                                           f"{bot.name} is back."]
+    assert list(session.news[before:]) == [reconnecting_line(bot.name), back_line(bot.name)]

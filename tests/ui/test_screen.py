@@ -19,6 +19,7 @@ from tests.ui.fakes import FakeNetworkTable
 from tests.ui.helpers import table
 from tests.ui.screen import WAIT_S, SizedOutput, piped, screen_text, until
 from uno_p2p.rules import short_name
+from uno_p2p.ui import words
 from uno_p2p.ui.app import EXIT_TERMINATED, GameScreen
 from uno_p2p.ui.modes import Mode
 from uno_p2p.ui.session import LocalTable, Next, PacedTable
@@ -130,9 +131,9 @@ async def test_a_network_table_shows_players_waits_and_chat(pipe: PipeInput) -> 
         waiting_for=f"waiting for {names[2]} to deal",
         chat=(ChatLine(names[2], "good luck everyone"),))
     screen, running = start(game)
-    frame = await shows(screen, "Players:")
-    assert f"○ {names[1]} missing" in frame
-    assert f"● {names[2]}" in frame
+    frame = await shows(screen, words.PLAYERS.strip())
+    assert words.MISSING.format(name=names[1]) in frame
+    assert words.PRESENT.format(name=names[2]) in frame
     assert "Shuffling and proving the deck ▓▓▓▓▓▓░░░░░░ 2/4" in frame
     assert f"Waiting for {names[2]} to deal…" in frame
     assert f"{names[2]}: good luck everyone" in frame
@@ -142,10 +143,11 @@ async def test_a_network_table_shows_players_waits_and_chat(pipe: PipeInput) -> 
     pipe.send_text("Hi Bob, q?")  # q and ? are text here, not keys
     await shows(screen, "say: Hi Bob, q?")
     pipe.send_text("\x7f")  # backspace
-    await until(lambda: screen.controller.typed == "Hi Bob, q", "the backspace")
+    typed = "Hi Bob, q"  # the player's own text, sent as typed
+    await until(lambda: screen.controller.typed == typed, "the backspace")
     assert "say: Hi Bob, q?" not in await shows(screen, "say: Hi Bob, q")
     pipe.send_text("\r")
-    await until(lambda: game.sent == ["Hi Bob, q"], "the message sent")
+    await until(lambda: game.sent == [typed], "the message sent")
     assert screen.controller.mode == Mode.TABLE
     await shows(screen, "you: Hi Bob, q")
     await quit_screen(screen, pipe, running)
@@ -157,13 +159,13 @@ async def test_a_stopped_network_game_says_who_why_and_what_the_log_proves(
     game.run_until_human()
     screen, running = start(game)
     await shows(screen, "? help")
-    game.set_status(stopped=Stopped("Bob", "left the table and did not come back in 60 s",
-                                    "every move up to entry 41 and the first 2 rounds",
-                                    "games/net.unolog"))
+    why, provable = ("left the table and did not come back in 60 s",
+                     "every move up to entry 41 and the first 2 rounds")
+    game.set_status(stopped=Stopped("Bob", why, provable, "games/net.unolog"))
     frame = await shows(screen, "Game stopped")
-    assert "The game stopped. Bob: left the table and did not come back in 60 s." in frame
-    assert "The log can still prove every move up to entry 41 and the first 2 rounds." in frame
-    assert "uno-lan audit games/net.unolog" in frame
+    assert words.GAME_STOPPED.format(said=f"Bob: {why}") in frame
+    assert words.STILL_PROVABLE.format(what=provable) in frame
+    assert words.AUDIT_COMMAND.format(log="games/net.unolog") in frame
     assert screen.controller.key_help() == [("q", "quit")]
     pipe.send_text("q")
     assert await asyncio.wait_for(running, WAIT_S) == 0

@@ -19,6 +19,7 @@ from uno_p2p.rules import (
     legal_actions,
     preset,
 )
+from uno_p2p.ui import words
 from uno_p2p.ui.session import LocalTable, Next, player_names
 
 
@@ -178,7 +179,7 @@ def test_turn_timer_times_the_human_out() -> None:
     assert game.tick(deadline)
     assert len(game.state.hands[game.seat]) == hand + 1
     assert game.state.current != game.seat
-    assert "You ran out of time." in game.news
+    assert words.RAN_OUT.format(who=words.YOU) in game.news
     assert TimeOut(game.seat) not in legal_actions(game.view(), game.seat)
 
 

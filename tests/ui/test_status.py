@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
+from uno_p2p.ui import words
 from uno_p2p.ui.render import plain_text
 from uno_p2p.ui.status import (
     CHAT_MAX,
@@ -24,8 +27,9 @@ from uno_p2p.ui.status import (
 def test_missing_players_stand_out() -> None:
     status = TableStatus(players=(Presence("Ann", True), Presence("Bob", False),
                                   Presence("Bot 1", True, bot=True)))
-    assert plain_text([presence_line(status)]) == \
-        "Players: ● Ann  ○ Bob missing  ● Bot 1 (bot)"
+    shown = [words.PRESENT.format(name="Ann"), words.MISSING.format(name="Bob"),
+             words.PRESENT.format(name="Bot 1") + words.A_BOT]
+    assert plain_text([presence_line(status)]) == words.PLAYERS + "  ".join(shown)
     assert status.missing == ("Bob",)
     assert presence_line(TableStatus()) == []
 
@@ -41,32 +45,44 @@ def test_progress_fills_in_proportion() -> None:
 
 
 def test_waits_count_the_turn_timer_down() -> None:
-    status = TableStatus(waiting_for="waiting for Bob to deal", turn_ends_ms=10_000)
-    assert plain_text(waits(status, 0)) == "Waiting for Bob to deal…\nTurn timer: 10 s left"
-    assert plain_text(waits(status, 9_500)).endswith("Turn timer: 1 s left")
-    assert plain_text(waits(status, 12_000)).endswith("Turn timer: 0 s left")
+    wait = "waiting for Bob to deal"  # the session's words, given as they are
+    status = TableStatus(waiting_for=wait, turn_ends_ms=10_000)
+    assert plain_text(waits(status, 0)).splitlines() == [
+        wait.replace("w", "W", 1) + "…", words.TURN_TIMER.format(left=10)]
+    assert plain_text(waits(status, 9_500)).endswith(words.TURN_TIMER.format(left=1))
+    assert plain_text(waits(status, 12_000)).endswith(words.TURN_TIMER.format(left=0))
 
 
 def test_a_stop_names_who_why_and_what_remains_provable() -> None:
-    text = plain_text(stopped_rows(Stopped("Cy", "sent a shuffle whose proof fails",
-                                           "that Cy cheated, from entry 12")))
-    assert text.splitlines() == ["The game stopped. Cy: sent a shuffle whose proof fails.", "",
-                                 "The log can still prove that Cy cheated, from entry 12."]
+    why, provable = "sent a shuffle whose proof fails", "that Cy cheated, from entry 12"
+    text = plain_text(stopped_rows(Stopped("Cy", why, provable)))
+    assert text.splitlines() == [words.GAME_STOPPED.format(said=f"Cy: {why}"), "",
+                                 words.STILL_PROVABLE.format(what=provable)]
+    stopped = plain_text(stopped_rows(Stopped("Cy", why, provable + ".")))
+    assert stopped.splitlines()[-1] == words.STILL_PROVABLE.format(what=provable), "one stop"
     nobody = plain_text(stopped_rows(Stopped("", "everyone else left")))
-    assert nobody == "The game stopped. Everyone else left."
+    assert nobody == words.GAME_STOPPED.format(said="Everyone else left")
 
 
 def test_chat_wraps_and_shows_the_newest() -> None:
     chat = [ChatLine("Bob", f"message {i}") for i in range(10)]
-    chat.append(ChatLine("Ann", "a long message that needs two rows here", mine=True))
+    long = "a long message that needs two rows here"
+    chat.append(ChatLine("Ann", long, mine=True))
     rows = plain_text(chat_pane(chat, 3, 30)).splitlines()
-    assert rows == ["Bob: message 9", "you: a long message that needs", "  two rows here"]
+    assert len(rows) == 3, "the newest message takes two rows, the one before it one"
+    assert rows[0] == words.CHAT_LINE.format(who="Bob", text="message 9")
+    assert rows[2].startswith("  ")
+    assert all(len(row) <= 30 for row in rows)
+    assert " ".join(row.strip() for row in rows[1:]) == words.CHAT_LINE.format(
+        who=words.CHAT_YOU, text=long)
 
 
 @pytest.mark.parametrize(("text", "said"), [
-    ("   ", "type something"), ("x" * (CHAT_MAX + 1), "at most"), ("a\x1bb", "control"),
+    ("   ", words.SAY_SOMETHING),
+    ("x" * (CHAT_MAX + 1), words.CHAT_TOO_LONG.format(most=CHAT_MAX)),
+    ("a\x1bb", words.NO_CONTROL_CHARACTERS),
 ])
 def test_a_bad_chat_message_is_refused(text: str, said: str) -> None:
-    with pytest.raises(ValueError, match=said):
+    with pytest.raises(ValueError, match=f"^{re.escape(said)}$"):
         check_chat(text)
     assert check_chat("  hi  ") == "hi"

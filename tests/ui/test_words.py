@@ -28,6 +28,7 @@ from uno_p2p.rules import (
     UnoSaid,
     preset,
 )
+from uno_p2p.ui import words
 from uno_p2p.ui.session import LocalTable
 from uno_p2p.ui.words import (
     Narrator,
@@ -194,3 +195,149 @@ def test_removals_and_links_in_one_short_line_each() -> None:
     assert back_line("Bot 1") == "Bot 1 is back."
     assert reconnecting_line(None) == "You are reconnecting…"
     assert back_line(None) == "You are back."
+
+
+def test_the_status_line_says_what_a_key_did_or_why_it_did_nothing() -> None:
+    # The controller's one sentence (ui/controller.py); tests/ui/test_controller asserts
+    # through these names.
+    assert words.WELCOME == ("Welcome! ←/→ choose a card, Enter plays it, d draws, ? shows "
+                             "every key.")
+    assert words.NEXT_ROUND_YOUR_TURN == "The next round has begun: your turn."
+    assert words.NO_LONGER_POSSIBLE == "Too late: that play is no longer possible."
+    assert words.NAME_THE_STARTER == "The starter is a Wild: name the colour to match."
+    assert words.TYPE_A_MESSAGE == "Type your message; Enter sends it, Esc cancels."
+    assert words.KEY_DOES_NOTHING.format(key="z") == (
+        "The key z does nothing here: press ? for the list of keys.")
+    assert words.HAND_SORTED == "Your hand is sorted by colour and number."
+    assert words.HAND_AS_DEALT == "Your hand is in the order you got the cards."
+    assert words.NOT_YOUR_TURN == "It is not your turn."
+    assert words.DRAWN_ALREADY == "You have drawn already: play that card (Enter) or pass (p)."
+    assert words.ONLY_AFTER_DRAWING == (
+        "You can pass only right after drawing a card: press d to draw.")
+    assert words.UNO_ARMED == "You will say UNO with your next play."
+    assert words.UNO_DISARMED == "You will not say UNO with your next play."
+    assert words.UNO_WHEN == "Say UNO when you are down to one card (or with the play before)."
+    assert words.NOBODY_TO_CATCH == (
+        "Nobody can be caught now: catch a player left with one card who has not said UNO.")
+    assert words.NOTHING_TO_CHALLENGE == "There is no Wild Draw Four played on you to challenge."
+    assert words.JUMP_IN_WITH.format(cards="Red 7") == (
+        "You can jump in with Red 7: select it, then press j.")
+    assert words.JUMP_NOT_ON_YOUR_TURN == (
+        "Jumping in is for when it is not your turn: press Enter to play.")
+    assert words.CANNOT_PLAY.format(cards="Red 7 + Red 7") == "You cannot play Red 7 + Red 7 now."
+    assert words.BLUFF.format(colour="Red") == (
+        "A bluff: you hold Red. If challenged you draw 4 instead. Name a colour to play it, "
+        "Esc to think again.")
+    assert words.NO_CHAT == "This table has no chat."
+
+
+def test_a_turn_taken_and_an_engine_refusal_in_the_status_line() -> None:
+    ran_out = words.RAN_OUT.format(who=words.YOU)
+    assert ran_out == "You ran out of time."
+    assert words.RAN_OUT.format(who="Bot 1") == "Bot 1 ran out of time."
+    assert words.turn_over(ran_out) == "Your turn is over: you ran out of time."
+    assert words.too_late(ran_out) == "Too late: you ran out of time."
+    assert words.turn_over("Bot 2 jumped in with Red 7.") == (
+        "Your turn is over: Bot 2 jumped in with Red 7.")
+    assert words.too_late("Bot 2 jumped in with Red 7.") == "Too late: Bot 2 jumped in with Red 7."
+    assert words.turn_over(words.TURN_MOVED_ON) == "Your turn is over: the turn moved on."
+    # The engine's refusals, in the second person and as one sentence.
+    assert words.engine_sentence("Yellow 3 matches neither the colour nor the face on the "
+                                 "pile") == (
+        "Yellow 3 matches neither the colour nor the face on the pile.")
+    assert words.engine_sentence("You must play the Red 0 just drawn (forced_play)") == (
+        "You must play the Red 0 just drawn (forced_play).")
+    assert words.engine_sentence("You holds a card of the colour to match and may not play a "
+                                 "Wild Draw Four") == (
+        "You hold a card of the colour to match and may not play a Wild Draw Four.")
+    assert words.engine_sentence("after drawing, You may play only the card just drawn") == (
+        "After drawing, You may play only the card just drawn.")
+    assert words.engine_sentence("You's hand is full!") == "Your hand is full!"
+
+
+def test_the_lobby_says_what_the_table_waits_for_and_what_a_key_did() -> None:
+    # ui/lobby.py and ui/lobby_app.py; tests/ui/test_lobby asserts through these names.
+    assert words.LINK_TO_HOST_LOST.format(host="Ann") == (
+        "The link to Ann is lost: reconnecting… (q leaves the table)")
+    assert words.NEED_PLAYERS.format(count=2) == "Waiting for players: at least 2 are needed."
+    assert words.WAITING_FOR_READY.format(names=words.names_and(["you", "Bob"])) == (
+        "Waiting for you and Bob to be ready.")
+    assert words.names_and(["you"]) == "you"
+    assert words.names_and(["Ann", "Bob", "Cy"]) == "Ann, Bob and Cy"
+    assert words.ALL_READY_PRESS_S == "Everyone is ready: press s to start."
+    assert words.ALL_READY_WAITING.format(host="Ann") == (
+        "Everyone is ready: waiting for Ann to start.")
+    assert words.ASKS_FOR_A_CODE == "This table asks for a join code."
+    assert words.TELL_THE_CODE == "  (tell it to the players you invite)"
+    assert words.PRESS_R == "Press r when you are ready."
+    assert (words.READY, words.NOT_READY) == ("You are ready.", "You are not ready.")
+    assert words.ONLY_THE_HOST == "Only the host can do that."
+    assert words.LEAVE_THE_TABLE == "Leave this table? y: leave, n: stay."
+    assert words.RULES_PROMPT == "Rules (a preset and/or name=value):"
+    assert words.NOT_ENOUGH_TO_START.format(count=2) == (
+        "At least 2 players are needed: add a bot (b) or wait for players.")
+    assert words.NOT_ALL_READY == "Not everyone is ready yet: wait for them, or kick (k)."
+    assert words.STARTING == "Starting the game…"
+    assert words.CANNOT_KICK_YOURSELF == (
+        "You cannot kick yourself: q leaves (and closes the table).")
+    assert words.ASKED_TO_LEAVE.format(name="Bob") == "Bob was asked to leave."
+    assert words.TABLE_FULL == "The table is full."
+    assert words.A_BOT_SITS_DOWN == "A bot sits down."
+    assert words.one_sentence("there is no preset 'hose'") + words.PRESETS_ARE.format(
+        presets="official, house") == "There is no preset 'hose'. Presets: official, house."
+    assert words.RULES_CHANGED == "The rules are changed."
+
+
+def test_the_table_picker_says_what_it_found() -> None:
+    assert words.tables_found(0) == words.LOOKING == "Looking for tables on this network…"
+    assert words.tables_found(1) == "1 table found: ↑↓ choose, Enter joins."
+    assert words.tables_found(2) == "2 tables found: ↑↓ choose, Enter joins."
+    assert words.NONE_FOUND_YET == (
+        "None found yet. Ask the host to run uno-lan host on the same network (Wi-Fi or "
+        "cable); tables appear here as they are announced.")
+    assert words.OTHER_VERSION.format(table="Attic", version=3) == (
+        "Attic runs another version of uno-lan (protocol 3): choose another table.")
+    assert words.ALREADY_PLAYING.format(table="Busy") == (
+        "Busy is already playing: choose another table.")
+    assert words.TABLE_IS_FULL.format(table="Full") == "Full is full: choose another table."
+    assert words.CODE_PROMPT.format(table="Attic") == "Join code for Attic:"
+    assert words.TYPE_THE_CODE == "Type the join code the host gave you, or Esc to choose again."
+
+
+def test_a_network_table_s_status_in_words() -> None:
+    # ui/status.py; tests/ui/test_status asserts through these names.
+    shown = [words.PRESENT.format(name="Ann"), words.MISSING.format(name="Bob"),
+             words.PRESENT.format(name="Bot 1") + words.A_BOT]
+    assert words.PLAYERS + "  ".join(shown) == "Players: ● Ann  ○ Bob missing  ● Bot 1 (bot)"
+    assert words.TURN_TIMER.format(left=10) == "Turn timer: 10 s left"
+    assert words.GAME_STOPPED.format(said="Cy: sent a shuffle whose proof fails") == (
+        "The game stopped. Cy: sent a shuffle whose proof fails.")
+    assert words.STILL_PROVABLE.format(what="that Cy cheated, from entry 12") == (
+        "The log can still prove that Cy cheated, from entry 12.")
+    assert words.LOG_KEPT_IN.format(log="a.unolog") == "The log is kept in a.unolog; check it with"
+    assert words.AUDIT_COMMAND.format(log="a.unolog") == "uno-lan audit a.unolog"
+    assert words.ANYONE_CAN_CHECK.format(log="a.unolog") == (
+        "Anyone can check the log: uno-lan audit a.unolog")
+    assert words.CHAT_LINE.format(who=words.CHAT_YOU, text="hi") == "you: hi"
+    assert words.SAY_SOMETHING == "type something to say first"
+    assert words.CHAT_TOO_LONG.format(most=200) == "a message is at most 200 characters"
+    assert words.NO_CONTROL_CHARACTERS == "a message cannot hold control characters"
+
+
+def test_the_game_over_box_names_the_winner() -> None:
+    # ui/dialogs.py; tests/ui/test_dialogs asserts through these names.
+    assert words.WINS_THE_GAME.format(name="Bot 3") == "Bot 3 wins the game."
+    assert words.YOU_WIN == "You win the game!"
+    assert words.TEAM_WINS.format(team=2, who="Bot 1") == "Team 2 wins the game with Bot 1!"
+
+
+def test_a_challenge_s_verdict_in_words() -> None:
+    # ui/overlays.py, RULES.md "Challenging"; tests/ui/test_controller asserts through these.
+    assert words.THEIR_HAND.format(name="Bot 1", cards="Y2 Y4") == "Bot 1's hand: Y2 Y4"
+    assert words.HAD_THE_COLOUR.format(name="Bot 1", colour="Red") == (
+        "Bot 1 had Red card when they played the Wild Draw Four.")
+    assert words.HAD_NO_COLOUR.format(name="Bot 1", colour="Red") == (
+        "Bot 1 had no Red card when they played the Wild Draw Four.")
+    assert words.GUILTY.format(name="Bot 1", count=4) == (
+        "Guilty: Bot 1 draws 4 instead, and you play on.")
+    assert words.NOT_GUILTY.format(count=6) == "Not guilty: you draw 6."

@@ -284,3 +284,12 @@ REFUSALS: list[tuple[str, Callable[[], object], str]] = [
 def test_a_malformed_body_is_refused_in_the_words_a_player_reads(
         case: str, make: Callable[[], object], words: str) -> None:
     assert _refusal(make) == words, case
+
+
+@pytest.mark.parametrize("size", [15, 17])
+def test_a_table_id_of_another_size_is_refused_in_words(size: int) -> None:
+    """wire.md §4: a message's table id is 16 bytes (tests/wire/test_wire_messages)."""
+    wire = LOG[3].message.to_wire()
+    assert isinstance(wire, list)
+    assert _refusal(lambda: Message.from_wire(_with(wire, 1, b"\x01" * size))) == (
+        f"a table id must be 16 bytes, not {size}")

@@ -18,6 +18,7 @@ from collections.abc import Callable
 import pytest
 
 from tests.audit.test_fault_codes import BOB, CY, HOST, LOG
+from uno_p2p.crypto.identity import Identity
 from uno_p2p.errors import InvalidMessage
 from uno_p2p.rules.cards import Rank, colour_of, rank_of
 from uno_p2p.wire.codec import WireValue
@@ -103,6 +104,16 @@ def test_lobby_moves_in_words() -> None:
 
 def _card(rank: Rank, colour: int) -> int:
     return next(c for c in range(108) if rank_of(c) == rank and colour_of(c) == colour)
+
+
+def test_bodies_describe_themselves_for_the_transcript() -> None:
+    assert PlayCard(Slot(0, 3), 25 * 0 + 13, None).describe(bytes.hex) == "played Red 7"
+    wild = PlayCard(Slot(0, 3), 104, 3)
+    assert wild.describe(bytes.hex) == "played Wild Draw Four and named Blue"
+    peer = Identity(bytes(32)).peer
+    other = Identity(bytes([1]) * 32).peer
+    assert Start((peer, other)).describe(lambda key: "A" if key == peer.key else "B") == (
+        "started the game with 2 players: A, B")
 
 
 def test_a_sample_play_and_share_in_words() -> None:

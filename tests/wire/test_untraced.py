@@ -92,6 +92,5 @@ def test_a_verifier_cut_back_forgets_the_rest_and_takes_it_again() -> None:
 
 @pytest.mark.parametrize("raw", [b"\xc7\x00\x05", b"\x92\x01\xc7\x00\x05"])
 def test_an_empty_ext_value_is_refused_as_an_ext_type(raw: bytes) -> None:
-    with pytest.raises(InvalidMessage) as caught:
+    with pytest.raises(InvalidMessage):  # as an ext type: tests/wire/test_codec_words.py
         unpack(raw)
-    assert str(caught.value) == "msgpack ext types are not allowed on the wire"

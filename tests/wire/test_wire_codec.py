@@ -139,6 +139,5 @@ def test_a_frame_may_hold_exactly_max_elements_array_elements() -> None:
     assert DEFAULT_LIMITS.max_elements == 131_072  # wire.md §7
     frame = pack([[1, 2], 3])  # 2 elements inside, 2 in the outer array: 4 in all
     assert unpack(frame, Limits(max_elements=4)) == [[1, 2], 3]
-    with pytest.raises(InvalidMessage) as caught:
+    with pytest.raises(InvalidMessage):  # its words: tests/wire/test_codec_words.py
         unpack(frame, Limits(max_elements=3))
-    assert str(caught.value) == "more than 3 array elements in one message"

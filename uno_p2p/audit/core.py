@@ -73,6 +73,12 @@ from uno_p2p.wire.private import Sealed
 from uno_p2p.wire.raw import judge_record
 from uno_p2p.wire.transcript import Roster
 
+#: An unfinished log's ``stopped`` sentence (table.md §8, verdicts.md §3 ``waiting``): a
+#: fact of the log that blames nobody; pinned in tests/audit/test_words.py.
+LOG_ENDS = "The log ends; the game had not ended."
+LOG_ENDS_WAITING = ("The log ends while the table waits for {names}; with no closing entry, "
+                    "nobody is blamed.")
+
 #: Table codes that only say a peer stopped answering (no rule broken, nothing proven).
 SILENCE_CODES = frozenset({"unresponsive"})
 
@@ -518,10 +524,9 @@ class _Audit:
     def _waiting(self, state: TableState) -> str:
         seats = awaited_seats(state)
         if not seats:
-            return "The log ends; the game had not ended."
-        names = ", ".join(state.name_of(state.seats[s].key) for s in seats)
-        return (f"The log ends while the table waits for {names}; with no closing "
-                "entry, nobody is blamed.")
+            return LOG_ENDS
+        return LOG_ENDS_WAITING.format(
+            names=", ".join(state.name_of(state.seats[s].key) for s in seats))
 
     # -- naming -------------------------------------------------------------------------------
     def misbehaviour_finding(self, error: Misbehaviour, stage: str | None = None) -> Finding:

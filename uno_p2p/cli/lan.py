@@ -67,6 +67,31 @@ LEFT_LOBBY = "You left the table before its game started: no game was played, no
 LOBBY_CLOSED = ("The table closed before its game started: no game was played, "
                 "no log was kept")
 
+#: The text console's lines (``Console``, ``finish``), pinned in tests/cli/test_words.py.
+GAME_STARTS = "The game starts: {players}."
+ROUND_OVER = "Round {round} over. Scores: {scores}."
+ROUND_VOID = "Round {round} is void. Scores: {scores}."
+MISBEHAVED = "! {name} misbehaved ({code}): {reason}"
+JOINED = "{name} joined the table."
+LEFT_TABLE = "{name} left the table."
+SAYS = "{name} says: {text}"
+REMOVED_LEFT = "{name} left the table; the game goes on among {players}."
+REMOVED_VANISHED = ("{name} vanished and was removed ({reason}); the game goes on among "
+                    "{players}.")
+NO_REASON = "no reason given"
+YOUR_HAND = "Your hand: {cards}"
+YOUR_TURN = "Your turn. {choices}"
+HOW_TO_TYPE = "Type a move's number, 'hand', 'say' and words to chat, 'start' (host) or 'quit'."
+NOT_NOW = "Not now: {error}"
+GAME_STOPPED = "The game stopped: {why}."
+GAME_OVER = "Game over: {winner} wins with {points} points."
+NO_WINNER = "Game over, no winner: {why}."
+STOPPED_EARLY = "stopped early"
+CLOSED_BEFORE_THE_END = "The table closed before the game ended."
+LOG_AT = "Log: {log}"
+LOG_UNREADABLE = "Audit: the log cannot be read: {error}"
+AUDIT_SAYS = "Audit: {verdict}"
+
 #: How long ``join TABLE`` browses before giving up.
 FIND_SECONDS = 5.0
 #: Lines longer than this are cut (a peer's name or reason is untrusted text).
@@ -199,7 +224,7 @@ class Console:
             self.result = event
         if isinstance(event, GameStarted):
             self.names = event.players
-            say(f"The game starts: {', '.join(event.players)}.")
+            say(GAME_STARTS.format(players=", ".join(event.players)))
             seated = None if self.driver is None else self.driver.seated
             if seated is not None:
                 # The scores are printed, with no box to close: the next round need
@@ -210,15 +235,16 @@ class Console:
         elif isinstance(event, RoundEnded):
             scores = ", ".join(f"{n} {s}" for n, s in zip(self.names, event.scores,
                                                             strict=False))
-            ended = "is void" if event.winner < 0 else "over"
-            say(f"Round {event.round} {ended}. Scores: {scores}.")
+            said = ROUND_VOID if event.winner < 0 else ROUND_OVER
+            say(said.format(round=event.round, scores=scores))
         elif isinstance(event, PeerMisbehaved):
-            say(f"! {event.name or 'a peer'} misbehaved ({event.code}): {event.reason}")
+            say(MISBEHAVED.format(name=event.name or "a peer", code=event.code,
+                                  reason=event.reason))
         elif isinstance(event, PlayerJoined | PlayerLeft):
-            what = "joined" if isinstance(event, PlayerJoined) else "left"
-            say(f"{event.name} {what} the table.")
+            said = JOINED if isinstance(event, PlayerJoined) else LEFT_TABLE
+            say(said.format(name=event.name))
         elif isinstance(event, ChatSaid) and self.human and not event.mine:
-            say(f"{event.name} says: {event.text}")
+            say(SAYS.format(name=event.name, text=event.text))
         elif self.human:
             self._human_event(event)
 
@@ -227,20 +253,23 @@ class Console:
         winner counts the players left, so the names must too. Lobby names are
         unique (``name_taken``), so the name says which seat went."""
         self.names = tuple(name for name in self.names if name != event.name)
-        what = "left the table" if event.reason == LEFT else \
-            f"vanished and was removed ({event.reason or 'no reason given'})"
-        say(f"{event.name} {what}; the game goes on among {', '.join(self.names)}.")
+        players = ", ".join(self.names)
+        if event.reason == LEFT:
+            say(REMOVED_LEFT.format(name=event.name, players=players))
+        else:
+            say(REMOVED_VANISHED.format(name=event.name, reason=event.reason or NO_REASON,
+                                        players=players))
 
     def _human_event(self, event: TableEvent) -> None:
         if isinstance(event, MovePlayed):
             say(event.description)
         elif isinstance(event, HandChanged):
             self.hand = event.cards
-            say("Your hand: " + " ".join(short_name(c) for c in event.cards))
+            say(YOUR_HAND.format(cards=" ".join(short_name(c) for c in event.cards)))
         elif isinstance(event, YourTurn):
             self.actions = event.actions
-            say("Your turn. " + "  ".join(f"[{i}] {describe_action(a, self.names)}"
-                                          for i, a in enumerate(event.actions, 1)))
+            say(YOUR_TURN.format(choices="  ".join(f"[{i}] {describe_action(a, self.names)}"
+                                                   for i, a in enumerate(event.actions, 1))))
         elif isinstance(event, Progress):
             say(f"({progress_words(event.what)})")
 
@@ -258,7 +287,7 @@ class Console:
                 action, self.actions = self.actions[int(text) - 1], ()
                 driver.act(action)
             elif text == "hand":
-                say("Your hand: " + " ".join(short_name(c) for c in self.hand))
+                say(YOUR_HAND.format(cards=" ".join(short_name(c) for c in self.hand)))
             elif text == "start" and self.on_start is not None:
                 self.on_start()
             elif text in ("quit", "leave"):
@@ -266,10 +295,9 @@ class Console:
                 driver.peer.leave("left the table")
                 driver.pump()
             else:
-                say("Type a move's number, 'hand', 'say' and words to chat, 'start' (host) "
-                    "or 'quit'.")
+                say(HOW_TO_TYPE)
         except (IllegalAction, LocalProtocolError) as error:
-            say(f"Not now: {error}")
+            say(NOT_NOW.format(error=error))
 
     async def read_stdin(self) -> None:
         """Feed typed lines to ``command`` until stdin closes (humans only)."""
@@ -302,23 +330,23 @@ def finish(log: Path | None, console: Console, stopped: str = "") -> bool:
     """
     result = console.result if _log_ended(console) else None
     if stopped:
-        say(f"The game stopped: {stopped}.")
+        say(GAME_STOPPED.format(why=stopped))
     elif result is not None and result.winner >= 0 and result.winner < len(console.names):
-        say(f"Game over: {console.names[result.winner]} wins with "
-            f"{result.scores[result.winner]} points.")
+        say(GAME_OVER.format(winner=console.names[result.winner],
+                             points=result.scores[result.winner]))
     elif result is not None:
-        say(f"Game over, no winner: {result.stopped or 'stopped early'}.")
+        say(NO_WINNER.format(why=result.stopped or STOPPED_EARLY))
     else:
-        say("The table closed before the game ended.")
+        say(CLOSED_BEFORE_THE_END)
     if log is None:
         return False
-    say(f"Log: {log}")
+    say(LOG_AT.format(log=log))
     try:
         report = audit_file(log)
     except (UnreadableLog, UnoError) as error:
-        say(f"Audit: the log cannot be read: {error}")
+        say(LOG_UNREADABLE.format(error=error))
         return False
-    say(f"Audit: {report.lines()[0]}")
+    say(AUDIT_SAYS.format(verdict=report.lines()[0]))
     return report.status.value == "ok" and result is not None and result.winner >= 0
 
 

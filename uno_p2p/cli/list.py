@@ -26,6 +26,14 @@ DEFAULT_TIMEOUT_S = 1.5
 #: ``--timeout`` is a browse window, not a wait for a server: keep it short.
 MAX_TIMEOUT_S = 60.0
 
+#: What ``uno-lan list`` prints (pinned in tests/cli/test_words.py).
+TABLES_SEEN = "{count} table{s} on the network:"
+TABLE_LINE = ("  {label}: hosted by {host}, {taken}/{seats} seats taken, {notes}; at {where}; "
+              "host key {fingerprint}")
+CODE_NEEDED = "join code needed"
+CANNOT_JOIN = "protocol {version}: cannot join"
+NO_TABLES = "No tables found on the network within {seconds:g} s."
+
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser("list", help="list the tables on the network",
@@ -62,11 +70,11 @@ def list_command(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps([advert_as_json(advert) for advert in tables]))
     elif tables:
-        print(f"{len(tables)} table{'s' if len(tables) != 1 else ''} on the network:")
+        print(TABLES_SEEN.format(count=len(tables), s="s" if len(tables) != 1 else ""))
         for advert in tables:
             print(describe(advert))
     else:
-        print(f"No tables found on the network within {args.timeout:g} s.", file=sys.stderr)
+        print(NO_TABLES.format(seconds=args.timeout), file=sys.stderr)
     return EXIT_OK
 
 
@@ -83,14 +91,15 @@ def describe(advert: TableAdvert) -> str:
     where = ", ".join(_host_port(address, advert.port) for address in advert.addresses)
     notes = [advert.phase, advert.preset]
     if advert.join_code:
-        notes.append("join code needed")
+        notes.append(CODE_NEEDED)
     if not is_compatible(advert):
-        notes.append(f"protocol {advert.protocol_version}: cannot join")
+        notes.append(CANNOT_JOIN.format(version=advert.protocol_version))
     label = advert.table_name
     if advert.instance != advert.table_name:
         label += f" [{advert.instance}]"
-    return (f"  {label}: hosted by {advert.host_player}, {advert.seats_taken}/{seats} seats "
-            f"taken, {', '.join(notes)}; at {where}; host key {advert.host_fingerprint}")
+    return TABLE_LINE.format(label=label, host=advert.host_player, taken=advert.seats_taken,
+                             seats=seats, notes=", ".join(notes), where=where,
+                             fingerprint=advert.host_fingerprint)
 
 
 def _host_port(address: str, port: int) -> str:

@@ -59,6 +59,9 @@ OLD_SPELLINGS = {"--name": "--player"}
 #: argparse's words for an abbreviation that fits several options (said again in ours).
 AMBIGUOUS = re.compile(r"ambiguous option: (?P<option>\S+) could match (?P<matches>.+)")
 
+#: The hint after a usage error: where the command's usage is.
+USAGE_HINT = "run {command} --help for the usage"
+
 #: A misspelt option, and the known one closest to it.
 NO_SUCH_OPTION = "there is no option {option}"
 DID_YOU_MEAN = " (did you mean {option}?)"
@@ -112,7 +115,7 @@ class Parser(argparse.ArgumentParser):
             matches = [m for m in ambiguous["matches"].split(", ") if m in shown]
             message = f"{ambiguous['option']} could be {' or '.join(matches)}"
         print(error_line(self.prog.removeprefix("uno-lan").strip() or "",
-                         message, f"run {self.prog} --help for the usage"), file=sys.stderr)
+                         message, USAGE_HINT.format(command=self.prog)), file=sys.stderr)
         raise SystemExit(2)
 
 

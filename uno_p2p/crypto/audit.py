@@ -30,6 +30,10 @@ from uno_p2p.crypto.shuffle import (
 )
 from uno_p2p.errors import CryptoError, LocalProtocolError
 
+#: Our own code's misuse of the check after the game (tests/crypto/test_misuse_words.py).
+NO_EARLIER_POSITION = "no earlier deck position ({index}, {position})"
+ANOTHER_PEERS_REVEAL = "the reveal given for seat {seat} is another peer's"
+
 #: This process's memo of shuffles re-executed clean (``reexecute_shuffle``).
 REEXECUTED = VerifiedStatements()
 
@@ -217,7 +221,7 @@ def _starting_deck(
     order: list[int] = []
     for index, position in record.carried:
         if not 0 <= index < len(earlier) or not 0 <= position < len(earlier[index].order):
-            raise LocalProtocolError(f"no earlier deck position ({index}, {position})")
+            raise LocalProtocolError(NO_EARLIER_POSITION.format(index=index, position=position))
         ciphertexts.append(earlier[index].ciphertexts[position])
         order.append(earlier[index].order[position])
     if record.card_ids:
@@ -238,7 +242,7 @@ def _joint_secret(
                 peer=peer_label(key.context.peer), item="secrets reveal",
             )
         if reveal.context.peer != key.context.peer:
-            raise LocalProtocolError(f"the reveal given for seat {seat} is another peer's")
+            raise LocalProtocolError(ANOTHER_PEERS_REVEAL.format(seat=seat))
         total = total + reveal.value.key_share
     return total
 

@@ -16,6 +16,8 @@ from uno_p2p.errors import CryptoError, LocalProtocolError
 
 CARD_COUNT = 108
 CARD_IDS = tuple(range(CARD_COUNT))
+#: Our own code handed over something else than a card id (tests/crypto/test_misuse_words.py).
+NOT_A_CARD_ID = "{card!r} is not a card id (0..107)"
 
 
 class UnknownCard(CryptoError):
@@ -31,7 +33,7 @@ def check_card_id(card: int) -> int:
         LocalProtocolError: not an int in 0..107.
     """
     if not isinstance(card, int) or isinstance(card, bool) or not 0 <= card < CARD_COUNT:
-        raise LocalProtocolError(f"{card!r} is not a card id (0..107)")
+        raise LocalProtocolError(NOT_A_CARD_ID.format(card=card))
     return card
 
 

@@ -33,6 +33,8 @@ from uno_p2p.errors import CryptoError, InvalidMessage, LocalProtocolError
 
 PURPOSE_SHUFFLE = "shuffle"
 CIPHERTEXT_BYTES = 64
+#: A shuffle of another size than its deck (pinned in tests/crypto/test_refusal_words.py).
+WRONG_SIZE = "the shuffle holds {cards} cards, the deck {deck}"
 
 
 class ShuffleRejected(CryptoError):
@@ -214,7 +216,7 @@ def verify_shuffle_message(
     peer = context.peer.hex()
     if len(message.ciphertexts) != len(previous):
         raise ShuffleRejected(
-            f"the shuffle holds {len(message.ciphertexts)} cards, the deck {len(previous)}",
+            WRONG_SIZE.format(cards=len(message.ciphertexts), deck=len(previous)),
             peer=peer, item="shuffle",
         )
     if len({ciphertext.c1 for ciphertext in message.ciphertexts}) != len(previous):

@@ -347,11 +347,7 @@ def verify_shuffle_proof(
     t_hat = [base_mul(s_hat[i]) + previous_chain[i] * s_out[i] - proof.chain[i] * e
              for i in range(size)]
     if _challenge(digest, proof.chain, [t1, t2, t3, t4a, t4b], t_hat) != e:
-        raise ProofRejected(
-            "the shuffle proof does not verify: the deck is not a permutation and "
-            "re-encryption of the previous one under the joint key", peer=peer,
-            item="shuffle proof",
-        )
+        raise ProofRejected(DOES_NOT_VERIFY, peer=peer, item="shuffle proof")
 
 
 
@@ -373,6 +369,10 @@ def make_proven_shuffle(
                           joint_key=joint_key, context=context, secret=seed)
     return ShuffleMessage(shuffled), proof
 
+
+#: Why a proof of shuffle is refused (pinned in tests/crypto/test_refusal_words.py).
+DOES_NOT_VERIFY = ("the shuffle proof does not verify: the deck is not a permutation and "
+                   "re-encryption of the previous one under the joint key")
 
 #: This process's memo of verified proofs of shuffle.
 VERIFIED = VerifiedStatements()

@@ -22,6 +22,17 @@ from uno_p2p.net.txt import OUR_PROTOCOL_VERSION
 #: RFC 6762 §6, so a clash shows up well inside this).
 SAME_NAME_SETTLE_S = 0.3
 
+#: Why a table named on the command line cannot be joined, with what to do next (pinned
+#: in tests/cli/test_words.py).
+NOT_FOUND = ("No table named {name}{whose} found on the network within {seconds:g} s: check "
+             "you're on the same network, or use --address HOST:PORT.")
+WHOSE_HOST = " whose host is {fingerprint}"
+AMBIGUOUS = ("{count} tables are named {name} or look like it ({which}): join one with "
+             "--fingerprint and its host's fingerprint, or with --address HOST:PORT.")
+ONE_OF_THEM = "'{table}' by {host} at {where}, host {fingerprint}"
+OTHER_PROTOCOL = ("Table {table} speaks table protocol {theirs} and this uno-lan speaks "
+                  "{ours}: use the same uno-lan version as its host.")
+
 
 class TableNotFound(UnoError):
     """No table of that name answered in time."""
@@ -152,11 +163,8 @@ async def find_table(
                 until = loop.time()
             changed = await watch.wait_change(until - loop.time())
             if not changed and settle_until is None:
-                whose = "" if fingerprint is None else f" whose host is {fingerprint}"
-                raise TableNotFound(
-                    f"No table named {name}{whose} found on the network within {timeout:g} s: "
-                    "check you're on the same network, or use --address HOST:PORT."
-                )
+                whose = "" if fingerprint is None else WHOSE_HOST.format(fingerprint=fingerprint)
+                raise TableNotFound(NOT_FOUND.format(name=name, whose=whose, seconds=timeout))
     finally:
         task.cancel()
         with contextlib.suppress(asyncio.CancelledError):
@@ -180,13 +188,11 @@ def _one_of(named: list[TableAdvert], name: str) -> TableAdvert:
     if len(named) == 1:
         return _usable(named[0])
     which = "; ".join(
-        f"'{advert.table_name}' by {advert.host_player} at {_where(advert)}, host "
-        f"{advert.host_fingerprint}" for advert in ordered(named)
+        ONE_OF_THEM.format(table=advert.table_name, host=advert.host_player,
+                           where=_where(advert), fingerprint=advert.host_fingerprint)
+        for advert in ordered(named)
     )
-    raise AmbiguousTable(
-        f"{len(named)} tables are named {name} or look like it ({which}): join one with "
-        "--fingerprint and its host's fingerprint, or with --address HOST:PORT."
-    )
+    raise AmbiguousTable(AMBIGUOUS.format(count=len(named), name=name, which=which))
 
 
 def _where(advert: TableAdvert) -> str:
@@ -196,10 +202,8 @@ def _where(advert: TableAdvert) -> str:
 
 def _usable(advert: TableAdvert) -> TableAdvert:
     if not is_compatible(advert):
-        raise IncompatibleTable(
-            f"Table {advert.table_name} speaks table protocol {advert.protocol_version} and this "
-            f"uno-lan speaks {OUR_PROTOCOL_VERSION}: use the same uno-lan version as its host."
-        )
+        raise IncompatibleTable(OTHER_PROTOCOL.format(
+            table=advert.table_name, theirs=advert.protocol_version, ours=OUR_PROTOCOL_VERSION))
     return advert
 
 

@@ -67,21 +67,38 @@ GIVE_UP_S = 30.0
 #: The code of the ``LinkLost`` a resumed joiner stops with when no member answered.
 NOBODY_ANSWERED = "nobody_answered"
 
-def waited_for(peer: TablePeer) -> str:
-    """Whom the table was waiting for at the log's last entry, as the end of a stop
-    sentence (", where the table was waiting for Bob"; "you" for this seat), or "". A
-    plain fact of the log (table.md §14.1), as the audit's ``waiting``: this node cannot
-    tell its own absence from theirs, so it accuses nobody."""
+#: A node's stop, in one line for its player (pinned in tests/cli/test_words.py):
+#: ``waited`` is ``WAITING_FOR`` or "" (``waited_for``).
+NOBODY_IN_REACH = ("nobody at the table is in reach any more: the game stopped here after "
+                   "entry {seq}{waited}")
+SEQUENCER_GONE = "the sequencer is gone: the game stopped after entry {seq}{waited}"
+HOST_GONE = "the host is gone: the game stopped after entry {seq}{waited}"
+WAITING_FOR = ", where the table was waiting for {names}"
+#: This node's own seat among those waited for.
+YOU = "you"
+
+
+def awaited_names(peer: TablePeer) -> tuple[str, ...]:
+    """Whom the table was waiting for at the log's last entry, by name in seat order
+    (``YOU`` for this seat), none once the game is over. A plain fact of the log
+    (table.md §14.1), as the audit's ``waiting``: this node cannot tell its own absence
+    from theirs, so it accuses nobody."""
     state = peer.state
     if state.phase not in LIVE:
-        return ""
+        return ()
     mine = state.seat_of(peer.peer_id.key)
-    names = ["you" if seat == mine else state.name_of(state.seats[seat].key)
-             for seat in awaited_seats(state)]
+    return tuple(YOU if seat == mine else state.name_of(state.seats[seat].key)
+                 for seat in awaited_seats(state))
+
+
+def waited_for(peer: TablePeer) -> str:
+    """The end of a stop sentence: ", where the table was waiting for Bob and you", or
+    "" when the table waited for nobody."""
+    names = awaited_names(peer)
     if not names:
         return ""
     listed = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
-    return f", where the table was waiting for {listed}"
+    return WAITING_FOR.format(names=listed)
 
 
 class HostNode(Driver):
@@ -422,12 +439,8 @@ class HostNode(Driver):
         reach (table.md §6.3): stop, as a joiner does; the log holds what we accepted."""
         if self.finished.is_set():
             return
-        if self.peer.sequencer is not None:
-            self.on_note(f"nobody at the table is in reach any more: the game stopped here "
-                         f"after entry {self.peer.state.seq}{waited_for(self.peer)}")
-        else:
-            self.on_note(f"the sequencer is gone: the game stopped after entry "
-                         f"{self.peer.state.seq}{waited_for(self.peer)}")
+        said = NOBODY_IN_REACH if self.peer.sequencer is not None else SEQUENCER_GONE
+        self.on_note(said.format(seq=self.peer.state.seq, waited=waited_for(self.peer)))
         self.finished.set()
 
     async def shutdown(self, reason: str) -> None:
@@ -707,5 +720,5 @@ class JoinNode(Driver):
         self.host_lost = True
         seq = 0 if self._peer is None else self._peer.state.seq
         waited = "" if self._peer is None else waited_for(self._peer)
-        self.on_note(f"the host is gone: the game stopped after entry {seq}{waited}")
+        self.on_note(HOST_GONE.format(seq=seq, waited=waited))
         self.finished.set()

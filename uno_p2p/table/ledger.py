@@ -262,7 +262,7 @@ def _leave(ts: TableState, at: _At, body: Leave, _: LogView) -> tuple[TableState
         return remove_seat(ts, at.seq, at.author, LEFT)
     # table.md §8: where a seat cannot be removed, leaving stops the game; every seat,
     # the leaver first, reveals.
-    ts = _stop(ts, Stop("left", None, f"{name} left the table", at.seq))
+    ts = _stop(ts, Stop("left", None, f"{name} {LEFT}", at.seq))
     return ts, [event]
 
 
@@ -327,7 +327,7 @@ def _reveal(ts: TableState, at: _At, body: RevealSecrets, _: LogView) -> tuple[T
     events: Events = []
     if ts.phase in (TablePhase.KEYS, TablePhase.PLAYING):
         name = ts.name_of(at.author.key)
-        ts = _stop(ts, Stop("left", None, f"{name} left the table", at.seq))
+        ts = _stop(ts, Stop("left", None, f"{name} {LEFT}", at.seq))
     # deck.md §9: this seat's own shuffles are re-executed now, from its seed alone.
     conviction = game.convict_shuffles(ts, seat, body.shuffle_master, at.seq) \
         if ts.engine is not None else None

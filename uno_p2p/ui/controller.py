@@ -36,7 +36,7 @@ from uno_p2p.rules import (
     points,
 )
 from uno_p2p.rules.cards import COLOUR_NAMES, Rank, colour_of, rank_of
-from uno_p2p.ui import overlays
+from uno_p2p.ui import overlays, words
 from uno_p2p.ui.modes import COLOUR_KEYS, Mode
 from uno_p2p.ui.render import Block, Seats, card_order, play_order
 from uno_p2p.ui.session import Table
@@ -75,7 +75,7 @@ class Controller:
         self.cursor = 0
         self.marked: set[Slot] = set()
         self.mode = Mode.TABLE
-        self.status = "Welcome! ←/→ choose a card, Enter plays it, d draws, ? shows every key."
+        self.status = words.WELCOME
         self.uno_armed = False
         self.candidates: list[Action] = []
         self.shown_rounds = 0
@@ -146,14 +146,14 @@ class Controller:
             # The pause between rounds is over (table.md §6) and this player's first
             # decision has begun: its timer runs, so the scores give way to the table.
             self._close_round()
-            self.status = "The next round has begun: your turn."
+            self.status = words.NEXT_ROUND_YOUR_TURN
         if self.mode == Mode.OVER:
             self._over_shown = True
             return
         legal = self.table.legal_actions()
         if self.mode in (Mode.COLOUR, Mode.POWER, Mode.TARGET):
             if not any(c in legal for c in self.candidates):
-                self._reset("Too late: that play is no longer possible.")
+                self._reset(words.NO_LONGER_POSSIBLE)
             return
         if self.mode == Mode.VERDICT and not _of(legal, ChallengeVerdict):
             self.mode = Mode.TABLE
@@ -164,7 +164,7 @@ class Controller:
         elif starters := _of(legal, ChooseColour):
             self.candidates = list(starters)
             self.mode = Mode.COLOUR
-            self.status = "The starter is a Wild: name the colour to match."
+            self.status = words.NAME_THE_STARTER
 
     def _follow_turn(self, view: State) -> None:
         """Notice a decision taken from the human by someone else (a jump-in, a time-out).
@@ -179,8 +179,8 @@ class Controller:
         if self._decision is not None and decision != self._decision and not self._acted:
             recent = list(self.table.news)[-8:]
             causes = [line for line in recent if any(w in line for w in TURN_TAKERS)]
-            self.turn_lost = causes[-1] if causes else "the turn moved on."
-            self.status = f"Your turn is over: {_lower_first(self.turn_lost)}"
+            self.turn_lost = causes[-1] if causes else words.TURN_MOVED_ON
+            self.status = words.turn_over(self.turn_lost)
         elif owed:
             self.turn_lost = ""
         if decision != self._decision:
@@ -240,7 +240,7 @@ class Controller:
             self._toggle_sort(hand)
         elif key == "t" and self.network is not None:
             self.mode, self.typed = Mode.CHAT, ""
-            self.status = "Type your message; Enter sends it, Esc cancels."
+            self.status = words.TYPE_A_MESSAGE
         elif key in ("enter", "j"):
             self._play(key == "j", now_ms)
         else:
@@ -251,7 +251,7 @@ class Controller:
             if key in simple:
                 simple[key](now_ms)
             elif len(key) == 1 and key.isprintable():
-                self.status = f"The key {key} does nothing here: press ? for the list of keys."
+                self.status = words.KEY_DOES_NOTHING.format(key=key)
         return Outcome.NONE
 
     def _toggle_sort(self, hand: Sequence[Slot]) -> None:
@@ -261,8 +261,7 @@ class Controller:
         order = self.hand_order()
         if under is not None:
             self.cursor = order.index(under)
-        self.status = ("Your hand is sorted by colour and number." if self.sorted_hand
-                       else "Your hand is in the order you got the cards.")
+        self.status = words.HAND_SORTED if self.sorted_hand else words.HAND_AS_DEALT
 
     # -- single actions -------------------------------------------------------------------------
     def _submit(self, action: Action, now_ms: int) -> bool:
@@ -271,7 +270,7 @@ class Controller:
             self.table.submit(action, now_ms)
         except IllegalAction as error:
             self._acted = False
-            self.status = self._too_late() or _sentence(str(error))
+            self.status = self._too_late() or words.engine_sentence(str(error))
             return False
         self.status = ""
         return True
@@ -279,11 +278,11 @@ class Controller:
     def _too_late(self) -> str:
         """Why a key did nothing when the turn was taken by someone else just before."""
         if self.turn_lost and self.table.view().current != self.seats.me:
-            return f"Too late: {_lower_first(self.turn_lost)}"
+            return words.too_late(self.turn_lost)
         return ""
 
     def _not_your_turn(self) -> str:
-        return self._too_late() or "It is not your turn."
+        return self._too_late() or words.NOT_YOUR_TURN
 
     def _first(self, kind: type[T]) -> T | None:
         found = _of(self.table.legal_actions(), kind)
@@ -294,7 +293,7 @@ class Controller:
         if action is None:
             view = self.table.view()
             self.status = (self._not_your_turn() if view.current != self.seats.me else
-                           "You have drawn already: play that card (Enter) or pass (p).")
+                           words.DRAWN_ALREADY)
             return
         if self._submit(action, now_ms):
             view = self.table.view()
@@ -312,12 +311,12 @@ class Controller:
             self.status = self._not_your_turn()
             return
         if view.drawn is None:
-            self.status = "You can pass only right after drawing a card: press d to draw."
+            self.status = words.ONLY_AFTER_DRAWING
             return
         try:  # the engine says which rule makes the drawn card playable or drawing go on
             apply(view, Pass(self.seats.me))
         except IllegalAction as error:
-            self.status = _sentence(str(error))
+            self.status = words.engine_sentence(str(error))
 
     def _uno(self, now_ms: int) -> None:
         action = self._first(SayUno)
@@ -327,23 +326,21 @@ class Controller:
         view = self.table.view()
         if len(view.hands[self.seats.me]) == 2:
             self.uno_armed = not self.uno_armed
-            self.status = ("You will say UNO with your next play." if self.uno_armed
-                           else "You will not say UNO with your next play.")
+            self.status = words.UNO_ARMED if self.uno_armed else words.UNO_DISARMED
         else:
-            self.status = "Say UNO when you are down to one card (or with the play before)."
+            self.status = words.UNO_WHEN
 
     def _catch(self, now_ms: int) -> None:
         action = self._first(CatchUno)
         if action is None:
-            self.status = "Nobody can be caught now: catch a player left with one card " \
-                "who has not said UNO."
+            self.status = words.NOBODY_TO_CATCH
         else:
             self._submit(action, now_ms)
 
     def _challenge(self, now_ms: int) -> None:
         action = self._first(Challenge)
         if action is None:
-            self.status = "There is no Wild Draw Four played on you to challenge."
+            self.status = words.NOTHING_TO_CHALLENGE
         else:
             self._submit(action, now_ms)
 
@@ -375,16 +372,16 @@ class Controller:
             jumps = [a for a in _of(legal, Play) if view.current != me]
             if jumps:
                 names = ", ".join(sorted({_cards(view, a.slots) for a in jumps}))
-                return f"You can jump in with {names}: select it, then press j."
+                return words.JUMP_IN_WITH.format(cards=names)
             return self._not_your_turn() if view.current != me else \
-                "Jumping in is for when it is not your turn: press Enter to play."
+                words.JUMP_NOT_ON_YOUR_TURN
         faces = tuple(view.known[s] for s in chosen)
         probe = Play(me, chosen, faces, colour=0 if is_black(faces[-1]) else -1)
         try:
             apply(view, probe)
         except IllegalAction as error:
-            return _sentence(str(error))
-        return f"You cannot play {_cards(view, chosen)} now."
+            return words.engine_sentence(str(error))
+        return words.CANNOT_PLAY.format(cards=_cards(view, chosen))
 
     def _narrow(self, now_ms: int) -> None:
         """Ask for what still differs between the candidate plays, then submit."""
@@ -416,8 +413,7 @@ class Controller:
         rest = [view.known.get(s) for s in view.hands[self.seats.me] if s not in play.slots]
         if not any(f is not None and colour_of(f) == view.colour for f in rest):
             return ""
-        return (f"A bluff: you hold {COLOUR_NAMES[view.colour]}. If challenged you draw 4 "
-                "instead. Name a colour to play it, Esc to think again.")
+        return words.BLUFF.format(colour=COLOUR_NAMES[view.colour])
 
     def _swap_give(self, play: Play) -> Play:
         """Give the costliest cards in a Wild swap, keeping black cards (wild_powers)."""
@@ -517,12 +513,12 @@ class Controller:
     def _send_chat(self) -> None:
         table = self.table
         if not isinstance(table, NetworkTable):
-            self.status = "This table has no chat."
+            self.status = words.NO_CHAT
             return
         try:
             table.send_chat(check_chat(self.typed))
         except ValueError as error:
-            self.status = _sentence(str(error))
+            self.status = words.engine_sentence(str(error))
             return
         self.mode, self.typed, self.status = Mode.TABLE, "", ""
 
@@ -563,21 +559,3 @@ def _cards(view: object, slots: Sequence[Slot]) -> str:
     known = getattr(view, "known", {})
     return " + ".join(long_name(known[s]) if s in known else "?" for s in slots)
 
-
-#: The engine speaks of players in the third person; "You" reads better in the second.
-_SECOND_PERSON = {"You holds ": "You hold ", "You does ": "You do ", "You has ": "You have ",
-                  "You's ": "your ", "You is ": "You are ", "You was ": "You were "}
-
-
-def _lower_first(text: str) -> str:
-    """``Bot 2 jumped in`` stays; ``You ran out`` becomes ``you ran out`` mid-sentence."""
-    return "you" + text[3:] if text.startswith("You ") else text
-
-
-def _sentence(text: str) -> str:
-    """One tidy sentence from an engine message about the human."""
-    text = text.strip()
-    for third, second in _SECOND_PERSON.items():
-        text = text.replace(third, second)
-    text = text[:1].upper() + text[1:]
-    return text if text.endswith((".", "!", "?")) else text + "."

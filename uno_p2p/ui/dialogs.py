@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from prompt_toolkit.utils import get_cwidth
 
 from uno_p2p.rules import Options
+from uno_p2p.ui import words
 from uno_p2p.ui.render import (
     Block,
     Line,
@@ -156,11 +157,11 @@ def game_over(summary: RoundSummary, seats: Seats, options: Options, seed: str) 
     """The winner, the final scores in order, and how to play the same deal again."""
     winner = summary.game_winner
     if options.teams:
-        head = f"Team {winner % options.teams + 1} wins the game with {seats.who(winner)}!"
+        head = words.TEAM_WINS.format(team=winner % options.teams + 1, who=seats.who(winner))
     elif winner == seats.me:
-        head = "You win the game!"
+        head = words.YOU_WIN
     else:
-        head = f"{seats.names[winner]} wins the game."
+        head = words.WINS_THE_GAME.format(name=seats.names[winner])
     order = sorted(range(len(seats.names)), key=lambda s: summary.scores[s],
                    reverse=options.scoring != "losses")
     rows: Block = [[("class:good", head)], [], [("class:muted", "Final scores:")]]

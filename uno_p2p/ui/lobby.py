@@ -18,6 +18,7 @@ from prompt_toolkit.utils import get_cwidth
 from uno_p2p.net.adverts import TableAdvert
 from uno_p2p.net.lookup import is_compatible
 from uno_p2p.rules import Options
+from uno_p2p.ui import words
 from uno_p2p.ui.render import Block, Line, pad, rules_label, wrap
 
 
@@ -132,8 +133,7 @@ def table_list(adverts: Sequence[TableAdvert], cursor: int, width: int,
     if not adverts:
         rows += [[("", "  Looking for tables" + "." * (1 + searching_s % 3))], [],
                  *[[("class:muted", f"  {row}")] for row in wrap(
-                     "None found yet. Ask the host to run uno-lan host on the same network "
-                     "(Wi-Fi or cable); tables appear here as they are announced.", width - 4)]]
+                     words.NONE_FOUND_YET, width - 4)]]
         return rows
     for n, advert in enumerate(adverts):
         text = f"  {advert_row(advert)}"
@@ -166,9 +166,9 @@ def lobby_block(view: LobbyView, cursor: int, width: int) -> Block:
                                  f"({view.options.scoring})")])
     if view.am_host and view.join_code:
         rows += [[], [("class:marker", "Join code: "), ("class:uno", view.join_code),
-                      ("class:muted", "  (tell it to the players you invite)")]]
+                      ("class:muted", words.TELL_THE_CODE)]]
     elif view.code_needed:
-        rows += [[], [("class:muted", "This table asks for a join code.")]]
+        rows += [[], [("class:muted", words.ASKS_FOR_A_CODE)]]
     rows += [[], [("", waiting_line(view))]]
     return rows
 
@@ -187,16 +187,16 @@ def waiting_line(view: LobbyView) -> str:
     """What the table waits for, in one sentence."""
     if view.reconnecting:
         host = next((s.name for s in view.seats if s.host), "the host")
-        return f"The link to {host} is lost: reconnecting… (q leaves the table)"
+        return words.LINK_TO_HOST_LOST.format(host=host)
     missing = ["you" if s.me else s.name for s in view.seats if not s.ready]
     if len(view.seats) < view.min_players:
-        return f"Waiting for players: at least {view.min_players} are needed."
+        return words.NEED_PLAYERS.format(count=view.min_players)
     if missing:
-        return f"Waiting for {_names(missing)} to be ready."
+        return words.WAITING_FOR_READY.format(names=words.names_and(missing))
     if view.am_host:
-        return "Everyone is ready: press s to start."
+        return words.ALL_READY_PRESS_S
     host = next((s.name for s in view.seats if s.host), "the host")
-    return f"Everyone is ready: waiting for {host} to start."
+    return words.ALL_READY_WAITING.format(host=host)
 
 
 def lobby_keys(view: LobbyView) -> list[tuple[str, str]]:
@@ -209,12 +209,6 @@ def lobby_keys(view: LobbyView) -> list[tuple[str, str]]:
         keys += [("↑↓", "choose"), ("k", "kick"), ("b", "add a bot"), ("o", "rules")]
     keys += [("?", "help"), ("q", "leave")]
     return keys
-
-
-def _names(names: Sequence[str]) -> str:
-    if len(names) == 1:
-        return names[0]
-    return ", ".join(names[:-1]) + " and " + names[-1]
 
 
 def _cell(text: str, width: int) -> str:

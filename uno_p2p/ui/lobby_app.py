@@ -34,7 +34,7 @@ from uno_p2p.errors import ConfigError, UnoError
 from uno_p2p.net.adverts import TableAdvert
 from uno_p2p.net.lookup import is_compatible
 from uno_p2p.rules import PRESETS, preset
-from uno_p2p.ui import render
+from uno_p2p.ui import render, words
 from uno_p2p.ui.dialogs import boxed, choices
 from uno_p2p.ui.lobby import (
     LobbyActions,
@@ -167,7 +167,7 @@ class _Screen:
             try:
                 await action()
             except UnoError as error:
-                self.status = _sentence(str(error))
+                self.status = words.one_sentence(str(error))
             else:
                 if done:
                     self.status = done
@@ -199,7 +199,7 @@ class TablePicker(_Screen):
         self.cursor = 0
         self._chosen: TableAdvert | None = None
         super().__init__(plain)
-        self.status = "Looking for tables on this network…"
+        self.status = words.LOOKING
 
     async def run(self) -> Pick | None:
         """Until the player picks a table (the result) or quits (None)."""
@@ -220,8 +220,7 @@ class TablePicker(_Screen):
         self.cursor = names.index(chosen) if chosen in names else \
             min(self.cursor, max(0, len(names) - 1))
         count = len(self.adverts)
-        self.status = f"{count} table{'s' if count != 1 else ''} found: ↑↓ choose, Enter joins." \
-            if count else "Looking for tables on this network…"
+        self.status = words.tables_found(count)
 
     def body(self) -> render.Block:
         return table_list(self.adverts, self.cursor, self.width(), self._ticks)
@@ -240,15 +239,15 @@ class TablePicker(_Screen):
 
     def _join(self, advert: TableAdvert) -> None:
         if not is_compatible(advert):
-            self.status = f"{advert.table_name} runs another version of uno-lan " \
-                f"(protocol {advert.protocol_version}): choose another table."
+            self.status = words.OTHER_VERSION.format(table=advert.table_name,
+                                                     version=advert.protocol_version)
         elif advert.phase != "lobby":
-            self.status = f"{advert.table_name} is already playing: choose another table."
+            self.status = words.ALREADY_PLAYING.format(table=advert.table_name)
         elif advert.seats_free <= 0:
-            self.status = f"{advert.table_name} is full: choose another table."
+            self.status = words.TABLE_IS_FULL.format(table=advert.table_name)
         elif advert.join_code:
             self._chosen = advert
-            self.ask(f"Join code for {advert.table_name}:")
+            self.ask(words.CODE_PROMPT.format(table=advert.table_name))
         else:
             self.app.exit(result=Pick(advert))
 
@@ -256,7 +255,7 @@ class TablePicker(_Screen):
         if self._chosen is None:
             return
         if not text:
-            self.status = "Type the join code the host gave you, or Esc to choose again."
+            self.status = words.TYPE_THE_CODE
             return
         self.app.exit(result=Pick(self._chosen, text))
 
@@ -273,7 +272,7 @@ class LobbyScreen(_Screen):
         self.closed = ""
         self._leaving = False
         super().__init__(plain)
-        self.status = "Press r when you are ready."
+        self.status = words.PRESS_R
 
     async def run(self) -> LobbyOutcome:
         """Until the game starts (``STARTED``), the player leaves, or the table closes."""
@@ -311,25 +310,25 @@ class LobbyScreen(_Screen):
         view = self.view
         host_keys: dict[str, Callable[[], None]] = {
             "s": self._start, "k": self._kick, "b": self._add_bot,
-            "o": lambda: self.ask("Rules (a preset and/or name=value):"),
+            "o": lambda: self.ask(words.RULES_PROMPT),
         }
         if key in ("r", "space"):
             mine = view.my_seat
             ready = not (mine is not None and mine.ready)
             self.call(lambda: self.actions.set_ready(ready),
-                      "You are ready." if ready else "You are not ready.")
+                      words.READY if ready else words.NOT_READY)
         elif key in ("up", "down") and view.seats:
             self.cursor = (self.cursor + (1 if key == "down" else -1)) % len(view.seats)
         elif key in host_keys:
             if view.am_host:
                 host_keys[key]()
             else:
-                self.status = "Only the host can do that."
+                self.status = words.ONLY_THE_HOST
         elif key == "?":
             self.box = boxed("Lobby keys", choices(_LOBBY_HELP), "any key: back")
         elif key in ("q", "c-c", "escape"):
             self._leaving = True
-            self.status = "Leave this table? y: leave, n: stay."
+            self.status = words.LEAVE_THE_TABLE
 
     def _leave_key(self, key: str) -> None:
         if key in ("y", "c-c"):
@@ -342,12 +341,11 @@ class LobbyScreen(_Screen):
     def _start(self) -> None:
         view = self.view
         if len(view.seats) < view.min_players:
-            self.status = f"At least {view.min_players} players are needed: add a bot (b) " \
-                "or wait for players."
+            self.status = words.NOT_ENOUGH_TO_START.format(count=view.min_players)
         elif not view.everyone_ready:
-            self.status = "Not everyone is ready yet: wait for them, or kick (k)."
+            self.status = words.NOT_ALL_READY
         else:
-            self.call(self.actions.start, "Starting the game…")
+            self.call(self.actions.start, words.STARTING)
 
     def _kick(self) -> None:
         seats = self.view.seats
@@ -355,32 +353,33 @@ class LobbyScreen(_Screen):
             return
         seat = seats[self.cursor]
         if seat.me:
-            self.status = "You cannot kick yourself: q leaves (and closes the table)."
+            self.status = words.CANNOT_KICK_YOURSELF
             return
         index = self.cursor
-        self.call(lambda: self.actions.kick(index), f"{seat.name} was asked to leave.")
+        self.call(lambda: self.actions.kick(index), words.ASKED_TO_LEAVE.format(name=seat.name))
 
     def _add_bot(self) -> None:
         if len(self.view.seats) >= self.view.max_seats:
-            self.status = "The table is full."
+            self.status = words.TABLE_FULL
             return
-        self.call(self.actions.add_bot, "A bot sits down.")
+        self.call(self.actions.add_bot, words.A_BOT_SITS_DOWN)
 
     def typed_line(self, text: str) -> None:
         """``house``, ``target=200``, or ``party turn_timer=30``: checked, then sent."""
-        words = text.split()
-        if not words:
+        given = text.split()
+        if not given:
             return
-        name = words[0] if words[0] in PRESETS else self.view.preset
-        overrides = words[1:] if words[0] in PRESETS else words
-        if words[0] not in PRESETS:
+        name = given[0] if given[0] in PRESETS else self.view.preset
+        overrides = given[1:] if given[0] in PRESETS else given
+        if given[0] not in PRESETS:
             overrides = [*_changes(self.view), *overrides]
         try:
             preset(name, overrides)
         except ConfigError as error:
-            self.status = _sentence(str(error)) + f" Presets: {', '.join(PRESETS)}."
+            self.status = words.one_sentence(str(error)) + words.PRESETS_ARE.format(
+                presets=", ".join(PRESETS))
             return
-        self.call(lambda: self.actions.set_options(name, overrides), "The rules are changed.")
+        self.call(lambda: self.actions.set_options(name, overrides), words.RULES_CHANGED)
 
 
 _LOBBY_HELP = (
@@ -396,9 +395,3 @@ def _changes(view: LobbyView) -> list[str]:
     base = preset(view.preset)
     return [f"{n}={str(getattr(view.options, n)).lower()}" for n in view.options.NAMES
             if getattr(view.options, n) != getattr(base, n)]
-
-
-def _sentence(text: str) -> str:
-    text = text.strip()
-    text = text[:1].upper() + text[1:]
-    return text if text.endswith((".", "!", "?")) else text + "."

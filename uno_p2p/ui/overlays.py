@@ -22,6 +22,7 @@ from uno_p2p.rules import (
 )
 from uno_p2p.rules.cards import COLOUR_NAMES
 from uno_p2p.rules.state import required
+from uno_p2p.ui import words
 from uno_p2p.ui.dialogs import boxed, choices, game_over, help_rows, round_table
 from uno_p2p.ui.modes import COLOUR_KEYS, Mode
 from uno_p2p.ui.render import Block
@@ -124,11 +125,11 @@ def _verdict_rows(controller: Controller) -> Block:
     name = controller.seats.names[challenged]
     # RULES.md "Challenging": guilty, the challenged draws the penalty instead;
     # not guilty, the challenger draws the penalty and 2 more.
-    verdict_line = (f"Guilty: {name} draws {view.pending} instead, and you play on."
-                    if guilty else f"Not guilty: you draw {view.pending + 2}.")
-    return [[("", f"{name}'s hand: {shown}")],
-            [("", f"{name} {'had' if guilty else 'had no'} {word} card when they "
-                  "played the Wild Draw Four.")],
+    verdict_line = (words.GUILTY.format(name=name, count=view.pending) if guilty
+                    else words.NOT_GUILTY.format(count=view.pending + 2))
+    had = words.HAD_THE_COLOUR if guilty else words.HAD_NO_COLOUR
+    return [[("", words.THEIR_HAND.format(name=name, cards=shown))],
+            [("", had.format(name=name, colour=word))],
             [("class:uno", verdict_line)]]
 
 

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Protocol, runtime_checkable
 
+from uno_p2p.ui import words
 from uno_p2p.ui.render import Block, Line, wrap
 from uno_p2p.ui.session import Table
 
@@ -132,14 +133,15 @@ def presence_line(status: TableStatus) -> Line:
     """``Connected: Ann ● Bob ○ missing  Bot 1 ● bot``: missing players stand out."""
     if not status.players:
         return []
-    line: Line = [("class:muted", "Players: ")]
+    line: Line = [("class:muted", words.PLAYERS)]
     for n, player in enumerate(status.players):
         if n:
             line.append(("", "  "))
         if player.connected:
-            line.append(("", f"● {player.name}" + (" (bot)" if player.bot else "")))
+            line.append(("", words.PRESENT.format(name=player.name) +
+                         (words.A_BOT if player.bot else "")))
         else:
-            line.append(("class:uno", f"○ {player.name} missing"))
+            line.append(("class:uno", words.MISSING.format(name=player.name)))
     return line
 
 
@@ -164,7 +166,7 @@ def waits(status: TableStatus, now_ms: int) -> Block:
                        ("" if text.endswith((".", "…")) else "…"))])
     if status.turn_ends_ms is not None:
         left = max(0, (status.turn_ends_ms - now_ms + 999) // 1000)
-        lines.append([("class:uno" if left <= 5 else "", f"Turn timer: {left} s left")])
+        lines.append([("class:uno" if left <= 5 else "", words.TURN_TIMER.format(left=left))])
     return lines
 
 
@@ -172,12 +174,13 @@ def stopped_rows(stopped: Stopped) -> Block:
     """The body of the box shown when the game stops: who, why, what the log proves."""
     why = stopped.why.strip().rstrip(".")
     said = f"{stopped.who}: {why}" if stopped.who else why[:1].upper() + why[1:]
-    rows: Block = [[("class:uno", f"The game stopped. {said}.")]]
+    rows: Block = [[("class:uno", words.GAME_STOPPED.format(said=said))]]
     if stopped.provable:
-        rows += [[], [("", f"The log can still prove {stopped.provable.rstrip('.')}.")]]
+        provable = words.STILL_PROVABLE.format(what=stopped.provable.rstrip("."))
+        rows += [[], [("", provable)]]
     if stopped.log:
-        rows += [[("class:muted", f"The log is kept in {stopped.log}; check it with")],
-                 [("class:muted", f"uno-lan audit {stopped.log}")]]
+        rows += [[("class:muted", words.LOG_KEPT_IN.format(log=stopped.log))],
+                 [("class:muted", words.AUDIT_COMMAND.format(log=stopped.log))]]
     return rows
 
 
@@ -187,7 +190,7 @@ def verdict_rows(status: TableStatus) -> Block:
     if status.verdict:
         rows += [[], [("class:marker", "Audit: "), ("", status.verdict)]]
     if status.log:  # the path once: with ten players the box must still fit 24 rows
-        rows += [[("class:muted", f"Anyone can check the log: uno-lan audit {status.log}")]]
+        rows += [[("class:muted", words.ANYONE_CAN_CHECK.format(log=status.log))]]
     return rows
 
 
@@ -196,7 +199,8 @@ def chat_pane(chat: Sequence[ChatLine], height: int, width: int) -> Block:
     rows: Block = []
     for message in reversed(chat):
         style = "class:news.mine" if message.mine else ""
-        text = f"{'you' if message.mine else message.name}: {message.text}"
+        text = words.CHAT_LINE.format(who=words.CHAT_YOU if message.mine else message.name,
+                                      text=message.text)
         rows[:0] = [[(style, row)] for row in wrap(text, max(8, width))]
         if len(rows) >= height:
             break
@@ -218,9 +222,9 @@ def check_chat(text: str) -> str:
     """
     text = text.strip()
     if not text:
-        raise ValueError("type something to say first")
+        raise ValueError(words.SAY_SOMETHING)
     if len(text) > CHAT_MAX:
-        raise ValueError(f"a message is at most {CHAT_MAX} characters")
+        raise ValueError(words.CHAT_TOO_LONG.format(most=CHAT_MAX))
     if any(not ch.isprintable() for ch in text):
-        raise ValueError("a message cannot hold control characters")
+        raise ValueError(words.NO_CONTROL_CHARACTERS)
     return text

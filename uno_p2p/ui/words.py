@@ -5,6 +5,12 @@ sentences for one seat, the reader. It only ever names a card face the reader
 may know: faces are looked up in the reader's own view (``State.known`` after
 the action), so a bot's drawn card stays "a card" while the reader's own draw
 says which card it was. The reader is "You"; everyone else by name.
+
+The status line's sentences live here too (what a key did or why it did nothing,
+``ui/controller.py``), the lobby's (``ui/lobby.py``, ``ui/lobby_app.py``) and a network
+table's status (``ui/status.py``), so that
+each is pinned once, in ``tests/ui/test_words.py``; other tests assert through these
+names.
 """
 
 from __future__ import annotations
@@ -43,10 +49,154 @@ from uno_p2p.rules.cards import COLOUR_NAMES, Rank, rank_of
 from uno_p2p.rules.state import required
 
 YOU = "You"
+#: A seat's decision timed out (RULES.md turn_timer), as the log pane says it.
+RAN_OUT = "{who} ran out of time."
 #: The quit box's question (issue 25: it says what leaving does to the others).
 LEAVE_QUESTION = "Leave this game?"
 OTHERS_PLAY_ON = "The others play on without you."
 GAME_ENDS = "This ends the game for everyone."
+
+
+#: The status line (``ui/controller.py``): what a key did, or why it did nothing, in one
+#: sentence. The engine's own refusals come through ``engine_sentence``.
+WELCOME = "Welcome! ←/→ choose a card, Enter plays it, d draws, ? shows every key."
+NEXT_ROUND_YOUR_TURN = "The next round has begun: your turn."
+NO_LONGER_POSSIBLE = "Too late: that play is no longer possible."
+NAME_THE_STARTER = "The starter is a Wild: name the colour to match."
+TYPE_A_MESSAGE = "Type your message; Enter sends it, Esc cancels."
+KEY_DOES_NOTHING = "The key {key} does nothing here: press ? for the list of keys."
+HAND_SORTED = "Your hand is sorted by colour and number."
+HAND_AS_DEALT = "Your hand is in the order you got the cards."
+NOT_YOUR_TURN = "It is not your turn."
+DRAWN_ALREADY = "You have drawn already: play that card (Enter) or pass (p)."
+ONLY_AFTER_DRAWING = "You can pass only right after drawing a card: press d to draw."
+UNO_ARMED = "You will say UNO with your next play."
+UNO_DISARMED = "You will not say UNO with your next play."
+UNO_WHEN = "Say UNO when you are down to one card (or with the play before)."
+NOBODY_TO_CATCH = ("Nobody can be caught now: catch a player left with one card who has not "
+                   "said UNO.")
+NOTHING_TO_CHALLENGE = "There is no Wild Draw Four played on you to challenge."
+JUMP_IN_WITH = "You can jump in with {cards}: select it, then press j."
+JUMP_NOT_ON_YOUR_TURN = "Jumping in is for when it is not your turn: press Enter to play."
+CANNOT_PLAY = "You cannot play {cards} now."
+BLUFF = ("A bluff: you hold {colour}. If challenged you draw 4 instead. Name a colour to play "
+         "it, Esc to think again.")
+NO_CHAT = "This table has no chat."
+#: Why the turn left the human when no news line says who took it.
+TURN_MOVED_ON = "the turn moved on."
+#: The engine speaks of players in the third person; "You" reads better in the second.
+_SECOND_PERSON = {"You holds ": "You hold ", "You does ": "You do ", "You has ": "You have ",
+                  "You's ": "your ", "You is ": "You are ", "You was ": "You were "}
+
+
+#: The lobby (``ui/lobby.py``, ``ui/lobby_app.py``): what the table waits for, what a key
+#: did there, and the tables found on the network.
+LINK_TO_HOST_LOST = "The link to {host} is lost: reconnecting… (q leaves the table)"
+NEED_PLAYERS = "Waiting for players: at least {count} are needed."
+WAITING_FOR_READY = "Waiting for {names} to be ready."
+ALL_READY_PRESS_S = "Everyone is ready: press s to start."
+ALL_READY_WAITING = "Everyone is ready: waiting for {host} to start."
+ASKS_FOR_A_CODE = "This table asks for a join code."
+TELL_THE_CODE = "  (tell it to the players you invite)"
+PRESS_R = "Press r when you are ready."
+READY = "You are ready."
+NOT_READY = "You are not ready."
+ONLY_THE_HOST = "Only the host can do that."
+LEAVE_THE_TABLE = "Leave this table? y: leave, n: stay."
+RULES_PROMPT = "Rules (a preset and/or name=value):"
+NOT_ENOUGH_TO_START = "At least {count} players are needed: add a bot (b) or wait for players."
+NOT_ALL_READY = "Not everyone is ready yet: wait for them, or kick (k)."
+STARTING = "Starting the game…"
+CANNOT_KICK_YOURSELF = "You cannot kick yourself: q leaves (and closes the table)."
+ASKED_TO_LEAVE = "{name} was asked to leave."
+TABLE_FULL = "The table is full."
+A_BOT_SITS_DOWN = "A bot sits down."
+PRESETS_ARE = " Presets: {presets}."
+RULES_CHANGED = "The rules are changed."
+LOOKING = "Looking for tables on this network…"
+TABLES_FOUND = "{count} table{s} found: ↑↓ choose, Enter joins."
+NONE_FOUND_YET = ("None found yet. Ask the host to run uno-lan host on the same network "
+                  "(Wi-Fi or cable); tables appear here as they are announced.")
+OTHER_VERSION = ("{table} runs another version of uno-lan (protocol {version}): choose another "
+                 "table.")
+ALREADY_PLAYING = "{table} is already playing: choose another table."
+TABLE_IS_FULL = "{table} is full: choose another table."
+CODE_PROMPT = "Join code for {table}:"
+TYPE_THE_CODE = "Type the join code the host gave you, or Esc to choose again."
+
+
+#: A network table's status (``ui/status.py``): who is there, the waits, the stop, chat.
+PLAYERS = "Players: "
+PRESENT = "● {name}"
+A_BOT = " (bot)"
+MISSING = "○ {name} missing"
+TURN_TIMER = "Turn timer: {left} s left"
+GAME_STOPPED = "The game stopped. {said}."
+STILL_PROVABLE = "The log can still prove {what}."
+LOG_KEPT_IN = "The log is kept in {log}; check it with"
+AUDIT_COMMAND = "uno-lan audit {log}"
+ANYONE_CAN_CHECK = "Anyone can check the log: uno-lan audit {log}"
+CHAT_LINE = "{who}: {text}"
+CHAT_YOU = "you"
+SAY_SOMETHING = "type something to say first"
+CHAT_TOO_LONG = "a message is at most {most} characters"
+NO_CONTROL_CHARACTERS = "a message cannot hold control characters"
+
+
+def tables_found(count: int) -> str:
+    """The picker's status line: ``2 tables found: ...``, or still looking."""
+    return TABLES_FOUND.format(count=count, s="s" if count != 1 else "") if count else LOOKING
+
+
+def names_and(names: Sequence[str]) -> str:
+    """``Ann``, ``you and Bob``, ``Ann, Bob and Cy``."""
+    if len(names) == 1:
+        return names[0]
+    return ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def one_sentence(text: str) -> str:
+    """A refusal's text as one sentence: a capital first, a full stop last."""
+    text = text.strip()
+    text = text[:1].upper() + text[1:]
+    return text if text.endswith((".", "!", "?")) else text + "."
+
+
+def turn_over(why: str) -> str:
+    """``Your turn is over: Bot 2 jumped in with Red 7.``: ``why`` is the news line that
+    took the turn (RULES.md jump_in, turn_timer), or ``TURN_MOVED_ON``."""
+    return f"Your turn is over: {_lower_first(why)}"
+
+
+def too_late(why: str) -> str:
+    """A key pressed after the turn was taken: ``Too late: you ran out of time.``"""
+    return f"Too late: {_lower_first(why)}"
+
+
+def engine_sentence(text: str) -> str:
+    """One tidy sentence from an engine refusal (``IllegalAction``) about the human."""
+    text = text.strip()
+    for third, second in _SECOND_PERSON.items():
+        text = text.replace(third, second)
+    return one_sentence(text)
+
+
+def _lower_first(text: str) -> str:
+    """``Bot 2 jumped in`` stays; ``You ran out`` becomes ``you ran out`` mid-sentence."""
+    return "you" + text[3:] if text.startswith(f"{YOU} ") else text
+
+
+#: The box of a challenge's verdict (``ui/overlays.py``, RULES.md "Challenging").
+THEIR_HAND = "{name}'s hand: {cards}"
+HAD_THE_COLOUR = "{name} had {colour} card when they played the Wild Draw Four."
+HAD_NO_COLOUR = "{name} had no {colour} card when they played the Wild Draw Four."
+GUILTY = "Guilty: {name} draws {count} instead, and you play on."
+NOT_GUILTY = "Not guilty: you draw {count}."
+
+#: The head of the game-over box (``ui/dialogs.py``).
+TEAM_WINS = "Team {team} wins the game with {who}!"
+YOU_WIN = "You win the game!"
+WINS_THE_GAME = "{name} wins the game."
 
 
 def quit_lines(stops_the_game: bool | None) -> tuple[str, ...]:
@@ -149,7 +299,7 @@ class Narrator:
             return [f"{self.who(action.seat)} named {COLOUR_NAMES[action.colour]} "
                     "for the Wild starter."]
         if isinstance(action, TimeOut):
-            return [f"{self.who(action.seat)} ran out of time."]
+            return [RAN_OUT.format(who=self.who(action.seat))]
         if isinstance(action, Reseat):
             return ["Everyone changed seats."]
         if isinstance(action, Reveal):
