@@ -301,12 +301,12 @@ async def _play_screens(node: JoinNode, session: NetSession,
     """A human seat in the full screen, joining or resumed (back at the table it left,
     issue 25): the end and the exit code are the same for both."""
     session.driver = node
-    ok, why = await play_screens(session, node, node.run, seat, hint)
+    ok, _ = await play_screens(session, node, node.run, seat, hint)
     current = seat()
     if current is not None and node.seated is not None and \
             node.seated.state.phase == TablePhase.ENDED:
         current.ended()
-    return EXIT_OK if ok or (session.result is not None and not why) else EXIT_FAILURE
+    return EXIT_OK if ok else EXIT_FAILURE
 
 
 def why_it_stopped(node: JoinNode) -> str:
@@ -331,4 +331,4 @@ async def _play(node: JoinNode, console: Console, seat: Callable[[], Seat | None
     ok = finish(current.log_path, console, stopped)
     if node.peer.state.phase == TablePhase.ENDED:
         current.ended()
-    return EXIT_OK if ok or (console.result is not None and not stopped) else EXIT_FAILURE
+    return EXIT_OK if ok else EXIT_FAILURE
