@@ -155,6 +155,21 @@ async def test_a_joiner_sends_its_turn_before_checking_its_own_proof() -> None:
     assert await own_checks_before_send(check_first=True) == (1, True)
 
 
+async def test_an_own_turn_that_comes_back_while_it_is_checked_is_not_checked_again() -> None:
+    # issue 28: a turn sent ahead is checked in the duty worker; its entry, back before
+    # that check is done, waits for it instead of making the same check again.
+    MEMO.clear()
+    offloader = Offloader("thread")
+    sent, back = Slow("own turn", 0.3), Slow("own turn", 0.3)
+    delivered: list[bool] = []
+    offloader.check_sent([sent])
+    await offloader.receive(lambda: [back], lambda: delivered.append(back.key() in MEMO))
+    offloader.close()
+    assert delivered == [True], "delivered once, found checked"
+    assert [t.startswith("uno-duty") for t in sent.threads] == [True]
+    assert back.threads == [], "the entry did not check it a second time"
+
+
 async def ahead_of(check_s: float, work_s: float) -> tuple[list[str], Slow]:
     """What happened, in order, to a frame whose check takes ``check_s`` while the work
     it starts ahead takes ``work_s``; and the own statement ``check_sent`` checked."""

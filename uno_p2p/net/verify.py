@@ -153,6 +153,10 @@ class Offloader:
         self.ahead = 0
         #: Wall seconds the queue spent waiting for workers.
         self.waited_s = 0.0
+        #: This seat's own statements being checked in the duty worker (``check_sent``),
+        #: by memo key: the entry bringing them back waits for that check instead of
+        #: making the same one again in the check worker.
+        self._own_checks: dict[bytes, asyncio.Future[list[tuple[Statement, bytes]]]] = {}
 
     @classmethod
     def from_env(cls) -> Offloader:
@@ -251,8 +255,13 @@ class Offloader:
             return
         future = asyncio.get_running_loop().run_in_executor(
             self._duties, partial(check_own, statements))
+        keys = [statement.key() for statement in statements]
+        self._own_checks.update(dict.fromkeys(keys, future))
 
         def remember(done: asyncio.Future[list[tuple[Statement, bytes]]]) -> None:
+            for key in keys:
+                if self._own_checks.get(key) is done:
+                    del self._own_checks[key]
             if not done.cancelled() and done.exception() is None:
                 self._remember(done.result())
 
@@ -267,6 +276,11 @@ class Offloader:
             self.waited_s += time.monotonic() - started
 
     async def _check(self, statements: Sequence[Statement]) -> None:
+        own = {id(f): f for s in statements if (f := self._own_checks.get(s.key())) is not None}
+        if own:
+            # Our own turn, still being checked in the duty worker: its result is ours.
+            with contextlib.suppress(Exception):
+                await asyncio.wait(own.values())
         todo = [s for s in statements if s.key() not in s.memo]
         if not todo:
             return
