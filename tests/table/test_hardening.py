@@ -280,7 +280,7 @@ def test_entries_ahead_of_the_log_are_verified_and_bounded_before_they_are_kept(
         guest.receive(frame(FRAME_ENTRY, entry.encode()), net.now_ms, host.peer_id)
     peak = tracemalloc.get_traced_memory()[1]
     tracemalloc.stop()
-    assert not guest._early  # forged countersignatures: nothing kept
+    assert not guest.early  # forged countersignatures: nothing kept
     assert peak < MAX_EARLY_BYTES
     # Genuine entries ahead are kept, up to the bound.
     seq = host.state.seq
@@ -288,7 +288,7 @@ def test_entries_ahead_of_the_log_are_verified_and_bounded_before_they_are_kept(
         msg = Message.sign(host.identity, host.table_id, 10_000 + n, head, Clock(n))
         entry = Entry.countersign(host.identity, seq + 5 + n, bytes(32), msg)
         guest.receive(frame(FRAME_ENTRY, entry.encode()), net.now_ms, host.peer_id)
-    assert len(guest._early) == MAX_EARLY_ENTRIES
+    assert len(guest.early) == MAX_EARLY_ENTRIES
 
 
 # -- 9. an old entry with a bad countersignature -------------------------------------------------

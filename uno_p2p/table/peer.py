@@ -33,6 +33,7 @@ from uno_p2p.table.bodies import Abort, Clock, Handover, PrivateShares, Remove
 from uno_p2p.table.chat import Chat
 from uno_p2p.table.controls import Controls
 from uno_p2p.table.duties import turn_on_pending
+from uno_p2p.table.early import EarlyEntries
 from uno_p2p.table.events import (
     ChatSaid,
     PeerMisbehaved,
@@ -54,7 +55,7 @@ from uno_p2p.table.frames import (
     frame,
     sync_request,
 )
-from uno_p2p.table.handover import handover_successor, members
+from uno_p2p.table.handover import members
 from uno_p2p.table.initiative import Initiative, Moment, Reveal, RoundPause, Say, Work
 from uno_p2p.table.ledger import Ledger
 from uno_p2p.table.offload import Duty, DutyDesk, DutyJob, Statement, body_statements
@@ -68,12 +69,7 @@ from uno_p2p.table.succession import Seen, Steps, Succession, relayed_ok, supers
 from uno_p2p.table.watch import CensorshipWatch, ClockWatch
 from uno_p2p.wire.chain import ChainError
 from uno_p2p.wire.envelope import PROTOCOL_VERSION, TABLE_ID_BYTES, Entry, Head, Message
-from uno_p2p.wire.limits import (
-    CLOCK_DOUBT_MS,
-    GAP_FILL_AFTER_MS,
-    MAX_EARLY_BYTES,
-    MAX_EARLY_ENTRIES,
-)
+from uno_p2p.wire.limits import CLOCK_DOUBT_MS
 from uno_p2p.wire.lobby import Join, OpenTable
 from uno_p2p.wire.private import Sealed
 from uno_p2p.wire.registry import Body
@@ -128,10 +124,8 @@ class TablePeer(Controls):
         self.chat = Chat(table_id, identity)
         self._out: list[Outgoing] = []
         self._events: deque[TableEvent] = deque()
-        self._early: dict[int, Entry] = {}
-        self._early_bytes = 0
-        #: Since when our log has had a gap below the entries kept early (table.md §12).
-        self._gap_since: int | None = None
+        #: table.md §9.1, §12: entries ahead of our log, kept until the gap below fills.
+        self.early = EarlyEntries()
         #: net.md §7.1: a shell may compute the heavy duties itself (``duties.offload``).
         self.duties = DutyDesk()
         #: table.md §6.1-§6.2: the sequencer's clock against ours; relayed messages.
@@ -216,8 +210,7 @@ class TablePeer(Controls):
         if self.sequencer is not None:
             return
         self.outbox.start_sync()
-        self._early.clear()
-        self._gap_since = None
+        self.early.clear()
         self._out.append(Outgoing(None, frame(FRAME_SYNC, sync_request(self.state.seq))))
         self._drive()
 
@@ -401,8 +394,9 @@ class TablePeer(Controls):
         lost = self.succession.deadline(self._seen())
         if lost is not None:
             times.append(lost)
-        if self._gap_since is not None and self.stopped is None:
-            times.append(self._gap_since + GAP_FILL_AFTER_MS)
+        gap = self.early.deadline()
+        if gap is not None and self.stopped is None:
+            times.append(gap)
         return min(times) if times else None
 
     def handle_timer(self, now_ms: int) -> None:
@@ -427,11 +421,8 @@ class TablePeer(Controls):
         """Entries kept ahead of a gap that has not filled: ask every member for what
         follows our head (table.md §12). The sequencer's link may have lost them while a
         member forwards what comes after (net.md §5.3); any member answers an ``S``."""
-        if self._gap_since is None or self.now_ms < self._gap_since + GAP_FILL_AFTER_MS or \
-                self.stopped is not None:
-            return
-        self._gap_since = self.now_ms
-        self.ask_members()
+        if self.stopped is None and self.early.ask_due(self.now_ms):
+            self.ask_members()
 
     def ask_members(self) -> None:
         """Ask every member for the entries after our head; unlike ``resync``, go on
@@ -673,36 +664,17 @@ class TablePeer(Controls):
             self._compare(entry)
             return
         if entry.seq > expected:
-            self._keep_early(entry)
+            unverified = self.early.keep(entry, self.host_id, self.now_ms)
+            if unverified is not None:
+                self._misbehaved(None, unverified.seq, unverified.code, unverified.reason, ())
             return
         self._accept(entry, arrived_ms)
-        while self.state.seq in self._early and self.stopped is None and self.doubted is None:
-            early = self._early.pop(self.state.seq)
-            self._early_bytes -= len(early.encode())
+        while self.stopped is None and self.doubted is None:
+            early = self.early.take(self.state.seq)
+            if early is None:
+                break
             self._accept(early, None)
-        if not self._early:
-            self._gap_since = None
-
-    def _keep_early(self, entry: Entry) -> None:
-        """An entry ahead of our log, kept until the gap fills (table.md §12): only
-        when the sequencer countersigned it and its author signed it, and only up to
-        ``MAX_EARLY_ENTRIES`` entries of ``MAX_EARLY_BYTES`` together."""
-        size = len(entry.encode())
-        if entry.seq in self._early or len(self._early) >= MAX_EARLY_ENTRIES or \
-                self._early_bytes + size > MAX_EARLY_BYTES:
-            return  # the sequencer sends it again on a sync request (table.md §9)
-        try:
-            # A hand-over is countersigned by its new sequencer (table.md §13.2).
-            entry.verify_countersignature(handover_successor(entry) or self.host_id)
-            entry.message.verify(entry=entry.seq)
-        except RemoteProtocolError as error:
-            self._misbehaved(None, entry.seq, error.code,
-                             f"an entry ahead of our log does not verify: {error}", ())
-            return
-        self._early[entry.seq] = entry
-        self._early_bytes += size
-        if self._gap_since is None:
-            self._gap_since = self.now_ms
+        self.early.settle()
 
     def _compare(self, entry: Entry) -> None:
         try:
@@ -746,11 +718,8 @@ class TablePeer(Controls):
             self.progress_ms = self.now_ms
         if self.doubted is not None and entry.seq >= self.doubted[0].seq:
             self.doubted = None  # a hand-over took the doubted entry's place
-        if isinstance(entry.body, Handover) and self._early:
-            # Kept early under the old sequencer, at places the new term fills anew.
-            self._early.clear()
-            self._early_bytes = 0
         if isinstance(entry.body, Handover):
+            self.early.new_term()
             self._follow(entry.body)
         else:
             if isinstance(entry.body, Remove):
