@@ -511,7 +511,7 @@ def test_a_relayed_move_the_host_logs_after_all_is_no_evidence() -> None:
     kept: list[int] = []
 
     def relayed_then_logged(n: Network) -> bool:
-        held = witness.censorship.relayed.get(victim.peer_id.key)
+        held = witness.watch.censorship.relayed.get(victim.peer_id.key)
         if held is not None:
             kept.append(held.message.counter)
         logged = witness.ledger.chain.next_counter(victim.peer_id)
@@ -519,7 +519,7 @@ def test_a_relayed_move_the_host_logs_after_all_is_no_evidence() -> None:
 
     net.run(until=relayed_then_logged, max_steps=200_000)
     assert kept, "seat 1's move went round as a relay"
-    assert victim.peer_id.key not in witness.censorship.relayed, "logged: no longer held"
+    assert victim.peer_id.key not in witness.watch.censorship.relayed, "logged: no longer held"
     net.run(until=game_over, max_steps=400_000)
     assert all(p.stopped is None for p in net.peers.values())
     assert not named(net, witness)

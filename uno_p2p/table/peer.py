@@ -66,10 +66,9 @@ from uno_p2p.table.sequencer import Outcome, Sequencer
 from uno_p2p.table.sight import Sight
 from uno_p2p.table.state import Misbehaviour, TablePhase, TableState
 from uno_p2p.table.succession import Seen, Steps, Succession, relayed_ok, supersede
-from uno_p2p.table.watch import CensorshipWatch, ClockWatch
+from uno_p2p.table.watch import SequencerWatch, Watched
 from uno_p2p.wire.chain import ChainError
 from uno_p2p.wire.envelope import PROTOCOL_VERSION, TABLE_ID_BYTES, Entry, Head, Message
-from uno_p2p.wire.limits import CLOCK_DOUBT_MS
 from uno_p2p.wire.lobby import Join, OpenTable
 from uno_p2p.wire.private import Sealed
 from uno_p2p.wire.registry import Body
@@ -128,12 +127,9 @@ class TablePeer(Controls):
         self.early = EarlyEntries()
         #: net.md §7.1: a shell may compute the heavy duties itself (``duties.offload``).
         self.duties = DutyDesk()
-        #: table.md §6.1-§6.2: the sequencer's clock against ours; relayed messages.
-        self.clock_watch = ClockWatch()
-        self.censorship = CensorshipWatch()
-        #: A ``clock`` entry held back because it made us doubt the sequencer, and since
-        #: when (table.md §6.1): our vote stands meanwhile; then we follow the table.
-        self.doubted: tuple[Entry, int] | None = None
+        #: table.md §6.1-§6.2: the sequencer's clock against ours (a ``clock`` held back
+        #: while we doubt it), and the relayed messages kept as evidence.
+        self.watch = SequencerWatch()
         #: table.md §13: the election while the table has no sequencer, and when we
         #: last heard from the sequencer.
         self.succession = Succession(identity, table_id)
@@ -329,7 +325,8 @@ class TablePeer(Controls):
             elif tag in (FRAME_MESSAGE, FRAME_RELAY) and self.sequencer is not None:
                 self._sequence(Message.decode(payload), sender)
             elif tag == FRAME_RELAY and self.stopped is None:
-                self._hear_relay(Message.decode(payload))
+                self._out.extend(self.watch.hear_relay(Message.decode(payload), self.ledger,
+                                                       self._watched()))
             elif tag == FRAME_DROP:
                 self._dropped(decode_drop(payload))
             elif tag == FRAME_SYNC and sender is not None:
@@ -389,8 +386,9 @@ class TablePeer(Controls):
         relay = self.outbox.relay_at()
         if relay is not None and self.stopped is None:
             times.append(relay)
-        if self.doubted is not None and self.stopped is None:
-            times.append(self.doubted[1] + CLOCK_DOUBT_MS)
+        doubted = self.watch.deadline(self._watched())
+        if doubted is not None:
+            times.append(doubted)
         lost = self.succession.deadline(self._seen())
         if lost is not None:
             times.append(lost)
@@ -411,8 +409,10 @@ class TablePeer(Controls):
             self._order(self.sequencer.tick(self.now_ms))
         due = self.outbox.relay_due(self.now_ms)
         if due is not None:
-            self._relay(due)
-        self._follow_doubted()
+            self._out.extend(self.watch.show(due, self._watched()))
+        trusted = self.watch.trust_due(self._watched())
+        if trusted is not None:
+            self._receive_entry(trusted, None)
         self._fill_gap()
         self._succeed(self.succession.tick(self._seen()))
         self._drive()
@@ -483,8 +483,7 @@ class TablePeer(Controls):
         sent, counted = self.outbox.in_flight, self.ledger.chain.next_counter
         return Seen(self.state, self.ledger, self.now_ms, self.sequencer is not None,
                     self.stopped is not None, None if sent is None else sent.at_ms,
-                    tuple(held.at_ms for held in self.censorship.relayed.values()
-                          if held.message.counter >= counted(held.message.author)))
+                    self.watch.relayed_ms(counted))
 
     def _succeed(self, steps: Steps) -> None:
         """Do what the succession decided, in its order; logging its ``handover`` makes
@@ -514,62 +513,13 @@ class TablePeer(Controls):
             self.sequencer.depose(body.old.key)
         # Messages signed before the hand-over are void (§13.3): sign our work again.
         self.outbox.new_term(self.ledger.chain.next_counter(self.peer_id))
-        self.clock_watch = ClockWatch()
-        self.censorship = CensorshipWatch()
+        self.watch.new_term()
 
-    # -- watching the sequencer (table.md §6.1-§6.2) --------------------------------------
-    def _relay(self, message: Message) -> None:
-        """Show our unlogged message to every peer: they hold it as evidence, and the host
-        may get it this way if the direct path lost it."""
-        others = tuple(p for p in self.state.seats if p != self.peer_id)
-        if others:
-            self._out.append(Outgoing(others, frame(FRAME_RELAY, message.encode())))
-
-    def _clock_doubted(self, entry: Entry, arrived_ms: int | None) -> bool:
-        """Hold back a ``clock`` that shows the table clock gaining on ours (table.md §6.1),
-        and vote for another sequencer. Only we see it, so it names nobody and stops
-        nothing: if no majority agrees within ``CLOCK_DOUBT_MS``, we follow the table."""
-        held = self.doubted
-        if held is not None:
-            return held[0].hash == entry.hash
-        why = self.clock_watch.judge(entry, self.host_id, arrived_ms)
-        if why is None:
-            return False
-        self.doubted = (entry, self.now_ms)
-        self._events.append(Progress(f"{self.state.name_of(self.host_id.key)}'s clock runs "
-                                     "ahead of this machine's: asking the other players to "
-                                     f"move the table on ({why})"))
-        self._succeed(self.succession.host_lost(self._seen()))
-        return True
-
-    def _follow_doubted(self) -> None:
-        """No hand-over came for the clock we doubted: the others trust it, so take it
-        and measure the clock afresh from here (§6.1)."""
-        held = self.doubted
-        if held is None or self.now_ms < held[1] + CLOCK_DOUBT_MS or self.stopped is not None:
-            return
-        self.doubted = None
-        self.clock_watch.reanchor()
-        self._receive_entry(held[0], None)
-
-    def _hear_relay(self, message: Message) -> None:
-        """A member's signed message relayed to us (frame ``R``, table.md §6.2, §13.1):
-        keep it as evidence, and pass it on to the sequencer once, so that a message
-        shown to some peers only still reaches the sequencer. Unlogged while the
-        sequencer stays silent, it is work the sequencer owes (``Succession``)."""
-        kept = self.censorship.consider(message, self.ledger, self.peer_id, self.now_ms)
-        if kept and self.sequencer is None and self.host_id != message.author:
-            self._out.append(Outgoing((self.host_id,), frame(FRAME_RELAY, message.encode())))
-
-    def _watch_censorship(self, entry: Entry, before: TableState) -> None:
-        held = self.censorship.logged(entry, before,
-                                      self.ledger.chain.next_counter(entry.author), self.now_ms)
-        if held is not None:
-            name = before.name_of(held.message.author.key)
-            self._misbehaved(self.host_id, entry.seq, "censorship",
-                             f"the sequencer says {name} did not answer, but {name}'s signed "
-                             f"message had been shown to us at entry {held.seen_at}",
-                             (held.message, entry))
+    # -- watching the sequencer (``SequencerWatch``, table.md §6.1-§6.2) ----------------
+    def _watched(self) -> Watched:
+        """What the watch reads of this peer now."""
+        return Watched(self.state, self.host_id, self.peer_id, self.now_ms,
+                       self.sequencer is not None, self.stopped is not None)
 
     # -- sending --------------------------------------------------------------------------
     def send(self, body: Body | None = None, *, to: PeerId | None = None,
@@ -593,7 +543,7 @@ class TablePeer(Controls):
         message = self.outbox.sign(self.identity, self.table_id, head or self.ledger.head,
                                    self._maker(body, to, private),
                                    version=self.ledger.state.version, now_ms=self.now_ms)
-        self.clock_watch.sending(message.hash, self.now_ms)
+        self.watch.sending(message, self.now_ms)
         self._out.append(Outgoing(None, frame(FRAME_MESSAGE, message.encode())))
 
     def _maker(self, body: Body | None, to: PeerId | None,
@@ -669,7 +619,7 @@ class TablePeer(Controls):
                 self._misbehaved(None, unverified.seq, unverified.code, unverified.reason, ())
             return
         self._accept(entry, arrived_ms)
-        while self.stopped is None and self.doubted is None:
+        while self.stopped is None and self.watch.doubted is None:
             early = self.early.take(self.state.seq)
             if early is None:
                 break
@@ -689,7 +639,11 @@ class TablePeer(Controls):
 
     def _accept(self, entry: Entry, arrived_ms: int | None) -> None:
         self.judging(entry)
-        if self._clock_doubted(entry, arrived_ms):
+        held = self.watch.hold(entry, arrived_ms, self._watched())
+        if held is not None:
+            if held.said is not None:  # we doubt the sequencer now: vote (table.md §6.1)
+                self._events.append(held.said)
+                self._succeed(self.succession.host_lost(self._seen()))
             return
         before = self.state
         try:
@@ -709,15 +663,17 @@ class TablePeer(Controls):
             self._stop(self.host_id, entry.seq, error.code, str(error), (entry,))
             return
         self._after(entry, events)
-        self._watch_censorship(entry, before)
+        censored = self.watch.censored(entry, before,
+                                       self.ledger.chain.next_counter(entry.author), self.now_ms)
+        if censored is not None:
+            self._misbehaved(self.host_id, entry.seq, "censorship", censored.reason,
+                             censored.evidence)
 
     def _after(self, entry: Entry, events: Iterable[TableEvent]) -> None:
         self._events.extend(events)
-        self.clock_watch.logged(entry)
+        self.watch.logged(entry)
         if not isinstance(entry.body, Clock):
             self.progress_ms = self.now_ms
-        if self.doubted is not None and entry.seq >= self.doubted[0].seq:
-            self.doubted = None  # a hand-over took the doubted entry's place
         if isinstance(entry.body, Handover):
             self.early.new_term()
             self._follow(entry.body)
