@@ -92,8 +92,9 @@ class Seer(TablePeer):
                 self.judged = True
                 hand = cy.state.engine.hands[cy.state.my_seat]
                 faces = [(s, cy.state.engine.known[s]) for s in hand if s in cy.state.engine.known]
-                self.ledger.state = replace(self.state, engine=learn(game, faces)[0])
-                self.ledger._history[-1] = self.ledger.state  # as if seen when it came
+                # As if seen when the move was signed: the host judges it with these faces.
+                self.ledger.learned(replace(self.state, engine=learn(game, faces)[0]),
+                                    at_head=True)
                 self.seen = frozenset(s for s, _ in faces)
         super().receive(data, now_ms, sender, arrived_ms)  # type: ignore[arg-type]
 
@@ -104,7 +105,7 @@ class Seer(TablePeer):
             # then plays on what it may know (it holds no share of Cy's cards).
             public = game.public | {s for s, _ in game.discard}
             known = {s: c for s, c in game.known.items() if s not in self.seen or s in public}
-            self.ledger.state = replace(self.state, engine=replace(game, known=known))
+            self.ledger.learned(replace(self.state, engine=replace(game, known=known)))
             self.seen = frozenset()
 
 
