@@ -10,6 +10,12 @@ given, and the time comes in as ``now_ms``.
 Every entry is applied through ``Ledger.accept`` (chain, then table rules,
 engine and proofs), the same path the audit's ``replay`` runs. The host's
 peer also holds the ``Sequencer``.
+
+The peer is dispatch, the role switch and the mapping from faults to events;
+each part owns its state in its own file and returns what to do: ``outbox``
+(§3.1), ``early`` (§9.1, §12), ``watch`` (§6.1-§6.2), ``sight`` (§7),
+``initiative`` (§5-§6), ``succession`` (§13); ``announce`` says who gets which
+entry (§3, §9).
 """
 
 from __future__ import annotations
@@ -29,6 +35,7 @@ from uno_p2p.errors import (
 )
 from uno_p2p.rules.bots import Bot
 from uno_p2p.rules.options import Options
+from uno_p2p.table.announce import announcement, drop_sent, sync_answer, sync_asked
 from uno_p2p.table.bodies import Abort, Clock, Handover, PrivateShares, Remove
 from uno_p2p.table.chat import Chat
 from uno_p2p.table.controls import Controls
@@ -51,11 +58,9 @@ from uno_p2p.table.frames import (
     DropNotice,
     decode_drop,
     decode_sync,
-    drop_notice,
     frame,
     sync_request,
 )
-from uno_p2p.table.handover import members
 from uno_p2p.table.initiative import Initiative, Moment, Reveal, RoundPause, Say, Work
 from uno_p2p.table.ledger import Ledger
 from uno_p2p.table.offload import Duty, DutyDesk, DutyJob, Statement, body_statements
@@ -210,23 +215,6 @@ class TablePeer(Controls):
         self._out.append(Outgoing(None, frame(FRAME_SYNC, sync_request(self.state.seq))))
         self._drive()
 
-    def _resend(self, target: PeerId, seen: int) -> None:
-        """A resumed peer asks for the entries after ``seen``: send them to it (any peer
-        answers, table.md §13.4; from the last hand-over on at least, which may have
-        replaced entries the asker holds); the sequencer then says it has sent all."""
-        lobby = self.state.lobby
-        if lobby is not None and target in lobby.joined:
-            entries = self.ledger.chain.entries
-            if self.state.handovers:
-                seen = min(seen, self.state.handovers[-1][0])
-            self._out.extend(Outgoing((target,), frame(FRAME_ENTRY, e.encode()))
-                             for e in entries[seen:])
-            if self.sequencer is None:
-                return
-            counter = sum(1 for e in entries if e.author == target)
-            self._out.append(Outgoing((target,), frame(FRAME_DROP, drop_notice(
-                counter, SYNCED, "these are all the entries"))))
-
     # -- the sans-IO surface --------------------------------------------------------------
     @property
     def state(self) -> TableState:
@@ -329,8 +317,9 @@ class TablePeer(Controls):
                                                        self._watched()))
             elif tag == FRAME_DROP:
                 self._dropped(decode_drop(payload))
-            elif tag == FRAME_SYNC and sender is not None:
-                self._resend(sender, decode_sync(payload))
+            elif tag == FRAME_SYNC and sender is not None:  # any member answers (§13.4)
+                self._out.extend(sync_answer(sender, decode_sync(payload), self.state,
+                                             self.ledger.chain.entries, self.is_host))
             elif tag == FRAME_CHAT:
                 self._chatted(*self.chat.receive(payload, self.state, self.now_ms, sender))
         except InvalidMessage as error:
@@ -430,9 +419,8 @@ class TablePeer(Controls):
         and other members are in reach (net.md §5.3): the broken link may have lost the
         last entries, and with the table waiting on us for them, no later entry would
         ever show the gap."""
-        others = tuple(p for p in members(self.state) if p != self.peer_id)
-        if others and self.stopped is None:
-            self._out.append(Outgoing(others, frame(FRAME_SYNC, sync_request(self.state.seq))))
+        if self.stopped is None:
+            self._out.extend(sync_asked(self.state, self.peer_id))
 
     # -- the sequencer role moves on (table.md §13) ---------------------------------------
     def host_lost(self) -> None:
@@ -470,11 +458,10 @@ class TablePeer(Controls):
         """The shell says we are back after being cut off: ask every member for what we
         missed (a hand-over included: an old host then plays on as an ordinary peer):
         from every member, any of them answers, the sequencer last (table.md §13.4)."""
-        others = tuple(p for p in members(self.state) if p != self.peer_id)
-        if others:
-            if self.sequencer is None:
-                self.outbox.start_sync()
-            self._out.append(Outgoing(others, frame(FRAME_SYNC, sync_request(self.state.seq))))
+        asked = sync_asked(self.state, self.peer_id)
+        if asked and self.sequencer is None:
+            self.outbox.start_sync()
+        self._out.extend(asked)
         self._drive()
 
     # -- the sequencer role moves on (``Succession``, table.md §13) --------------------------
@@ -576,31 +563,15 @@ class TablePeer(Controls):
         """``entry`` took effect here: its events queued, the cards it lets us see opened."""
 
     def _order(self, outcome: Outcome) -> None:
-        """The host logged entries: apply their effects here and send them out."""
+        """The host logged entries: send each to the table, then apply its effects here
+        (``announcement``); and tell an author its message was not logged."""
         for entry, events in outcome.entries:
             self.announcing(entry)
-            self._broadcast(entry, events)
+            self._out.extend(announcement(entry, self.state, self.ledger.chain.entries,
+                                          self.peer_id))
             self._after(entry, events)
         if outcome.drop is not None:
-            drop = outcome.drop
-            target = PeerId(drop.author)
-            if target != self.peer_id:
-                payload = frame(FRAME_DROP, drop_notice(drop.counter, drop.code, drop.reason,
-                                                        drop.digest))
-                self._out.append(Outgoing((target,), payload))
-
-    def _broadcast(self, entry: Entry, events: Sequence[TableEvent]) -> None:
-        lobby = self.state.lobby
-        members = [] if lobby is None else [p for p in lobby.joined if p != self.peer_id]
-        author = entry.author
-        if isinstance(entry.body, Join) and author != self.peer_id:
-            backlog = self.ledger.chain.entries[:entry.seq]
-            self._out.extend(Outgoing((author,), frame(FRAME_ENTRY, e.encode())) for e in backlog)
-        for extra in (author, getattr(entry.body, "peer", None)):
-            if isinstance(extra, PeerId) and extra != self.peer_id and extra not in members:
-                members.append(extra)
-        if members:
-            self._out.append(Outgoing(tuple(members), frame(FRAME_ENTRY, entry.encode())))
+            self._out.extend(drop_sent(outcome.drop, self.peer_id))
 
     # -- receiving ------------------------------------------------------------------------
     def _receive_entry(self, entry: Entry, arrived_ms: int | None) -> None:
