@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 from collections import Counter
+from collections.abc import Callable
 
 import pytest
 from hypothesis import given, settings
@@ -14,7 +15,7 @@ from uno_p2p.crypto.audit import verify_game
 from uno_p2p.crypto.cards import CARD_COUNT, card_of
 from uno_p2p.crypto.context import PURPOSE_DEAL
 from uno_p2p.crypto.group import Scalar
-from uno_p2p.crypto.shuffle import _ByteStream, permutation
+from uno_p2p.crypto.shuffle import draw_below, permutation
 from uno_p2p.errors import LocalProtocolError
 
 
@@ -85,27 +86,20 @@ def test_decks_need_cards_and_distinct_ids() -> None:
         table.new_deck(1, 0, [5, 5])
 
 
-class _Scripted(_ByteStream):
-    """A stream whose draws are given (the spec's rule is about the values, not SHA-512)."""
-
-    __slots__ = ("_values",)
-
-    def __init__(self, values: list[int]) -> None:
-        super().__init__(b"")
-        self._values = values
-
-    def _next_u64(self) -> int:
-        return self._values.pop(0)
+def _scripted(values: list[int]) -> Callable[[], int]:
+    """Draws that are given (the spec's rule is about the values, not SHA-512); one too
+    many raises ``StopIteration``."""
+    return iter(values).__next__
 
 
 @pytest.mark.parametrize("bound", [3, 7, 108])
 def test_a_draw_in_the_biased_top_of_the_range_is_drawn_again(bound: int) -> None:
     limit = 2**64 - (2**64 % bound)
-    assert _Scripted([limit - 1]).below(bound) == (limit - 1) % bound
-    assert _Scripted([limit, 5]).below(bound) == 5 % bound
-    assert _Scripted([2**64 - 1, limit, 10]).below(bound) == 10 % bound
+    assert draw_below(_scripted([limit - 1]), bound) == (limit - 1) % bound
+    assert draw_below(_scripted([limit, 5]), bound) == 5 % bound
+    assert draw_below(_scripted([2**64 - 1, limit, 10]), bound) == 10 % bound
 
 
 @pytest.mark.parametrize("bound", [1, 2, 64])
 def test_a_bound_that_divides_2_to_the_64_takes_every_draw(bound: int) -> None:
-    assert _Scripted([2**64 - 1]).below(bound) == (2**64 - 1) % bound
+    assert draw_below(_scripted([2**64 - 1]), bound) == (2**64 - 1) % bound

@@ -13,7 +13,7 @@ import hashlib
 import random
 import secrets
 import socket
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 
 import pytest
 
@@ -34,7 +34,7 @@ from uno_p2p.net.node import HostNode, JoinNode
 from uno_p2p.net.seats import LogSaver
 from uno_p2p.rules.options import preset
 from uno_p2p.table.events import PlayerJoined, TableEvent
-from uno_p2p.table.frames import FRAME_MESSAGE
+from uno_p2p.table.frames import FRAME_ENTRY, FRAME_MESSAGE
 from uno_p2p.table.peer import TablePeer
 from uno_p2p.wire.envelope import Head, Message
 from uno_p2p.wire.lobby import Ready
@@ -358,18 +358,18 @@ async def test_random_bytes_are_always_a_named_refusal(table: Table) -> None:
 
 
 class CutOnce(JoinNode):
-    """A joiner whose first link breaks right after it sent its join."""
+    """A joiner whose first link breaks as the host's reply to its join comes: the first
+    entry the host sends it (once it logged the join) is lost with the link. It plugs in
+    at ``take_frame``, the public step every frame a link brings passes; a link whose
+    frame fails so is lost, as when its bytes stop."""
 
     cut = False
 
-    async def _serve(self, link: Link) -> LinkLost | None:
-        if not self.cut:
+    async def take_frame(self, data: bytes, deliver: Callable[[], None]) -> None:
+        if not self.cut and data[:1] == FRAME_ENTRY:
             self.cut = True
-            await asyncio.sleep(0.2)  # the host logs the join meanwhile; its reply is lost
-            link.abort()
-            self.link = None
-            return LinkLost("cut by the test", code="closed")
-        return await super()._serve(link)
+            raise LinkLost("cut by the test", code="closed")
+        await super().take_frame(data, deliver)
 
 
 async def test_a_join_whose_reply_was_lost_is_recovered(table: Table) -> None:
@@ -385,7 +385,7 @@ async def test_a_join_whose_reply_was_lost_is_recovered(table: Table) -> None:
     task = asyncio.create_task(node.run())
     try:
         for _ in range(100):
-            if node.cut and node._peer is not None and len(node.peer.ledger.chain) >= 2:
+            if node.cut and node.seated is not None and len(node.peer.ledger.chain) >= 2:
                 break
             await asyncio.sleep(0.05)
         assert len(node.peer.ledger.chain) >= 2  # entry 0 and our join reached us after all

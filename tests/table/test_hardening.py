@@ -92,8 +92,9 @@ class Seer(TablePeer):
                 self.judged = True
                 hand = cy.state.engine.hands[cy.state.my_seat]
                 faces = [(s, cy.state.engine.known[s]) for s in hand if s in cy.state.engine.known]
-                self.ledger.state = replace(self.state, engine=learn(game, faces)[0])
-                self.ledger._history[-1] = self.ledger.state  # as if seen when it came
+                # As if seen when the move was signed: the host judges it with these faces.
+                self.ledger.learned(replace(self.state, engine=learn(game, faces)[0]),
+                                    at_head=True)
                 self.seen = frozenset(s for s, _ in faces)
         super().receive(data, now_ms, sender, arrived_ms)  # type: ignore[arg-type]
 
@@ -104,7 +105,7 @@ class Seer(TablePeer):
             # then plays on what it may know (it holds no share of Cy's cards).
             public = game.public | {s for s, _ in game.discard}
             known = {s: c for s, c in game.known.items() if s not in self.seen or s in public}
-            self.ledger.state = replace(self.state, engine=replace(game, known=known))
+            self.ledger.learned(replace(self.state, engine=replace(game, known=known)))
             self.seen = frozenset()
 
 
@@ -280,7 +281,7 @@ def test_entries_ahead_of_the_log_are_verified_and_bounded_before_they_are_kept(
         guest.receive(frame(FRAME_ENTRY, entry.encode()), net.now_ms, host.peer_id)
     peak = tracemalloc.get_traced_memory()[1]
     tracemalloc.stop()
-    assert not guest._early  # forged countersignatures: nothing kept
+    assert not guest.early  # forged countersignatures: nothing kept
     assert peak < MAX_EARLY_BYTES
     # Genuine entries ahead are kept, up to the bound.
     seq = host.state.seq
@@ -288,7 +289,7 @@ def test_entries_ahead_of_the_log_are_verified_and_bounded_before_they_are_kept(
         msg = Message.sign(host.identity, host.table_id, 10_000 + n, head, Clock(n))
         entry = Entry.countersign(host.identity, seq + 5 + n, bytes(32), msg)
         guest.receive(frame(FRAME_ENTRY, entry.encode()), net.now_ms, host.peer_id)
-    assert len(guest._early) == MAX_EARLY_ENTRIES
+    assert len(guest.early) == MAX_EARLY_ENTRIES
 
 
 # -- 9. an old entry with a bad countersignature -------------------------------------------------
@@ -511,7 +512,7 @@ def test_a_relayed_move_the_host_logs_after_all_is_no_evidence() -> None:
     kept: list[int] = []
 
     def relayed_then_logged(n: Network) -> bool:
-        held = witness.censorship.relayed.get(victim.peer_id.key)
+        held = witness.watch.censorship.relayed.get(victim.peer_id.key)
         if held is not None:
             kept.append(held.message.counter)
         logged = witness.ledger.chain.next_counter(victim.peer_id)
@@ -519,7 +520,7 @@ def test_a_relayed_move_the_host_logs_after_all_is_no_evidence() -> None:
 
     net.run(until=relayed_then_logged, max_steps=200_000)
     assert kept, "seat 1's move went round as a relay"
-    assert victim.peer_id.key not in witness.censorship.relayed, "logged: no longer held"
+    assert victim.peer_id.key not in witness.watch.censorship.relayed, "logged: no longer held"
     net.run(until=game_over, max_steps=400_000)
     assert all(p.stopped is None for p in net.peers.values())
     assert not named(net, witness)

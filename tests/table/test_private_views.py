@@ -93,7 +93,7 @@ def test_a_joiner_that_takes_a_clock_entry_twenty_seconds_late_doubts_nobody() -
     net.queue.extendleft(reversed(held))
     net.run(until=game_over)
     assert_finished_and_ok(net)
-    assert bob.doubted is None
+    assert bob.watch.doubted is None
     assert votes == [], "Bob never asked the others to move the table on"
     assert not [e for e in net.entries() if isinstance(e.body, Handover)]
 

@@ -11,7 +11,7 @@ from uno_p2p.table.bodies import Abort, Handover, Remove
 from uno_p2p.table.handover import HOST_LOST_AFTER_MS
 from uno_p2p.table.memnet import Network, TableSetup, game_over, seat_table
 from uno_p2p.table.peer import TablePeer
-from uno_p2p.table.sequencer import WAKE_GRACE_MS, WOKE_LATE_MS, Sequencer
+from uno_p2p.table.sequencer import QUIET_AFTER_AWAY_MS, WAKE_GRACE_MS, WOKE_LATE_MS, Sequencer
 
 #: Away by this much, by table.md §6.3.
 LATE_MS = WOKE_LATE_MS
@@ -209,3 +209,21 @@ def test_the_old_host_held_gone_at_a_hand_over_is_lost_as_any_seat() -> None:
     net.host.handle_timer(due)
     assert _time_outs(net) == [], "the grace first: the entries Cy brings may tell of more"
     assert sequencer.next_timer() == due + GRACE_MS
+
+
+def test_asking_whether_quiet_changes_nothing_input_heard_after_a_long_gap_does() -> None:
+    """§6.3: ``quiet`` only reads. The shell's input after a gap as long as
+    ``QUIET_AFTER_AWAY_MS`` (``heard``, before anything is logged) is what starts the
+    quiet, as the shell's own ``awake`` would; asking first, however late, does not."""
+    net, _ = _table(silent=0, start_ms=START_MS)
+    sequencer = _sequencer(net.host)
+    net.host.awake(START_MS)
+    woke = START_MS + QUIET_AFTER_AWAY_MS
+    before = (sequencer.awake_ms, sequencer.hold_until_ms, sequencer.quiet_until_ms)
+    assert not sequencer.quiet(woke)
+    assert not sequencer.quiet(woke)
+    assert (sequencer.awake_ms, sequencer.hold_until_ms, sequencer.quiet_until_ms) == before
+    sequencer.heard(woke)
+    assert sequencer.quiet(woke)
+    assert sequencer.quiet_until_ms == woke + GRACE_MS
+    assert not sequencer.quiet(woke + GRACE_MS)

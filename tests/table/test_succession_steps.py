@@ -304,7 +304,7 @@ def test_a_relayed_message_kept_as_evidence_is_passed_on_to_the_sequencer_once()
     passed = [out for out in cy.data_to_send() if out.data[:1] == FRAME_RELAY]
     assert [(out.to, out.data) for out in passed] == [((ann.peer_id,), relay)], \
         "passed on to the sequencer, as it came"
-    assert cy.censorship.relayed[bob.peer_id.key].message == message, "kept as evidence"
+    assert cy.watch.censorship.relayed[bob.peer_id.key].message == message, "kept as evidence"
     for sender in (bob.peer_id, ann.peer_id):
         cy.receive(relay, cy.now_ms + 20, sender)
         assert not [out for out in cy.data_to_send() if out.data[:1] == FRAME_RELAY], \

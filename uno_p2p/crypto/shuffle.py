@@ -15,7 +15,7 @@ Each shuffle is also proven on arrival in zero knowledge
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from uno_p2p.crypto.cards import CARD_COUNT, card_point, check_card_id
@@ -121,12 +121,19 @@ class _ByteStream:
         return value
 
     def below(self, bound: int) -> int:
-        """A uniform integer in ``[0, bound)``: reject the biased top of the range."""
-        limit = 2**64 - (2**64 % bound)
-        while True:
-            value = self._next_u64()
-            if value < limit:
-                return value % bound
+        """A uniform integer in ``[0, bound)`` drawn from this stream (``draw_below``)."""
+        return draw_below(self._next_u64, bound)
+
+
+def draw_below(draw: Callable[[], int], bound: int) -> int:
+    """A uniform integer in ``[0, bound)`` from ``draw``'s uniform 64-bit values: reject
+    the biased top of the range and draw again (deck.md §6.2). The rule is about the
+    values, not where they come from, so a test may give them (a list's iterator)."""
+    limit = 2**64 - (2**64 % bound)
+    while True:
+        value = draw()
+        if value < limit:
+            return value % bound
 
 
 def rerandomisers(seed: bytes, size: int) -> tuple[Scalar, ...]:

@@ -10,6 +10,12 @@ given, and the time comes in as ``now_ms``.
 Every entry is applied through ``Ledger.accept`` (chain, then table rules,
 engine and proofs), the same path the audit's ``replay`` runs. The host's
 peer also holds the ``Sequencer``.
+
+The peer is dispatch, the role switch and the mapping from faults to events;
+each part owns its state in its own file and returns what to do: ``outbox``
+(§3.1), ``early`` (§9.1, §12), ``watch`` (§6.1-§6.2), ``sight`` (§7),
+``initiative`` (§5-§6), ``succession`` (§13); ``announce`` says who gets which
+entry (§3, §9).
 """
 
 from __future__ import annotations
@@ -29,10 +35,12 @@ from uno_p2p.errors import (
 )
 from uno_p2p.rules.bots import Bot
 from uno_p2p.rules.options import Options
+from uno_p2p.table.announce import announcement, drop_sent, sync_answer, sync_asked
 from uno_p2p.table.bodies import Abort, Clock, Handover, PrivateShares, Remove
 from uno_p2p.table.chat import Chat
 from uno_p2p.table.controls import Controls
 from uno_p2p.table.duties import turn_on_pending
+from uno_p2p.table.early import EarlyEntries
 from uno_p2p.table.events import (
     ChatSaid,
     PeerMisbehaved,
@@ -50,11 +58,9 @@ from uno_p2p.table.frames import (
     DropNotice,
     decode_drop,
     decode_sync,
-    drop_notice,
     frame,
     sync_request,
 )
-from uno_p2p.table.handover import handover_successor, members
 from uno_p2p.table.initiative import Initiative, Moment, Reveal, RoundPause, Say, Work
 from uno_p2p.table.ledger import Ledger
 from uno_p2p.table.offload import Duty, DutyDesk, DutyJob, Statement, body_statements
@@ -65,15 +71,9 @@ from uno_p2p.table.sequencer import Outcome, Sequencer
 from uno_p2p.table.sight import Sight
 from uno_p2p.table.state import Misbehaviour, TablePhase, TableState
 from uno_p2p.table.succession import Seen, Steps, Succession, relayed_ok, supersede
-from uno_p2p.table.watch import CensorshipWatch, ClockWatch
+from uno_p2p.table.watch import SequencerWatch, Watched
 from uno_p2p.wire.chain import ChainError
 from uno_p2p.wire.envelope import PROTOCOL_VERSION, TABLE_ID_BYTES, Entry, Head, Message
-from uno_p2p.wire.limits import (
-    CLOCK_DOUBT_MS,
-    GAP_FILL_AFTER_MS,
-    MAX_EARLY_BYTES,
-    MAX_EARLY_ENTRIES,
-)
 from uno_p2p.wire.lobby import Join, OpenTable
 from uno_p2p.wire.private import Sealed
 from uno_p2p.wire.registry import Body
@@ -128,18 +128,13 @@ class TablePeer(Controls):
         self.chat = Chat(table_id, identity)
         self._out: list[Outgoing] = []
         self._events: deque[TableEvent] = deque()
-        self._early: dict[int, Entry] = {}
-        self._early_bytes = 0
-        #: Since when our log has had a gap below the entries kept early (table.md §12).
-        self._gap_since: int | None = None
+        #: table.md §9.1, §12: entries ahead of our log, kept until the gap below fills.
+        self.early = EarlyEntries()
         #: net.md §7.1: a shell may compute the heavy duties itself (``duties.offload``).
         self.duties = DutyDesk()
-        #: table.md §6.1-§6.2: the sequencer's clock against ours; relayed messages.
-        self.clock_watch = ClockWatch()
-        self.censorship = CensorshipWatch()
-        #: A ``clock`` entry held back because it made us doubt the sequencer, and since
-        #: when (table.md §6.1): our vote stands meanwhile; then we follow the table.
-        self.doubted: tuple[Entry, int] | None = None
+        #: table.md §6.1-§6.2: the sequencer's clock against ours (a ``clock`` held back
+        #: while we doubt it), and the relayed messages kept as evidence.
+        self.watch = SequencerWatch()
         #: table.md §13: the election while the table has no sequencer, and when we
         #: last heard from the sequencer.
         self.succession = Succession(identity, table_id)
@@ -216,27 +211,9 @@ class TablePeer(Controls):
         if self.sequencer is not None:
             return
         self.outbox.start_sync()
-        self._early.clear()
-        self._gap_since = None
+        self.early.clear()
         self._out.append(Outgoing(None, frame(FRAME_SYNC, sync_request(self.state.seq))))
         self._drive()
-
-    def _resend(self, target: PeerId, seen: int) -> None:
-        """A resumed peer asks for the entries after ``seen``: send them to it (any peer
-        answers, table.md §13.4; from the last hand-over on at least, which may have
-        replaced entries the asker holds); the sequencer then says it has sent all."""
-        lobby = self.state.lobby
-        if lobby is not None and target in lobby.joined:
-            entries = self.ledger.chain.entries
-            if self.state.handovers:
-                seen = min(seen, self.state.handovers[-1][0])
-            self._out.extend(Outgoing((target,), frame(FRAME_ENTRY, e.encode()))
-                             for e in entries[seen:])
-            if self.sequencer is None:
-                return
-            counter = sum(1 for e in entries if e.author == target)
-            self._out.append(Outgoing((target,), frame(FRAME_DROP, drop_notice(
-                counter, SYNCED, "these are all the entries"))))
 
     # -- the sans-IO surface --------------------------------------------------------------
     @property
@@ -336,11 +313,13 @@ class TablePeer(Controls):
             elif tag in (FRAME_MESSAGE, FRAME_RELAY) and self.sequencer is not None:
                 self._sequence(Message.decode(payload), sender)
             elif tag == FRAME_RELAY and self.stopped is None:
-                self._hear_relay(Message.decode(payload))
+                self._out.extend(self.watch.hear_relay(Message.decode(payload), self.ledger,
+                                                       self._watched()))
             elif tag == FRAME_DROP:
                 self._dropped(decode_drop(payload))
-            elif tag == FRAME_SYNC and sender is not None:
-                self._resend(sender, decode_sync(payload))
+            elif tag == FRAME_SYNC and sender is not None:  # any member answers (§13.4)
+                self._out.extend(sync_answer(sender, decode_sync(payload), self.state,
+                                             self.ledger.chain.entries, self.is_host))
             elif tag == FRAME_CHAT:
                 self._chatted(*self.chat.receive(payload, self.state, self.now_ms, sender))
         except InvalidMessage as error:
@@ -396,13 +375,15 @@ class TablePeer(Controls):
         relay = self.outbox.relay_at()
         if relay is not None and self.stopped is None:
             times.append(relay)
-        if self.doubted is not None and self.stopped is None:
-            times.append(self.doubted[1] + CLOCK_DOUBT_MS)
+        doubted = self.watch.deadline(self._watched())
+        if doubted is not None:
+            times.append(doubted)
         lost = self.succession.deadline(self._seen())
         if lost is not None:
             times.append(lost)
-        if self._gap_since is not None and self.stopped is None:
-            times.append(self._gap_since + GAP_FILL_AFTER_MS)
+        gap = self.early.deadline()
+        if gap is not None and self.stopped is None:
+            times.append(gap)
         return min(times) if times else None
 
     def handle_timer(self, now_ms: int) -> None:
@@ -417,8 +398,10 @@ class TablePeer(Controls):
             self._order(self.sequencer.tick(self.now_ms))
         due = self.outbox.relay_due(self.now_ms)
         if due is not None:
-            self._relay(due)
-        self._follow_doubted()
+            self._out.extend(self.watch.show(due, self._watched()))
+        trusted = self.watch.trust_due(self._watched())
+        if trusted is not None:
+            self._receive_entry(trusted, None)
         self._fill_gap()
         self._succeed(self.succession.tick(self._seen()))
         self._drive()
@@ -427,11 +410,8 @@ class TablePeer(Controls):
         """Entries kept ahead of a gap that has not filled: ask every member for what
         follows our head (table.md §12). The sequencer's link may have lost them while a
         member forwards what comes after (net.md §5.3); any member answers an ``S``."""
-        if self._gap_since is None or self.now_ms < self._gap_since + GAP_FILL_AFTER_MS or \
-                self.stopped is not None:
-            return
-        self._gap_since = self.now_ms
-        self.ask_members()
+        if self.stopped is None and self.early.ask_due(self.now_ms):
+            self.ask_members()
 
     def ask_members(self) -> None:
         """Ask every member for the entries after our head; unlike ``resync``, go on
@@ -439,9 +419,8 @@ class TablePeer(Controls):
         and other members are in reach (net.md §5.3): the broken link may have lost the
         last entries, and with the table waiting on us for them, no later entry would
         ever show the gap."""
-        others = tuple(p for p in members(self.state) if p != self.peer_id)
-        if others and self.stopped is None:
-            self._out.append(Outgoing(others, frame(FRAME_SYNC, sync_request(self.state.seq))))
+        if self.stopped is None:
+            self._out.extend(sync_asked(self.state, self.peer_id))
 
     # -- the sequencer role moves on (table.md §13) ---------------------------------------
     def host_lost(self) -> None:
@@ -479,11 +458,10 @@ class TablePeer(Controls):
         """The shell says we are back after being cut off: ask every member for what we
         missed (a hand-over included: an old host then plays on as an ordinary peer):
         from every member, any of them answers, the sequencer last (table.md §13.4)."""
-        others = tuple(p for p in members(self.state) if p != self.peer_id)
-        if others:
-            if self.sequencer is None:
-                self.outbox.start_sync()
-            self._out.append(Outgoing(others, frame(FRAME_SYNC, sync_request(self.state.seq))))
+        asked = sync_asked(self.state, self.peer_id)
+        if asked and self.sequencer is None:
+            self.outbox.start_sync()
+        self._out.extend(asked)
         self._drive()
 
     # -- the sequencer role moves on (``Succession``, table.md §13) --------------------------
@@ -492,8 +470,7 @@ class TablePeer(Controls):
         sent, counted = self.outbox.in_flight, self.ledger.chain.next_counter
         return Seen(self.state, self.ledger, self.now_ms, self.sequencer is not None,
                     self.stopped is not None, None if sent is None else sent.at_ms,
-                    tuple(held.at_ms for held in self.censorship.relayed.values()
-                          if held.message.counter >= counted(held.message.author)))
+                    self.watch.relayed_ms(counted))
 
     def _succeed(self, steps: Steps) -> None:
         """Do what the succession decided, in its order; logging its ``handover`` makes
@@ -523,62 +500,13 @@ class TablePeer(Controls):
             self.sequencer.depose(body.old.key)
         # Messages signed before the hand-over are void (§13.3): sign our work again.
         self.outbox.new_term(self.ledger.chain.next_counter(self.peer_id))
-        self.clock_watch = ClockWatch()
-        self.censorship = CensorshipWatch()
+        self.watch.new_term()
 
-    # -- watching the sequencer (table.md §6.1-§6.2) --------------------------------------
-    def _relay(self, message: Message) -> None:
-        """Show our unlogged message to every peer: they hold it as evidence, and the host
-        may get it this way if the direct path lost it."""
-        others = tuple(p for p in self.state.seats if p != self.peer_id)
-        if others:
-            self._out.append(Outgoing(others, frame(FRAME_RELAY, message.encode())))
-
-    def _clock_doubted(self, entry: Entry, arrived_ms: int | None) -> bool:
-        """Hold back a ``clock`` that shows the table clock gaining on ours (table.md §6.1),
-        and vote for another sequencer. Only we see it, so it names nobody and stops
-        nothing: if no majority agrees within ``CLOCK_DOUBT_MS``, we follow the table."""
-        held = self.doubted
-        if held is not None:
-            return held[0].hash == entry.hash
-        why = self.clock_watch.judge(entry, self.host_id, arrived_ms)
-        if why is None:
-            return False
-        self.doubted = (entry, self.now_ms)
-        self._events.append(Progress(f"{self.state.name_of(self.host_id.key)}'s clock runs "
-                                     "ahead of this machine's: asking the other players to "
-                                     f"move the table on ({why})"))
-        self._succeed(self.succession.host_lost(self._seen()))
-        return True
-
-    def _follow_doubted(self) -> None:
-        """No hand-over came for the clock we doubted: the others trust it, so take it
-        and measure the clock afresh from here (§6.1)."""
-        held = self.doubted
-        if held is None or self.now_ms < held[1] + CLOCK_DOUBT_MS or self.stopped is not None:
-            return
-        self.doubted = None
-        self.clock_watch.reanchor()
-        self._receive_entry(held[0], None)
-
-    def _hear_relay(self, message: Message) -> None:
-        """A member's signed message relayed to us (frame ``R``, table.md §6.2, §13.1):
-        keep it as evidence, and pass it on to the sequencer once, so that a message
-        shown to some peers only still reaches the sequencer. Unlogged while the
-        sequencer stays silent, it is work the sequencer owes (``Succession``)."""
-        kept = self.censorship.consider(message, self.ledger, self.peer_id, self.now_ms)
-        if kept and self.sequencer is None and self.host_id != message.author:
-            self._out.append(Outgoing((self.host_id,), frame(FRAME_RELAY, message.encode())))
-
-    def _watch_censorship(self, entry: Entry, before: TableState) -> None:
-        held = self.censorship.logged(entry, before,
-                                      self.ledger.chain.next_counter(entry.author), self.now_ms)
-        if held is not None:
-            name = before.name_of(held.message.author.key)
-            self._misbehaved(self.host_id, entry.seq, "censorship",
-                             f"the sequencer says {name} did not answer, but {name}'s signed "
-                             f"message had been shown to us at entry {held.seen_at}",
-                             (held.message, entry))
+    # -- watching the sequencer (``SequencerWatch``, table.md §6.1-§6.2) ----------------
+    def _watched(self) -> Watched:
+        """What the watch reads of this peer now."""
+        return Watched(self.state, self.host_id, self.peer_id, self.now_ms,
+                       self.sequencer is not None, self.stopped is not None)
 
     # -- sending --------------------------------------------------------------------------
     def send(self, body: Body | None = None, *, to: PeerId | None = None,
@@ -602,7 +530,7 @@ class TablePeer(Controls):
         message = self.outbox.sign(self.identity, self.table_id, head or self.ledger.head,
                                    self._maker(body, to, private),
                                    version=self.ledger.state.version, now_ms=self.now_ms)
-        self.clock_watch.sending(message.hash, self.now_ms)
+        self.watch.sending(message, self.now_ms)
         self._out.append(Outgoing(None, frame(FRAME_MESSAGE, message.encode())))
 
     def _maker(self, body: Body | None, to: PeerId | None,
@@ -635,31 +563,15 @@ class TablePeer(Controls):
         """``entry`` took effect here: its events queued, the cards it lets us see opened."""
 
     def _order(self, outcome: Outcome) -> None:
-        """The host logged entries: apply their effects here and send them out."""
+        """The host logged entries: send each to the table, then apply its effects here
+        (``announcement``); and tell an author its message was not logged."""
         for entry, events in outcome.entries:
             self.announcing(entry)
-            self._broadcast(entry, events)
+            self._out.extend(announcement(entry, self.state, self.ledger.chain.entries,
+                                          self.peer_id))
             self._after(entry, events)
         if outcome.drop is not None:
-            drop = outcome.drop
-            target = PeerId(drop.author)
-            if target != self.peer_id:
-                payload = frame(FRAME_DROP, drop_notice(drop.counter, drop.code, drop.reason,
-                                                        drop.digest))
-                self._out.append(Outgoing((target,), payload))
-
-    def _broadcast(self, entry: Entry, events: Sequence[TableEvent]) -> None:
-        lobby = self.state.lobby
-        members = [] if lobby is None else [p for p in lobby.joined if p != self.peer_id]
-        author = entry.author
-        if isinstance(entry.body, Join) and author != self.peer_id:
-            backlog = self.ledger.chain.entries[:entry.seq]
-            self._out.extend(Outgoing((author,), frame(FRAME_ENTRY, e.encode())) for e in backlog)
-        for extra in (author, getattr(entry.body, "peer", None)):
-            if isinstance(extra, PeerId) and extra != self.peer_id and extra not in members:
-                members.append(extra)
-        if members:
-            self._out.append(Outgoing(tuple(members), frame(FRAME_ENTRY, entry.encode())))
+            self._out.extend(drop_sent(outcome.drop, self.peer_id))
 
     # -- receiving ------------------------------------------------------------------------
     def _receive_entry(self, entry: Entry, arrived_ms: int | None) -> None:
@@ -673,36 +585,17 @@ class TablePeer(Controls):
             self._compare(entry)
             return
         if entry.seq > expected:
-            self._keep_early(entry)
+            unverified = self.early.keep(entry, self.host_id, self.now_ms)
+            if unverified is not None:
+                self._misbehaved(None, unverified.seq, unverified.code, unverified.reason, ())
             return
         self._accept(entry, arrived_ms)
-        while self.state.seq in self._early and self.stopped is None and self.doubted is None:
-            early = self._early.pop(self.state.seq)
-            self._early_bytes -= len(early.encode())
+        while self.stopped is None and self.watch.doubted is None:
+            early = self.early.take(self.state.seq)
+            if early is None:
+                break
             self._accept(early, None)
-        if not self._early:
-            self._gap_since = None
-
-    def _keep_early(self, entry: Entry) -> None:
-        """An entry ahead of our log, kept until the gap fills (table.md §12): only
-        when the sequencer countersigned it and its author signed it, and only up to
-        ``MAX_EARLY_ENTRIES`` entries of ``MAX_EARLY_BYTES`` together."""
-        size = len(entry.encode())
-        if entry.seq in self._early or len(self._early) >= MAX_EARLY_ENTRIES or \
-                self._early_bytes + size > MAX_EARLY_BYTES:
-            return  # the sequencer sends it again on a sync request (table.md §9)
-        try:
-            # A hand-over is countersigned by its new sequencer (table.md §13.2).
-            entry.verify_countersignature(handover_successor(entry) or self.host_id)
-            entry.message.verify(entry=entry.seq)
-        except RemoteProtocolError as error:
-            self._misbehaved(None, entry.seq, error.code,
-                             f"an entry ahead of our log does not verify: {error}", ())
-            return
-        self._early[entry.seq] = entry
-        self._early_bytes += size
-        if self._gap_since is None:
-            self._gap_since = self.now_ms
+        self.early.settle()
 
     def _compare(self, entry: Entry) -> None:
         try:
@@ -717,7 +610,11 @@ class TablePeer(Controls):
 
     def _accept(self, entry: Entry, arrived_ms: int | None) -> None:
         self.judging(entry)
-        if self._clock_doubted(entry, arrived_ms):
+        held = self.watch.hold(entry, arrived_ms, self._watched())
+        if held is not None:
+            if held.said is not None:  # we doubt the sequencer now: vote (table.md §6.1)
+                self._events.append(held.said)
+                self._succeed(self.succession.host_lost(self._seen()))
             return
         before = self.state
         try:
@@ -737,20 +634,19 @@ class TablePeer(Controls):
             self._stop(self.host_id, entry.seq, error.code, str(error), (entry,))
             return
         self._after(entry, events)
-        self._watch_censorship(entry, before)
+        censored = self.watch.censored(entry, before,
+                                       self.ledger.chain.next_counter(entry.author), self.now_ms)
+        if censored is not None:
+            self._misbehaved(self.host_id, entry.seq, "censorship", censored.reason,
+                             censored.evidence)
 
     def _after(self, entry: Entry, events: Iterable[TableEvent]) -> None:
         self._events.extend(events)
-        self.clock_watch.logged(entry)
+        self.watch.logged(entry)
         if not isinstance(entry.body, Clock):
             self.progress_ms = self.now_ms
-        if self.doubted is not None and entry.seq >= self.doubted[0].seq:
-            self.doubted = None  # a hand-over took the doubted entry's place
-        if isinstance(entry.body, Handover) and self._early:
-            # Kept early under the old sequencer, at places the new term fills anew.
-            self._early.clear()
-            self._early_bytes = 0
         if isinstance(entry.body, Handover):
+            self.early.new_term()
             self._follow(entry.body)
         else:
             if isinstance(entry.body, Remove):

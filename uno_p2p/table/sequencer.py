@@ -163,19 +163,25 @@ class Sequencer:
             self.quiet_until_ms = max(self.quiet_until_ms, now_ms + WAKE_GRACE_MS)
         self.awake_ms = max(self.awake_ms, now_ms)
 
-    def quiet(self, now_ms: int) -> bool:
-        """Whether this sequencer logs nothing now (table.md §6.3): alone, or within the
-        grace after a long away. Any input the shell hands on is a word that it runs: the
-        frames that waited in the socket while this machine was away come before the
-        shell's next ``awake``, and must not be logged on the old view of the table."""
+    def heard(self, now_ms: int) -> None:
+        """The shell handed on input, now (a frame, our own move, a timer): once the shell
+        says it runs at all, any input is such a word (``awake``). The frames that waited
+        in the socket while this machine was away come before the shell's next
+        ``awake``, and must not be logged on the old view of the table (table.md §6.3):
+        each path that may log one hears the shell first, then asks ``quiet``."""
         if self.awake_ms:
             self.awake(now_ms)
+
+    def quiet(self, now_ms: int) -> bool:
+        """Whether this sequencer logs nothing now (table.md §6.3): alone, or within the
+        grace after a long away (as the shell's words so far, ``heard``, say)."""
         return self.alone() or now_ms < self.quiet_until_ms
 
     def release(self, now_ms: int) -> list[Outcome]:
         """Log what came while this sequencer was quiet, in the order it came, once it
         is no longer: each message checked as if it came now (one outcome each, for
         its entries and its drop)."""
+        self.heard(now_ms)
         if self.quiet(now_ms):
             return []
         self.quiet_until_ms = 0
@@ -222,6 +228,7 @@ class Sequencer:
         except RemoteProtocolError as error:
             outcome.forged = str(error)
             return outcome
+        self.heard(now_ms)
         if self.quiet(now_ms):
             self._hold(message)
             return outcome
@@ -264,6 +271,7 @@ class Sequencer:
                 the host checks its moves first).
         """
         outcome = Outcome()
+        self.heard(now_ms)
         if self.quiet(now_ms):
             if len(self.held_own) < HELD_OWN_MAX:
                 self.held_own.append(make)

@@ -9,20 +9,36 @@ relay to it. What one peer alone sees proves nothing to the others, so it
 never stops the table: a doubted clock makes the peer vote for another
 sequencer (table.md §6.1, §13), censorship is told to its player (§6.2).
 Pure and bounded: two clock bounds, one relayed message per author.
+
+``SequencerWatch`` is the part of the peer that owns this watch, as
+``Sequencer`` owns the sequencing: both watches, renewed each term, and the
+``clock`` entry held back while the peer doubts it. It reads the peer through
+``Watched``, a frozen view the peer builds per call, and returns what to do as
+values (hold an entry, tell the player and vote, the frames to send, the
+censorship to name); the vote itself is the ``Succession``'s.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from uno_p2p.crypto.identity import PeerId
 from uno_p2p.errors import RemoteProtocolError
 from uno_p2p.rules.actions import TimeOut
 from uno_p2p.table.bodies import Abort, Clock, Move
+from uno_p2p.table.events import Progress
+from uno_p2p.table.frames import FRAME_RELAY, frame
 from uno_p2p.table.ledger import Ledger, check_message
+from uno_p2p.table.sending import Outgoing
 from uno_p2p.table.state import TableState
 from uno_p2p.wire.envelope import Entry, Message
-from uno_p2p.wire.limits import CLOCK_TOLERANCE_MS, MAX_CLOCK_SAMPLES, RELAY_AFTER_MS
+from uno_p2p.wire.limits import (
+    CLOCK_DOUBT_MS,
+    CLOCK_TOLERANCE_MS,
+    MAX_CLOCK_SAMPLES,
+    RELAY_AFTER_MS,
+)
 
 #: Codes of the sequencer's entries that say a seat did not answer (table.md §6).
 SILENCING_CODES = frozenset({"unresponsive", "missing_reveal"})
@@ -202,3 +218,144 @@ def silenced(entry: Entry, before: TableState) -> PeerId | None:
     if isinstance(body, Abort) and body.code in SILENCING_CODES and not body.evidence:
         return body.culprit
     return None
+
+
+@dataclass(frozen=True, slots=True)
+class Watched:
+    """What the watch reads of its peer at one call, built by the peer each time: the
+    part never holds the peer, so it cannot change it."""
+
+    state: TableState
+    #: The sequencer this peer follows.
+    host: PeerId
+    me: PeerId
+    now_ms: int
+    #: This peer is the sequencer now.
+    hosting: bool = False
+    #: This peer stopped taking entries (table.md §7.4).
+    stopped: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Doubted:
+    """A ``clock`` entry held back because it made us doubt the sequencer, and since
+    when (our clock): our vote stands meanwhile (table.md §6.1)."""
+
+    entry: Entry
+    since_ms: int
+
+
+@dataclass(frozen=True, slots=True)
+class Held:
+    """Do not apply this entry, nor any after it, yet (table.md §6.1). ``said``: the
+    sequencer is newly doubted; the peer tells its player and votes for the next one."""
+
+    said: Progress | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Censored:
+    """The sequencer timed out a member whose valid signed message we had been shown
+    in time (table.md §6.2): the peer names the sequencer to its player, with the
+    message and the time-out entry as evidence, and stops nothing."""
+
+    entry: Entry
+    message: Message
+    reason: str
+
+    @property
+    def evidence(self) -> tuple[Message, Entry]:
+        return (self.message, self.entry)
+
+
+class SequencerWatch:
+    """This peer's watch on the sequencer (table.md §6.1-§6.2): the table clock's pace
+    against ours, the ``clock`` entry held back while we doubt it, and the relayed
+    messages kept as evidence. Each term is watched afresh (``new_term``)."""
+
+    def __init__(self) -> None:
+        self.clock = ClockWatch()
+        self.censorship = CensorshipWatch()
+        self.doubted: Doubted | None = None
+
+    # -- the clock (§6.1) ------------------------------------------------------------------
+    def sending(self, message: Message, now_ms: int) -> None:
+        """We send ``message`` now (our clock): once logged, it bounds later clocks."""
+        self.clock.sending(message.hash, now_ms)
+
+    def hold(self, entry: Entry, arrived_ms: int | None, seen: Watched) -> Held | None:
+        """Whether to hold ``entry`` back: the ``clock`` we doubt (again), or a ``clock``
+        that shows the table clock gaining on ours. Only we see it, so it names nobody
+        and stops nothing: if no majority agrees within ``CLOCK_DOUBT_MS``, we follow
+        the table (``trust_due``). None: judge and apply it."""
+        held = self.doubted
+        if held is not None:
+            return Held() if held.entry.hash == entry.hash else None
+        why = self.clock.judge(entry, seen.host, arrived_ms)
+        if why is None:
+            return None
+        self.doubted = Doubted(entry, seen.now_ms)
+        return Held(Progress(f"{seen.state.name_of(seen.host.key)}'s clock runs ahead of this "
+                             "machine's: asking the other players to move the table on "
+                             f"({why})"))
+
+    def deadline(self, seen: Watched) -> int | None:
+        """When ``trust_due`` gives the doubted entry back, if one is held."""
+        held = self.doubted
+        return None if held is None or seen.stopped else held.since_ms + CLOCK_DOUBT_MS
+
+    def trust_due(self, seen: Watched) -> Entry | None:
+        """The doubted entry, once no hand-over came for it in ``CLOCK_DOUBT_MS``: the
+        others trust the clock, so the peer takes it, and the pace is measured afresh."""
+        due = self.deadline(seen)
+        if self.doubted is None or due is None or seen.now_ms < due:
+            return None
+        entry, self.doubted = self.doubted.entry, None
+        self.clock.reanchor()
+        return entry
+
+    def logged(self, entry: Entry) -> None:
+        """``entry`` was accepted: one of ours bounds later clocks; a hand-over at or
+        after the doubted entry's number took its place."""
+        self.clock.logged(entry)
+        if self.doubted is not None and entry.seq >= self.doubted.entry.seq:
+            self.doubted = None
+
+    def new_term(self) -> None:
+        """A hand-over: the new sequencer's clock and conduct are watched afresh."""
+        self.clock = ClockWatch()
+        self.censorship = CensorshipWatch()
+
+    # -- censorship (§6.2) -----------------------------------------------------------------
+    def show(self, message: Message, seen: Watched) -> list[Outgoing]:
+        """Our message the sequencer has sat on: show it to every seated peer, who keep
+        it as evidence (and the sequencer may get it this way if its path lost it)."""
+        others = tuple(p for p in seen.state.seats if p != seen.me)
+        return [Outgoing(others, frame(FRAME_RELAY, message.encode()))] if others else []
+
+    def hear_relay(self, message: Message, ledger: Ledger, seen: Watched) -> list[Outgoing]:
+        """A member's signed message relayed to us (frame ``R``, §6.2, §13.1): keep it as
+        evidence, and pass it on to the sequencer once, so that a message shown to some
+        peers only still reaches the sequencer. Unlogged while the sequencer stays
+        silent, it is work the sequencer owes (``Succession``, through ``relayed_ms``)."""
+        kept = self.censorship.consider(message, ledger, seen.me, seen.now_ms)
+        if kept and not seen.hosting and seen.host != message.author:
+            return [Outgoing((seen.host,), frame(FRAME_RELAY, message.encode()))]
+        return []
+
+    def censored(self, entry: Entry, before: TableState, next_counter: int,
+                 now_ms: int) -> Censored | None:
+        """After ``entry`` (``before``: the table before it; ``next_counter``: its author's
+        next number in our log): the relayed message it proves was censored, if any."""
+        held = self.censorship.logged(entry, before, next_counter, now_ms)
+        if held is None:
+            return None
+        name = before.name_of(held.message.author.key)
+        return Censored(entry, held.message,
+                        f"the sequencer says {name} did not answer, but {name}'s signed "
+                        f"message had been shown to us at entry {held.seen_at}")
+
+    def relayed_ms(self, next_counter: Callable[[PeerId], int]) -> tuple[int, ...]:
+        """When each member's relayed message that is not logged yet came (our clock)."""
+        return tuple(held.at_ms for held in self.censorship.relayed.values()
+                     if held.message.counter >= next_counter(held.message.author))
