@@ -15,6 +15,7 @@ from collections.abc import Callable
 
 from uno_p2p.audit import Status, audit_entries
 from uno_p2p.rules.options import preset
+from uno_p2p.table.bodies import Clock
 from uno_p2p.table.events import PeerMisbehaved
 from uno_p2p.table.frames import (
     FRAME_DROP,
@@ -27,7 +28,7 @@ from uno_p2p.table.frames import (
 )
 from uno_p2p.table.memnet import Network, TableSetup, game_over, seat_table
 from uno_p2p.table.state import TablePhase
-from uno_p2p.wire.envelope import Entry
+from uno_p2p.wire.envelope import Entry, Message
 from uno_p2p.wire.limits import GAP_FILL_AFTER_MS
 
 SEED = b"gap fill"
@@ -137,3 +138,32 @@ def test_any_member_answers_a_sync_request_and_only_the_sequencer_closes_it() ->
             assert out[-1].data[:1] == FRAME_DROP, "the closing D comes last"
         else:
             assert drops == []
+
+
+def test_a_seat_that_takes_over_with_a_gap_open_stops_asking_for_it() -> None:
+    # Nothing is ahead of the sequencer's own log: a gap open when this seat takes over
+    # closes with the old term. It once stayed open, and the new sequencer asked every
+    # member for every entry since the hand-over each second for the rest of the game.
+    options = preset("official", ["target=30"])
+    net = seat_table(TableSetup(3, options, b"gap at the hand-over"))
+    host, bob, _ = net.peers.values()
+    net.run(until=lambda n: host.state.phase == TablePhase.PLAYING)
+    message = Message.sign(host.identity, host.table_id, 10_000, bob.ledger.head, Clock(1))
+    ahead = Entry.countersign(host.identity, bob.state.seq + 60, bytes(32), message)
+    bob.receive(frame(FRAME_ENTRY, ahead.encode()), net.now_ms, host.peer_id)
+    net.flush(bob)
+    assert len(bob.early) == 1, "a countersigned entry ahead of Bob's log is kept"
+    net.silent.add(host.peer_id.key)
+    net.run(until=lambda n: bob.is_host)
+    assert bob.is_host, "Bob, the next seat, took over"
+    asked: list[int] = []
+
+    def note_requests(sender: bytes, recipient: bytes, data: bytes) -> list[bytes]:
+        if sender == bob.peer_id.key and data[:1] == FRAME_SYNC:
+            asked.append(net.now_ms)
+        return [data]
+
+    net.tamper = note_requests
+    took_over = net.now_ms
+    net.run(until=lambda n: n.now_ms > took_over + 60_000)
+    assert asked == [], "the new sequencer asks nobody for what follows its own log"

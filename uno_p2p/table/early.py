@@ -89,15 +89,18 @@ class EarlyEntries:
 
     def new_term(self) -> None:
         """A hand-over was logged: what was kept under the old sequencer stands at places
-        the new term fills anew (table.md §13.3). Forget the entries, not the gap's
-        start: ``settle`` closes it once our log has taken what it could."""
+        the new term fills anew (table.md §13.3). Forget it, and the gap below it: a
+        gap under the new term opens with the next entry that comes early. (A peer that
+        took over is never told of entries ahead of its own log, so a gap it kept open
+        would have made it ask every member for its own entries each second for the
+        rest of the game.)"""
         self.kept.clear()
         self.size = 0
+        self.gap_since = None
 
     def clear(self) -> None:
         """A resync asks the sequencer for everything after our log (§9): forget all."""
         self.new_term()
-        self.gap_since = None
 
     def deadline(self) -> int | None:
         """When ``ask_due`` says yes, if a gap is open."""
