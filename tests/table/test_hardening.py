@@ -93,8 +93,7 @@ class Seer(TablePeer):
                 hand = cy.state.engine.hands[cy.state.my_seat]
                 faces = [(s, cy.state.engine.known[s]) for s in hand if s in cy.state.engine.known]
                 # As if seen when the move was signed: the host judges it with these faces.
-                self.ledger.learned(replace(self.state, engine=learn(game, faces)[0]),
-                                    at_head=True)
+                self.ledger.learned(replace(self.state, engine=learn(game, faces)[0]))
                 self.seen = frozenset(s for s, _ in faces)
         super().receive(data, now_ms, sender, arrived_ms)  # type: ignore[arg-type]
 

@@ -598,18 +598,10 @@ class Ledger:
         self._history.append(state)
         self.digests.append(digest(state))
 
-    def learned(self, state: TableState, *, at_head: bool = False) -> None:
+    def learned(self, state: TableState) -> None:
         """The state with what this peer alone has opened of the cards (table/sight.py):
-        the state from now on; the history keeps what the log alone shows.
-
-        ``at_head``: the history at our head holds it too, so a message signed at our
-        head is judged with it. An honest peer never asks it; a test's host that saw a
-        hand does, to show that no verdict rests on what one peer alone has seen
-        (``judge_publicly``, table.md §7).
-        """
+        the state from now on; the history keeps what the log alone shows."""
         self.state = state
-        if at_head:
-            self._history[-1] = state
 
     @property
     def head(self) -> Head:
