@@ -6,7 +6,8 @@ deck it starts from, the turn's ciphertexts and proof, the joint key, the
 table, round, deck, shuffler and turn), and when the replay reaches that
 turn its verdict is waited for and, if the proof verified, recorded in the
 memo, where the ledger finds it. With fewer than ``MIN_SHUFFLES`` turns no
-pool is made. A statement built wrong would not break a verdict (the
+pool is made, and none for a log whose every proof the memo already holds
+(a game this process just played). A statement built wrong would not break a verdict (the
 ledger checks what the memo lacks), only waste the pool: so the pool here
 is a recorder that runs each statement at once, and every statement an
 honest log yields must verify and land in the memo.
@@ -62,12 +63,6 @@ def empty_memo() -> Iterator[None]:
     VERIFIED.clear()
 
 
-def _prefetch(entries: tuple[Entry, ...]) -> ProofPrefetch:
-    prefetch = ProofPrefetch(entries, workers=1)
-    prefetch.close()  # no processes here: the recorder stands in for the pool
-    return prefetch
-
-
 def _replay(entries: tuple[Entry, ...], prefetch: ProofPrefetch,
             recorder: Recorder) -> list[bool]:
     """``_Audit.replay``'s loop: after each step, send; before each entry, collect. Says,
@@ -96,13 +91,19 @@ def _replay(entries: tuple[Entry, ...], prefetch: ProofPrefetch,
 def test_every_turn_is_sent_as_a_statement_that_verifies(name: str, empty_memo: None) -> None:
     entries = read_log(DATA / name).entries
     turns = [e for e in entries if isinstance(e.body, ShuffleDeck)]
-    prefetch = ProofPrefetch(entries, workers=1)
-    made = prefetch._pool is not None
-    prefetch.close()
-    assert made == (len(turns) >= MIN_SHUFFLES), "a pool only from MIN_SHUFFLES turns on"
     recorder = Recorder(len(turns))
-    prefetch._pool = recorder
+    asked: list[int] = []
+
+    def pool(workers: int) -> Executor:
+        asked.append(workers)
+        return recorder
+
+    prefetch = ProofPrefetch(entries, workers=1, pool=pool)
     memo = _replay(entries, prefetch, recorder)
+    if len(turns) < MIN_SHUFFLES:
+        assert (asked, recorder.statements) == ([], []), "no pool below MIN_SHUFFLES turns"
+        return
+    assert asked == [1], "one pool, of the workers asked for"
     assert len(recorder.statements) == len(turns), "every turn sent once"
     assert all(result is not None for result in recorder.results), "each one verifies"
     assert memo == [True] * len(turns), "each verdict recorded when its turn comes"
@@ -129,10 +130,48 @@ def test_every_turn_is_sent_as_a_statement_that_verifies(name: str, empty_memo: 
     assert recorder.closed
 
 
-def test_below_min_shuffles_no_pool_is_made() -> None:
+def _watched_pool(asked: list[int]) -> Callable[[int], Executor]:
+    """A pool maker that notes each pool asked for (and would fail any job sent)."""
+    def pool(workers: int) -> Executor:
+        asked.append(workers)
+        return Recorder(0)
+    return pool
+
+
+def _audit_walk(entries: tuple[Entry, ...], prefetch: ProofPrefetch) -> None:
+    following = iter(entries[1:])
+    for step in walk(entries):
+        prefetch.after(step.after)
+        upcoming = next(following, None)
+        if upcoming is not None:
+            prefetch.before(upcoming)
+    prefetch.close()
+
+
+def test_below_min_shuffles_no_pool_is_made(empty_memo: None) -> None:
     entries = read_log(DATA / "cheat-bad-shuffle.unolog").entries
     turns = sum(isinstance(e.body, ShuffleDeck) for e in entries)
     assert 0 < turns < MIN_SHUFFLES
-    prefetch = ProofPrefetch(entries)
-    assert prefetch._pool is None
-    prefetch.close()
+    asked: list[int] = []
+    _audit_walk(entries, ProofPrefetch(entries, pool=_watched_pool(asked)))
+    assert asked == []
+
+
+def test_a_log_whose_proofs_this_process_checked_starts_no_pool(empty_memo: None) -> None:
+    """A host audits the game it just played: every proof is in its memo already."""
+    entries = read_log(DATA / "honest-4p-party.unolog").entries
+    assert sum(isinstance(e.body, ShuffleDeck) for e in entries) >= MIN_SHUFFLES
+    for _ in walk(entries):
+        pass  # the replay checks every proof, as playing the game did
+    asked: list[int] = []
+    _audit_walk(entries, ProofPrefetch(entries, pool=_watched_pool(asked)))
+    assert asked == [], "no statement the memo holds is sent, so no pool is started"
+    # Forget one deck's proofs: that deck alone goes to a pool, and it verifies there.
+    VERIFIED.clear()
+    for step in walk(entries):
+        if step.after.decks and len(step.after.decks) > 1:
+            break
+    recorder = Recorder(sum(isinstance(e.body, ShuffleDeck) for e in entries))
+    _audit_walk(entries, ProofPrefetch(entries, pool=lambda n: recorder))
+    assert recorder.statements, "what the memo lacks is sent"
+    assert all(result is not None for result in recorder.results)

@@ -12,7 +12,12 @@ processes; when the replay reaches a turn, it waits for that result and, if
 the proof verified, records the statement in the process's memo
 (``shuffle_proof.VERIFIED``), where the ledger finds it. A proof that fails
 in a worker is simply not recorded: the ledger then checks it itself and
-names the cheat exactly as without the pool. The statement and its check
+names the cheat exactly as without the pool. A statement the memo already
+holds (the process checked it while it played the game it now audits, as a
+host does at the end and the in-memory tests do after every game) is not
+sent, and the pool is only started for the first statement it must check:
+an audit of a game this process just played starts no process at all.
+The statement and its check
 (``ShuffleStatement``, ``check_statement``) are the ones the network shell
 uses to check proofs off its event loop (``uno_p2p.net.verify``). Only the
 audit and net layers use processes or threads; the core stays pure.
@@ -21,7 +26,7 @@ audit and net layers use processes or threads; the core stays pure.
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
@@ -38,7 +43,10 @@ MIN_SHUFFLES = 8
 class ProofPrefetch:
     """Verifies a log's proofs of shuffle in worker processes ahead of the replay."""
 
-    def __init__(self, entries: Sequence[Entry], workers: int | None = None) -> None:
+    def __init__(self, entries: Sequence[Entry], workers: int | None = None,
+                 pool: Callable[[int], Executor] = ProcessPoolExecutor) -> None:
+        """``pool`` makes the executor from a number of workers, when the first statement
+        the memo lacks comes: a process pool, or a stand-in that tests can watch."""
         self._turns: dict[int, list[Entry]] = {}
         for entry in entries:
             if isinstance(entry.body, ShuffleDeck):
@@ -46,17 +54,15 @@ class ProofPrefetch:
         self._sent: set[int] = set()
         self._pending: dict[int, Future[bytes | None]] = {}
         count = sum(len(turns) for turns in self._turns.values())
-        self._pool: Executor | None = None
+        self._make_pool: Callable[[int], Executor] | None = None
         if count >= MIN_SHUFFLES and VERIFIED.enabled:
-            size = workers or max(1, min(os.cpu_count() or 1, 8))
-            try:
-                self._pool = ProcessPoolExecutor(max_workers=size)
-            except (OSError, ValueError, NotImplementedError):
-                self._pool = None  # no processes here: the ledger checks every proof itself
+            self._make_pool = pool
+        self._workers = workers or max(1, min(os.cpu_count() or 1, 8))
+        self._pool: Executor | None = None
 
     def after(self, state: TableState) -> None:
         """The replay reached ``state``: send every turn of each deck created since."""
-        if self._pool is None or state.engine is None:
+        if self._make_pool is None or state.engine is None:
             return
         for deck in state.decks:
             if deck.number not in self._sent and deck.start:
@@ -64,7 +70,6 @@ class ProofPrefetch:
                 self._send(state, deck)
 
     def _send(self, state: TableState, deck: DeckState) -> None:
-        assert self._pool is not None  # noqa: S101 (after() checked)
         key = table_key(state).to_wire()
         previous = tuple(c.to_wire() for c in deck.start)
         for turn, entry in enumerate(self._turns.get(deck.number, [])):
@@ -73,12 +78,26 @@ class ProofPrefetch:
             statement = ShuffleStatement(previous, body.ciphertexts, body.proof, key,
                                          state.table_id, deck.round, deck.number,
                                          entry.author.key, turn)
+            previous = body.ciphertexts
+            if statement.key() in VERIFIED:
+                continue  # this process checked it already: the ledger will find it
+            pool = self._started()
+            if pool is None:
+                return
             try:
-                self._pending[entry.seq] = self._pool.submit(check_statement, statement)
+                self._pending[entry.seq] = pool.submit(check_statement, statement)
             except (BrokenProcessPool, RuntimeError):
                 self.close()
                 return
-            previous = body.ciphertexts
+
+    def _started(self) -> Executor | None:
+        """The pool, started on first use; None once it could not start or was closed."""
+        if self._pool is None and self._make_pool is not None:
+            try:
+                self._pool = self._make_pool(self._workers)
+            except (OSError, ValueError, NotImplementedError):
+                self._make_pool = None  # no processes here: the ledger checks every proof
+        return self._pool
 
     def before(self, entry: Entry) -> None:
         """The replay is about to apply ``entry``: if it is a prefetched turn, wait for its
@@ -94,7 +113,8 @@ class ProofPrefetch:
             VERIFIED.add(key)
 
     def close(self) -> None:
-        """Stop the workers (pending jobs are dropped)."""
+        """Stop the workers (pending jobs are dropped); none start after this."""
+        self._make_pool = None
         if self._pool is not None:
             self._pool.shutdown(wait=True, cancel_futures=True)
             self._pool = None
