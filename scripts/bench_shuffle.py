@@ -20,7 +20,7 @@ from collections.abc import Callable
 from typing import TypeVar
 
 from uno_p2p.crypto.cards import CARD_COUNT
-from uno_p2p.crypto.group import OPS, Scalar, base_mul
+from uno_p2p.crypto.group import OPS, VALID_POINTS, Scalar, base_mul
 from uno_p2p.crypto.shuffle import (
     Ciphertext,
     ShuffleMessage,
@@ -138,7 +138,7 @@ def main(argv: list[str] | None = None) -> int:
     sizes = [int(n) for n in args.sizes.split(",")]
     if any(not 1 <= n <= CARD_COUNT for n in sizes):
         parser.error(f"deck sizes are 1..{CARD_COUNT}")
-    VERIFIED.enabled = False
+    VERIFIED.enabled = VALID_POINTS.enabled = False
     result = {str(n): measure(n, args.repeat, args.budget) for n in sorted(sizes, reverse=True)}
     if args.json:
         print(json.dumps(result))

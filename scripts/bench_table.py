@@ -24,6 +24,7 @@ import sys
 import time
 
 from uno_p2p.crypto.audit import REEXECUTED
+from uno_p2p.crypto.group import VALID_POINTS
 from uno_p2p.crypto.shuffle_proof import VERIFIED
 from uno_p2p.rules.options import preset
 from uno_p2p.rules.state import Phase
@@ -94,7 +95,7 @@ def main(argv: list[str] | None = None) -> int:
                         help="seconds allowed for each whole game (default 120)")
     args = parser.parse_args(argv)
     # Every peer pays its own checks, as on separate machines (no shared memo).
-    VERIFIED.enabled = REEXECUTED.enabled = False
+    VERIFIED.enabled = REEXECUTED.enabled = VALID_POINTS.enabled = False
     sizes = [int(n) for n in args.players.split(",") if n]
     results = {str(n): bench(n, args.target, args.budget) for n in sizes}
     if args.json:

@@ -10,7 +10,9 @@ from uno_p2p.crypto.cards import CARD_COUNT, UnknownCard, card_of, card_point, c
 from uno_p2p.crypto.group import (
     IDENTITY,
     OPS,
+    VALID_POINTS,
     G,
+    ValidPoints,
     InvalidPoint,
     InvalidScalar,
     L,
@@ -66,6 +68,36 @@ def test_points_off_the_curve_are_refused() -> None:
     off_curve = (2).to_bytes(32, "little")
     with pytest.raises(InvalidPoint):
         Point.from_wire(off_curve, peer="m", item="c2")
+
+
+def test_a_point_is_checked_once_per_process_and_a_bad_one_every_time() -> None:
+    """deck.md §1: every point a peer sends is checked; the memo (group.ValidPoints) only
+    spares checking the same valid bytes again, and never lets a bad one through."""
+    VALID_POINTS.clear()
+    valid = base_mul(Scalar(424242)).data
+    mixed_in = bytes.fromhex("ee" + "ff" * 30 + "7f")
+    OPS.reset()
+    for _ in range(3):
+        assert Point.from_wire(valid, peer="p", item="x").data == valid
+        with pytest.raises(InvalidPoint):
+            Point.from_wire(mixed_in, peer="mallory", item="c1")
+    assert OPS.validations == 1 + 3, "the valid point once, the bad one each time"
+    VALID_POINTS.enabled = False
+    try:
+        Point.from_wire(valid, peer="p", item="x")
+    finally:
+        VALID_POINTS.enabled = True
+    assert OPS.validations == 5, "switched off (the benchmarks), every decode checks"
+
+
+def test_the_point_memo_is_bounded_oldest_first() -> None:
+    memo = ValidPoints(size=3)
+    points = [base_mul(Scalar(n)).data for n in range(1, 6)]
+    for raw in points:
+        memo.add(raw)
+    assert [raw in memo for raw in points] == [False, False, True, True, True]
+    memo.clear()
+    assert not any(raw in memo for raw in points)
 
 
 @pytest.mark.parametrize("raw", [b"", bytes(31), bytes(33), "00" * 32, 5, None, [bytes(32)]])

@@ -14,6 +14,7 @@ check nothing, so every point a peer sends must come through ``from_wire``.
 from __future__ import annotations
 
 import hashlib
+import threading
 from dataclasses import dataclass
 
 from nacl import bindings as _na
@@ -72,6 +73,51 @@ class GroupOps:
 
 
 OPS = GroupOps()
+
+
+class ValidPoints:
+    """The last point encodings this process found in the prime-order subgroup.
+
+    That check costs a scalar multiplication (libsodium's ``is_valid_point``,
+    some 80 µs), and a shuffled deck is 216 points that reach one process more
+    than once: a node decodes a turn in its check worker and again when its
+    ledger applies it, and every peer of an in-memory table decodes every turn.
+    Validity is a function of the 32 bytes alone, so a memo keyed by them is
+    exact. Only valid encodings are kept, at most ``size`` (the oldest is
+    forgotten first), so a stranger's points can churn it, never grow it. The
+    network shell decodes on its loop and in its worker threads: writes take a
+    lock, and a read is one dict lookup. ``enabled = False`` measures the real
+    cost (the benchmarks).
+    """
+
+    __slots__ = ("_lock", "_seen", "enabled", "size")
+
+    def __init__(self, size: int = 16384) -> None:
+        self._seen: dict[bytes, None] = {}
+        self._lock = threading.Lock()
+        self.size = size
+        self.enabled = True
+
+    def __contains__(self, raw: bytes) -> bool:
+        return self.enabled and raw in self._seen
+
+    def add(self, raw: bytes) -> None:
+        """Remember a valid encoding."""
+        if not self.enabled:
+            return
+        with self._lock:
+            self._seen[raw] = None
+            while len(self._seen) > self.size:
+                del self._seen[next(iter(self._seen))]
+
+    def clear(self) -> None:
+        """Forget every encoding."""
+        with self._lock:
+            self._seen.clear()
+
+
+#: This process's memo of valid point encodings.
+VALID_POINTS = ValidPoints()
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,11 +194,14 @@ class Point:
         """
         if not isinstance(raw, bytes) or len(raw) != POINT_BYTES:
             raise InvalidMessage(f"{item}: a point must be {POINT_BYTES} bytes")
+        if raw in VALID_POINTS:
+            return cls(raw)
         OPS.validations += 1
         if not _na.crypto_core_ed25519_is_valid_point(raw):
             raise InvalidPoint(
                 f"{item}: not a valid point of the prime-order group", peer=peer, item=item
             )
+        VALID_POINTS.add(raw)
         return cls(raw)
 
     def to_wire(self) -> bytes:
