@@ -20,7 +20,7 @@ GRACE_MS = WAKE_GRACE_MS
 
 def _table(silent: int, start_ms: int = 0) -> tuple[Network, list[PeerId]]:
     """Three bots; the last ``silent`` seats vanish right after the start."""
-    net = seat_table(TableSetup(3, preset("official", ["turn_timer=30"]), b"absent",
+    net = seat_table(TableSetup(3, preset("official", ["turn_timer=30", "target=60"]), b"absent",
                                 start_ms=start_ms))
     seats = list(net.host.state.seats)
     for peer in seats[3 - silent:]:
