@@ -36,6 +36,7 @@ from uno_p2p.table.memnet import NAMES, Network, TableSetup, game_over, seat_tab
 from uno_p2p.table.peer import TablePeer
 from uno_p2p.table.sending import Outgoing
 from uno_p2p.table.state import TablePhase
+from uno_p2p.ui.netsession import NetSession
 from uno_p2p.wire.envelope import Entry
 
 SEAT = 2
@@ -100,6 +101,10 @@ def _ended_alone() -> tuple[Network, set[bytes]]:
     return net, cut
 
 
+def _shown_end(screen: NetSession) -> GameEnded | None:
+    return screen.result
+
+
 async def test_an_end_a_hand_over_supersedes_is_no_end(tmp_path: Path,
                                                         capsys: pytest.CaptureFixture[str]
                                                         ) -> None:
@@ -111,18 +116,30 @@ async def test_an_end_a_hand_over_supersedes_is_no_end(tmp_path: Path,
     ann = net.host
     path = tmp_path / "ann.unolog"
     notes: list[str] = []
-    driver = Unlinked(ann, LogSaver.create(path), on_event=lambda event: None,
-                      on_note=notes.append)
+    screen = NetSession()  # what the full-screen UI reads
+
+    def noted(text: str) -> None:
+        notes.append(text)
+        screen.note(text)
+
+    driver = Unlinked(ann, LogSaver.create(path), on_event=screen.event, on_note=noted)
     driver.mesh = Mesh(driver, DEFAULT_TIMINGS, dials=False)
+    screen.driver = driver
     try:
         driver.pump()
         assert driver.finished.is_set()
         announced = [e for e in net.events[ann.peer_id.key] if isinstance(e, GameEnded)]
         assert announced, "the host's own end was announced to its player"
+        for event in net.events[ann.peer_id.key]:
+            screen.event(event)  # the events the node passed on as they came
+        assert _shown_end(screen) is not None, "the screen shows the end it was told of"
+        assert screen.summaries[-1].game_winner >= 0
         cut.clear()  # the links heal: the hand-over reaches the old host
         net.run(until=lambda n: ann.state.phase != TablePhase.ENDED, max_steps=MAX_STEPS)
         driver.pump()
         assert not driver.finished.is_set(), "the game is not over here any more"
+        assert _shown_end(screen) is None, "the screen forgets an end that is no end"
+        assert screen.summaries[-1].game_winner < 0, "no 'Game over' box either"
         assert read_log(path).entries == ann.ledger.chain.entries
         asked = [o for o in driver.sent if o.data[:1] == FRAME_SYNC]
         assert asked, "it asks the members for what follows its head"

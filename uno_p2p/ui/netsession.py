@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from dataclasses import replace
 from pathlib import Path
 
 from uno_p2p.crypto.identity import PeerId
@@ -435,10 +436,23 @@ class NetSession(SelfPaced):
         self._away, self._me_away = away, me_away
 
     def _wake(self) -> None:
+        self._end_still_stands()
         self._tell_presence()
         self._changed.set()
         for listener in self._listeners:
             listener()
+
+    def _end_still_stands(self) -> None:
+        """An end this seat logged alone is no end once a hand-over it had not seen takes
+        the table on from an entry before it (table.md §13.4; the node follows the
+        table, ``Driver._superseded``): neither the "Game over" box nor an early stop
+        may stay on the screen while the game goes on."""
+        peer = self.peer
+        if self.result is None or peer is None or peer.state.phase == TablePhase.ENDED:
+            return
+        self.result = None
+        if self._summaries and self._summaries[-1].game_winner >= 0:
+            self._summaries[-1] = replace(self._summaries[-1], game_winner=-1)
 
     def _is_me(self, peer: PeerId) -> bool:
         return self.peer is not None and self.peer.peer_id == peer
