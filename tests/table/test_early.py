@@ -66,6 +66,18 @@ def test_what_would_pass_max_early_bytes_is_dropped(monkeypatch: pytest.MonkeyPa
     assert (len(early), early.size) == (2, 2 * one)
 
 
+def test_entries_that_fill_max_early_bytes_exactly_are_all_kept(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """table.md §9.1: kept "only up to ... MAX_EARLY_BYTES together": up to, so the bound
+    itself is allowed."""
+    one = len(_entry(10).encode())
+    monkeypatch.setattr(early_module, "MAX_EARLY_BYTES", 2 * one)
+    early = EarlyEntries()
+    for n in range(3):
+        early.keep(_entry(10 + n), HOST.peer, 1_000)
+    assert (len(early), early.size) == (2, 2 * one)
+
+
 def test_an_entry_that_does_not_verify_is_told_and_not_kept() -> None:
     early = EarlyEntries()
     forged = _entry(7, signer=SEAT)  # not countersigned by the sequencer
