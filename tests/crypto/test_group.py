@@ -100,6 +100,37 @@ def test_the_point_memo_is_bounded_oldest_first() -> None:
     assert not any(raw in memo for raw in points)
 
 
+def test_the_point_memo_takes_writes_from_several_threads_at_once() -> None:
+    """The network shell decodes on its loop and in two worker threads; the memo has no
+    lock (the pure layer takes none): racing writers never raise, and it stays bounded."""
+    import sys
+    import threading
+
+    memo = ValidPoints(size=8)
+    keys = [bytes([n % 256, n // 256]) * 16 for n in range(4 * 2_000)]
+    failures: list[BaseException] = []
+
+    def write(part: list[bytes]) -> None:
+        try:
+            for raw in part:
+                memo.add(raw)
+        except BaseException as error:  # reported below
+            failures.append(error)
+
+    writers = [threading.Thread(target=write, args=(keys[i::4],)) for i in range(4)]
+    switch = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)  # switch threads as often as CPython can: races show
+    try:
+        for writer in writers:
+            writer.start()
+        for writer in writers:
+            writer.join(30)
+    finally:
+        sys.setswitchinterval(switch)
+    assert failures == []
+    assert sum(raw in memo for raw in keys) <= 8 + len(writers)
+
+
 @pytest.mark.parametrize("raw", [b"", bytes(31), bytes(33), "00" * 32, 5, None, [bytes(32)]])
 def test_wrong_shapes_are_invalid_messages(raw: object) -> None:
     with pytest.raises(InvalidMessage):

@@ -13,8 +13,8 @@ check nothing, so every point a peer sends must come through ``from_wire``.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
-import threading
 from dataclasses import dataclass
 
 from nacl import bindings as _na
@@ -83,18 +83,19 @@ class ValidPoints:
     than once: a node decodes a turn in its check worker and again when its
     ledger applies it, and every peer of an in-memory table decodes every turn.
     Validity is a function of the 32 bytes alone, so a memo keyed by them is
-    exact. Only valid encodings are kept, at most ``size`` (the oldest is
+    exact. Only valid encodings are kept, about ``size`` (the oldest is
     forgotten first), so a stranger's points can churn it, never grow it. The
-    network shell decodes on its loop and in its worker threads: writes take a
-    lock, and a read is one dict lookup. ``enabled = False`` measures the real
-    cost (the benchmarks).
+    network shell decodes on its loop and in its worker threads, and this layer
+    takes no locks (it does no I/O or threading of its own): each step below is
+    one dict operation, atomic in CPython, so two threads at once can at worst
+    forget one entry more or keep one more. ``enabled = False`` measures the
+    real cost (the benchmarks).
     """
 
-    __slots__ = ("_lock", "_seen", "enabled", "size")
+    __slots__ = ("_seen", "enabled", "size")
 
     def __init__(self, size: int = 16384) -> None:
         self._seen: dict[bytes, None] = {}
-        self._lock = threading.Lock()
         self.size = size
         self.enabled = True
 
@@ -105,15 +106,16 @@ class ValidPoints:
         """Remember a valid encoding."""
         if not self.enabled:
             return
-        with self._lock:
-            self._seen[raw] = None
-            while len(self._seen) > self.size:
-                del self._seen[next(iter(self._seen))]
+        seen = self._seen
+        seen[raw] = None
+        while len(seen) > self.size:
+            # Another thread may have taken the same oldest entry, or emptied the memo.
+            with contextlib.suppress(KeyError, StopIteration, RuntimeError):
+                del seen[next(iter(seen))]
 
     def clear(self) -> None:
         """Forget every encoding."""
-        with self._lock:
-            self._seen.clear()
+        self._seen.clear()
 
 
 #: This process's memo of valid point encodings.
