@@ -4,6 +4,8 @@ says what the seat owes next; sending it is the peer's."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from uno_p2p.crypto.identity import Identity
 from uno_p2p.rules.options import preset
 from uno_p2p.table.bodies import Abort
@@ -50,3 +52,29 @@ def test_an_abort_owed_goes_first_and_only_when_no_message_of_ours_is_on_its_way
     assert owed() == Say(abort)
     assert _abort_owed(mine) is None
     assert owed() != Say(abort), "sent once"
+
+
+def test_the_seats_next_deadline_is_the_earliest_of_its_own() -> None:
+    """table.md §6: a bot holds its move while a missed UNO may still be caught
+    (``catch_grace_ms`` from when another seat was exposed) and while it thinks
+    (``think_ms`` from when it first saw the position, never past half the turn timer);
+    the peer's timer asks the seat for the earlier of the two."""
+    net = seat_table(TableSetup(3, preset("official", ["target=30"]), SEED))
+    bob = net.peers[Identity(seeded(SEED, "identity 1")).peer.key]
+    net.run(until=lambda _: bob.state.engine is not None, max_steps=100_000)
+    state, game = bob.state, bob.state.engine
+    assert game is not None
+    assert state.my_seat is not None
+    base = max(state.clock_ms, bob.now_ms)
+    other = (state.my_seat + 1) % len(state.seats)
+    options = replace(game.options, catch_grace_ms=1_500, turn_timer=60)
+    exposed = replace(state, engine=replace(game, options=options, exposed=other,
+                                            exposed_ms=base))
+    at = Moment(exposed, bob.peer_id, base + 200, bot_kind="heuristic")
+    mine = Initiative(seeded(SEED, "bot"), pauses_between_rounds=False, think_ms=500,
+                      thinking=(state.seq, base))
+    assert mine.deadline(at) == base + 500, "the bot is done thinking before the grace ends"
+    mine.think_ms = 4_000
+    assert mine.deadline(at) == base + 1_500, "the grace ends before the bot is done"
+    assert Initiative(seeded(SEED, "bot"), pauses_between_rounds=False).deadline(
+        Moment(state, bob.peer_id, base, bot_kind="heuristic")) is None, "nothing to wait for"

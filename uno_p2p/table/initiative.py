@@ -217,6 +217,13 @@ class Initiative:
         return min(self.think_ms, timer_ms // 2) if timer_ms else self.think_ms
 
     # -- when to look again ------------------------------------------------------------------
+    def deadline(self, now: Moment) -> int | None:
+        """When this seat next has something to do of its own accord, if ever: the grace
+        for a missed UNO ends, its bot stops thinking, or its pause between rounds ends
+        (which this call may end, or start holding, as ``pause_deadline`` does)."""
+        times = (self.grace_deadline(now), self.think_deadline(now), self.pause_deadline(now))
+        return min((t for t in times if t is not None), default=None)
+
     def think_deadline(self, now: Moment) -> int | None:
         """When the bot's thinking over the current position ends, while it has not."""
         since = self.thinking

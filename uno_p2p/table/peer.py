@@ -361,30 +361,18 @@ class TablePeer(Controls):
             self._events.append(said)
 
     def next_timer(self) -> int | None:
-        """The time ``handle_timer`` should be called at, if any."""
-        times = []
-        if self.sequencer is not None and self.stopped is None:
-            timer = self.sequencer.next_timer()
-            if timer is not None:
-                times.append(timer)
-        now, mine = self._moment(), self.initiative
-        for deadline in (mine.grace_deadline(now), mine.think_deadline(now),
-                         mine.pause_deadline(now)):
-            if deadline is not None:
-                times.append(deadline)
-        relay = self.outbox.relay_at()
-        if relay is not None and self.stopped is None:
-            times.append(relay)
-        doubted = self.watch.deadline(self._watched())
-        if doubted is not None:
-            times.append(doubted)
-        lost = self.succession.deadline(self._seen())
-        if lost is not None:
-            times.append(lost)
-        gap = self.early.deadline()
-        if gap is not None and self.stopped is None:
-            times.append(gap)
-        return min(times) if times else None
+        """The time ``handle_timer`` should be called at, if any: the earliest of the
+        parts' own deadlines; a stopped peer's sequencer, outbox and gap wait for nothing."""
+        going = self.stopped is None
+        deadlines = (
+            self.sequencer.next_timer() if self.sequencer is not None and going else None,
+            self.initiative.deadline(self._moment()),
+            self.outbox.relay_at() if going else None,
+            self.watch.deadline(self._watched()),
+            self.succession.deadline(self._seen()),
+            self.early.deadline() if going else None,
+        )
+        return min((t for t in deadlines if t is not None), default=None)
 
     def handle_timer(self, now_ms: int) -> None:
         """Time has come: the host times out a turn or a stalled peer; a bot waits no more;
