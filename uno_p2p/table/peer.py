@@ -24,9 +24,7 @@ from collections import deque
 from collections.abc import Callable, Iterable, Sequence
 from typing import ClassVar
 
-from uno_p2p.crypto.channel import ChannelKey
 from uno_p2p.crypto.identity import Identity, PeerId
-from uno_p2p.crypto.keys import PeerSecrets
 from uno_p2p.errors import (
     IllegalAction,
     InvalidMessage,
@@ -66,19 +64,18 @@ from uno_p2p.table.ledger import Ledger
 from uno_p2p.table.offload import Duty, DutyDesk, DutyJob, Statement, body_statements
 from uno_p2p.table.outbox import SYNCED, InFlight, Outbox
 from uno_p2p.table.player import BotPlayer, Player
-from uno_p2p.table.sending import NONCE_BYTES, Maker, Outgoing, derive
+from uno_p2p.table.sending import ENTROPY_MIN, Maker, Outgoing, SeatSecrets
 from uno_p2p.table.sequencer import Outcome, Sequencer
 from uno_p2p.table.sight import Sight
 from uno_p2p.table.state import Misbehaviour, TablePhase, TableState
 from uno_p2p.table.succession import Seen, Steps, Succession, relayed_ok, supersede
 from uno_p2p.table.watch import SequencerWatch, Watched
 from uno_p2p.wire.chain import ChainError
-from uno_p2p.wire.envelope import PROTOCOL_VERSION, TABLE_ID_BYTES, Entry, Head, Message
+from uno_p2p.wire.envelope import PROTOCOL_VERSION, Entry, Head, Message
 from uno_p2p.wire.lobby import Join, OpenTable
 from uno_p2p.wire.private import Sealed
 from uno_p2p.wire.registry import Body
 
-ENTROPY_MIN = 32
 __all__ = ["ENTROPY_MIN", "SYNCED", "InFlight", "TablePeer"]
 
 
@@ -92,28 +89,21 @@ class TablePeer(Controls):
     def __init__(self, identity: Identity, entropy: bytes, *, table_id: bytes, host: PeerId,
                  name: str, bot: str | None = "heuristic", nonce: bytes = b"",
                  version: int = PROTOCOL_VERSION, player: Player | None = None) -> None:
-        if len(entropy) < ENTROPY_MIN or len(table_id) != TABLE_ID_BYTES or \
-                len(nonce) not in (0, NONCE_BYTES):
-            raise LocalProtocolError("a peer needs 32+ bytes of entropy, a 16-byte table id "
-                                     "and a 16-byte nonce (or none, to simulate)")
+        # table.md §2.1: every secret is bound to this game's fresh nonce (the shell
+        # draws it and keeps it with the entropy, to resume).
+        mine = SeatSecrets.derive(entropy, table_id=table_id, nonce=nonce, peer=identity.peer.key)
         self.identity = identity
         self.name = name
         self.table_id = table_id
         self.host_id = host
-        # table.md §2.1: every secret is bound to this game's fresh nonce (the shell
-        # draws it and keeps it with the entropy, to resume).
-        self.secrets = PeerSecrets.from_seed(derive(entropy, "deck", table_id, nonce),
-                                             table=table_id, peer=identity.peer.key)
-        self.channel_seed = derive(entropy, "channel", table_id, nonce)
-        self.channel = ChannelKey(self.channel_seed)
+        self.secrets, self.channel_seed, self.channel = mine.deck, mine.channel_seed, mine.channel
         self.bot_kind = bot
         #: What this seat chooses to send (``table/player.py``): its moves, its private
         #: reveals, whether it does its work.
         self.player: Player = self.player_class() if player is None else player
         #: table.md §5-§6: what this seat does of its own accord (a person's seat, ``bot``
         #: None, pauses between rounds for its player).
-        self.initiative = Initiative(derive(entropy, "bot", table_id, nonce),
-                                     pauses_between_rounds=bot is None)
+        self.initiative = Initiative(mine.bot_seed, pauses_between_rounds=bot is None)
         # wire.md §3: the version this peer signs in until entry 0 says the table's.
         self.ledger = Ledger(table_id, host, identity.peer.key, version=version)
         #: table.md §3.1: our message numbers and our one message in flight (the host's
