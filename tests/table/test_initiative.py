@@ -24,6 +24,14 @@ def _bob() -> TablePeer:
     return net.peers[Identity(seeded(SEED, "identity 1")).peer.key]
 
 
+def _bob_in_play() -> TablePeer:
+    """Bob, seat 1 of a 3-seat table, once his engine runs."""
+    net = seat_table(TableSetup(3, preset("official", ["target=30"]), SEED))
+    bob = net.peers[Identity(seeded(SEED, "identity 1")).peer.key]
+    net.run(until=lambda _: bob.state.engine is not None, max_steps=100_000)
+    return bob
+
+
 def _abort_owed(mine: Initiative) -> Abort | None:
     """The abort ``mine`` owes now (a call, so a check after a step is not taken for
     one made before it)."""
@@ -59,9 +67,7 @@ def test_the_seats_next_deadline_is_the_earliest_of_its_own() -> None:
     (``catch_grace_ms`` from when another seat was exposed) and while it thinks
     (``think_ms`` from when it first saw the position, never past half the turn timer);
     the peer's timer asks the seat for the earlier of the two."""
-    net = seat_table(TableSetup(3, preset("official", ["target=30"]), SEED))
-    bob = net.peers[Identity(seeded(SEED, "identity 1")).peer.key]
-    net.run(until=lambda _: bob.state.engine is not None, max_steps=100_000)
+    bob = _bob_in_play()
     state, game = bob.state, bob.state.engine
     assert game is not None
     assert state.my_seat is not None
@@ -78,3 +84,17 @@ def test_the_seats_next_deadline_is_the_earliest_of_its_own() -> None:
     assert mine.deadline(at) == base + 1_500, "the grace ends before the bot is done"
     assert Initiative(seeded(SEED, "bot"), pauses_between_rounds=False).deadline(
         Moment(state, bob.peer_id, base, bot_kind="heuristic")) is None, "nothing to wait for"
+
+
+def test_a_seat_works_ahead_only_when_its_work_would_go_out_next() -> None:
+    """deck.md §6.3: a turn sent on an entry still being checked is the one the seat
+    would send next; so none once stopped (table.md §7.4), none while a message of ours
+    is on its way (§3.1), and none before an abort the seat owes (§7.3)."""
+    bob = _bob_in_play()
+    now = Moment(bob.state, bob.peer_id, bob.now_ms, bot_kind="heuristic")
+    mine = Initiative(seeded(SEED, "bot"), pauses_between_rounds=False)
+    assert mine.works_ahead(now)
+    assert not mine.works_ahead(replace(now, stopped=True))
+    assert not mine.works_ahead(replace(now, busy=True))
+    mine.pending_abort = Abort(bob.state.seats[2], "bad_private_share", "its share is wrong")
+    assert not mine.works_ahead(now)

@@ -144,6 +144,14 @@ class Initiative:
             return Reveal(state.seats[to], PrivateShares(items))
         return Turn()
 
+    def works_ahead(self, now: Moment) -> bool:
+        """Whether the seat may send its work on an entry still being checked (deck.md
+        §6.3): only when its work would go out next, so never once stopped, while a
+        message of ours is on its way, with an abort owed, or in the pause between
+        rounds (which this call may end, or start holding, as ``pause_deadline`` does)."""
+        return not now.stopped and not now.busy and self.pending_abort is None and \
+            self.pause_deadline(now) is None
+
     def _owes_ready(self, now: Moment) -> bool:
         """Whether to say ready now: once after joining when asked to, and, for a bot,
         again each time a ``set_options`` cleared it (table.md §3.2): a bot plays any

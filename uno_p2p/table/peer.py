@@ -738,10 +738,9 @@ class TablePeer(Controls):
         Returns the statements of the turn sent, for the shell to check (none: nothing
         sent). If ``entry`` is then refused, the peer stops before any share of the deck.
         """
-        me, mine = self.state.my_seat, self.initiative
-        if me is None or self.sequencer is not None or self.stopped is not None or \
-                self.outbox.busy or mine.pending_abort is not None or \
-                mine.pause_deadline(self._moment()) is not None:
+        me = self.state.my_seat
+        if me is None or self.sequencer is not None or \
+                not self.initiative.works_ahead(self._moment()):
             return ()
         pending = self.ledger.pending_check(entry)
         body = None if pending is None else \
