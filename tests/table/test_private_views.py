@@ -183,6 +183,10 @@ def test_forged_messages_in_a_players_name_never_get_it_convicted() -> None:
     assert not [n for n in notices if decode_drop(n[1:]).code != "synced"]
     blamed = {e.peer for _, e in named(net, "forged_message")}
     assert blamed == {cy.peer_id}
+    # Each names the link by its seat's name, at no entry, with the forgery in Bob's
+    # name as its evidence.
+    assert {(e.name, e.entry, len(e.evidence), e.evidence[0].author)
+            for _, e in named(net, "forged_message")} == {(cy.name, None, 1, bob.peer_id)}
 
 
 def test_a_drop_notice_that_names_another_message_changes_nothing() -> None:

@@ -59,7 +59,7 @@ from uno_p2p.table.frames import (
     frame,
     sync_request,
 )
-from uno_p2p.table.initiative import Initiative, Moment, Reveal, RoundPause, Say, Work
+from uno_p2p.table.initiative import Initiative, Moment, Reveal, Say, Work
 from uno_p2p.table.ledger import Ledger
 from uno_p2p.table.offload import Duty, DutyDesk, DutyJob, Statement, body_statements
 from uno_p2p.table.outbox import SYNCED, InFlight, Outbox
@@ -238,10 +238,6 @@ class TablePeer(Controls):
         self.initiative.pauses_between_rounds = value
 
     @property
-    def round_pause(self) -> RoundPause:
-        return self.initiative.round_pause
-
-    @property
     def counter(self) -> int:
         """The number our next message takes (the outbox's, table.md §3.1)."""
         return self.outbox.counter
@@ -325,12 +321,9 @@ class TablePeer(Controls):
         assert self.sequencer is not None  # noqa: S101 (the caller's condition)
         outcome = self.sequencer.submit(message, self.now_ms)
         if outcome.forged:
-            name = "" if sender is None else self.state.name_of(sender.key)
-            self._events.append(PeerMisbehaved(
-                sender, name, None, "forged_message",
-                f"sent a message in {self.state.name_of(message.author.key)}'s name that "
-                f"{self.state.name_of(message.author.key)} did not sign: {outcome.forged}",
-                (message,)))
+            author = self.state.name_of(message.author.key)
+            self._misbehaved(sender, None, "forged_message", f"sent a message in {author}'s "
+                             f"name that {author} did not sign: {outcome.forged}", (message,))
         self._order(outcome)
 
     # -- chat (table.md §15) -------------------------------------------------------------
