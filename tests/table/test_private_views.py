@@ -38,7 +38,7 @@ def thinking_table(players: int, seed: bytes,
                    custom: dict[int, type[TablePeer]] | None = None) -> Network:
     net = seat_table(TableSetup(players, preset("official", OPTIONS), seed), custom=custom)
     for peer in net.peers.values():
-        peer.think_ms = THINK_MS
+        peer.initiative.think_ms = THINK_MS
     return net
 
 

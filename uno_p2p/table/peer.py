@@ -219,25 +219,6 @@ class TablePeer(Controls):
         return self.sequencer is not None
 
     @property
-    def think_ms(self) -> int:
-        """How long this seat's bot thinks before each move (0: at once); the shell sets
-        it, so people at the table can follow the bot."""
-        return self.initiative.think_ms
-
-    @think_ms.setter
-    def think_ms(self, value: int) -> None:
-        self.initiative.think_ms = value
-
-    @property
-    def pauses_between_rounds(self) -> bool:
-        """Whether this seat waits for its player between rounds (table.md §6)."""
-        return self.initiative.pauses_between_rounds
-
-    @pauses_between_rounds.setter
-    def pauses_between_rounds(self, value: bool) -> None:
-        self.initiative.pauses_between_rounds = value
-
-    @property
     def counter(self) -> int:
         """The number our next message takes (the outbox's, table.md §3.1)."""
         return self.outbox.counter
