@@ -433,7 +433,9 @@ class TablePeer(Controls):
             self.ledger.truncate(steps.forget_from)
         if steps.handover is not None:
             self.sequencer = Sequencer(self.identity, self.ledger, outbox=self.outbox)
-            self.outbox.counter = self.ledger.chain.next_counter(self.peer_id)
+            # Our term starts: what we signed before it is void, our hand-over takes the
+            # number after our last logged message (§13.3).
+            self.outbox.new_term(self.ledger.chain.next_counter(self.peer_id))
             self._order(self.sequencer.take_over(steps.handover, self.now_ms))
 
     def _follow(self, body: Handover) -> None:
