@@ -446,8 +446,8 @@ class TablePeer(Controls):
         if body.new != self.peer_id:
             self.sequencer = None  # a returning old host plays on as an ordinary peer
         elif self.sequencer is None:
-            self.sequencer = Sequencer(self.identity, self.ledger, outbox=self.outbox)
-            self.sequencer.last_progress_ms = self.now_ms
+            self.sequencer = Sequencer(self.identity, self.ledger, outbox=self.outbox,
+                                       progress_ms=self.now_ms)
         if self.sequencer is not None:
             # The old host is gone until it shows up again: a majority held it gone
             # already, so if the table waits for it, it is removed at once (§14.1).
