@@ -5,7 +5,7 @@ each with its destination), events out (``next_event``), the local player's
 moves in (``act``), timers (``next_timer`` / ``handle_timer``). No clock,
 no randomness, no I/O: every secret of the peer (deck key share, shuffle
 master seed, channel key, bot choices) is derived from the ``entropy`` it is
-given, and the time comes in as ``now_ms``.
+given (``sending.SeatSecrets``, §2.1), and the time comes in as ``now_ms``.
 
 Every entry is applied through ``Ledger.accept`` (chain, then table rules,
 engine and proofs), the same path the audit's ``replay`` runs. The host's
