@@ -8,11 +8,12 @@ from dataclasses import replace
 
 from uno_p2p.crypto.identity import Identity
 from uno_p2p.rules.options import preset
-from uno_p2p.table.bodies import Abort
+from uno_p2p.table.bodies import MAX_REASON, Abort
 from uno_p2p.table.initiative import Initiative, Moment, Say
 from uno_p2p.table.memnet import TableSetup, seat_table, seeded
 from uno_p2p.table.offload import DutyDesk
 from uno_p2p.table.peer import TablePeer
+from uno_p2p.table.state import TablePhase
 
 SEED = b"initiative"
 
@@ -98,3 +99,21 @@ def test_a_seat_works_ahead_only_when_its_work_would_go_out_next() -> None:
     assert not mine.works_ahead(replace(now, busy=True))
     mine.pending_abort = Abort(bob.state.seats[2], "bad_private_share", "its share is wrong")
     assert not mine.works_ahead(now)
+
+
+def test_a_fault_only_this_seat_sees_makes_it_owe_an_abort_while_a_game_runs() -> None:
+    """§7.3: the recipient of a bad private share logs an ``abort`` naming its sender;
+    §2: an ``abort`` stops the game from ``keys`` or ``playing``, so only there is one
+    owed (its reason within the wire's ``MAX_REASON``), and a later fault's takes the
+    place of one not yet sent."""
+    bob = _bob_in_play()
+    state = bob.state
+    cy, ann = state.seats[2], state.seats[0]
+    mine = Initiative(seeded(SEED, "bot"), pauses_between_rounds=False)
+    for phase in (TablePhase.LOBBY, TablePhase.REVEALING, TablePhase.ENDED):
+        mine.owe_abort(replace(state, phase=phase), cy, "bad_private_share", "wrong")
+        assert mine.pending_abort is None, phase
+    mine.owe_abort(state, cy, "bad_private_share", "x" * (MAX_REASON + 50))
+    assert mine.pending_abort == Abort(cy, "bad_private_share", "x" * MAX_REASON)
+    mine.owe_abort(replace(state, phase=TablePhase.KEYS), ann, "bad_private_reveal", "late")
+    assert mine.pending_abort == Abort(ann, "bad_private_reveal", "late")

@@ -21,7 +21,7 @@ from uno_p2p.crypto.keys import PeerSecrets
 from uno_p2p.rules.actions import Action
 from uno_p2p.rules.bots import BOTS, Bot
 from uno_p2p.rules.legal import legal_actions
-from uno_p2p.table.bodies import Abort, PrivateShares
+from uno_p2p.table.bodies import MAX_REASON, Abort, PrivateShares
 from uno_p2p.table.duties import make_item, private_shares_owed, waiting_for
 from uno_p2p.table.events import HandChanged, Progress, TableEvent, YourTurn
 from uno_p2p.table.offload import Asked, DutyDesk
@@ -143,6 +143,13 @@ class Initiative:
             items = tuple(make_item(state, secrets, me, o) for o in owed)
             return Reveal(state.seats[to], PrivateShares(items))
         return Turn()
+
+    def owe_abort(self, state: TableState, culprit: PeerId, code: str, reason: str) -> None:
+        """A fault only this seat can see (table.md §7.3): while an abort still stops the
+        game (``keys``, ``playing``, §2), the seat owes one naming ``culprit``, sent
+        before any work; a later such fault takes its place."""
+        if state.phase in (TablePhase.KEYS, TablePhase.PLAYING):
+            self.pending_abort = Abort(culprit, code, reason[:MAX_REASON])
 
     def works_ahead(self, now: Moment) -> bool:
         """Whether the seat may send its work on an entry still being checked (deck.md

@@ -34,7 +34,7 @@ from uno_p2p.errors import (
 from uno_p2p.rules.bots import Bot
 from uno_p2p.rules.options import Options
 from uno_p2p.table.announce import announcement, drop_sent, sync_answer, sync_asked
-from uno_p2p.table.bodies import Abort, Clock, Handover, PrivateShares, Remove
+from uno_p2p.table.bodies import Clock, Handover, PrivateShares, Remove
 from uno_p2p.table.chat import Chat
 from uno_p2p.table.controls import Controls
 from uno_p2p.table.duties import turn_on_pending
@@ -67,7 +67,7 @@ from uno_p2p.table.player import BotPlayer, Player
 from uno_p2p.table.sending import ENTROPY_MIN, Maker, Outgoing, SeatSecrets
 from uno_p2p.table.sequencer import Outcome, Sequencer
 from uno_p2p.table.sight import Sight
-from uno_p2p.table.state import Misbehaviour, TablePhase, TableState
+from uno_p2p.table.state import Misbehaviour, TableState
 from uno_p2p.table.succession import Seen, Steps, Succession, relayed_ok, supersede
 from uno_p2p.table.watch import SequencerWatch, Watched
 from uno_p2p.wire.chain import ChainError
@@ -648,8 +648,7 @@ class TablePeer(Controls):
                 evidence: tuple[Entry, ...]) -> None:
         """A fault only this peer can see: name it, and stop the game (table.md §7.3)."""
         self._misbehaved(culprit, seq, code, reason, evidence)
-        if self.state.phase in (TablePhase.KEYS, TablePhase.PLAYING):
-            self.initiative.pending_abort = Abort(culprit, code, reason[:200])
+        self.initiative.owe_abort(self.state, culprit, code, reason)
 
     # -- driving: duties, then the player (``initiative``) -----------------------------
     def _moment(self) -> Moment:
