@@ -159,6 +159,16 @@ class Initiative:
         return not now.stopped and not now.busy and self.pending_abort is None and \
             self.pause_deadline(now) is None
 
+    def ready_on_joining(self, ready: bool, *, bot: bool) -> None:
+        """Whether the seat says ready once it has joined; a bot that does says it again
+        each time the host's new rules clear it (table.md §3.2)."""
+        self.ready_wanted = ready
+        self.stays_ready = ready and bot
+
+    def stay_not_ready(self) -> None:
+        """The player said "not ready": the seat no longer says ready by itself."""
+        self.stays_ready = False
+
     def _owes_ready(self, now: Moment) -> bool:
         """Whether to say ready now: once after joining when asked to, and, for a bot,
         again each time a ``set_options`` cleared it (table.md §3.2): a bot plays any

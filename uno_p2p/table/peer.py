@@ -156,8 +156,7 @@ class TablePeer(Controls):
         peer = cls(identity, entropy, table_id=table_id, host=host, name=name, bot=bot,
                    nonce=nonce, version=version)
         peer.send(Join(name, peer.channel.public))
-        peer.initiative.ready_wanted = ready
-        peer.initiative.stays_ready = ready and bot is not None
+        peer.initiative.ready_on_joining(ready, bot=bot is not None)
         return peer
 
     @classmethod
