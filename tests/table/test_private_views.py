@@ -263,7 +263,7 @@ def test_the_sequencer_never_times_out_its_own_seat() -> None:
     identity = Identity(seeded(b"own seat", "identity 0"))
     assert identity.peer == host.peer_id
     sequencer = Sequencer(identity, ledger)
-    sequencer.counter = ledger.chain.next_counter(host.peer_id)
+    sequencer.outbox.counter = ledger.chain.next_counter(host.peer_id)
     late = sequencer.next_timer()
     assert late == RESPONSE_TIMEOUT_MS
     outcome = sequencer.tick(late)  # on time: a far later tick is the sequencer away (§6.3)

@@ -151,10 +151,6 @@ class Sequencer:
         """The number the host's next own message takes (its outbox's)."""
         return self.outbox.counter
 
-    @counter.setter
-    def counter(self, value: int) -> None:
-        self.outbox.counter = value
-
     def awake(self, now_ms: int) -> None:
         """The shell runs, now (it says so every fraction of a second while it does):
         a gap of ``WOKE_LATE_MS`` since it last said so means this machine was away,
