@@ -162,10 +162,10 @@ def test_a_text_player_does_not_hold_the_next_round(
     me, host = Identity(seeded(b"text", "me")), Identity(seeded(b"text", "host")).peer
     peer = TablePeer.join(me, seeded(b"text", "entropy"), table_id=bytes(16), host=host,
                           name="Ann", bot=None)
-    before = peer.pauses_between_rounds
+    before = peer.initiative.pauses_between_rounds
     console = Console(True)
     console.driver = cast(Driver, SimpleNamespace(seated=peer))
     console.event(GameStarted(("Ann", "Bob"), preset("official")))
-    assert (before, peer.pauses_between_rounds) == (True, False)
+    assert (before, peer.initiative.pauses_between_rounds) == (True, False)
     assert capsys.readouterr().out.splitlines()[-1] == lan.GAME_STARTS.format(
         players="Ann, Bob")

@@ -1,4 +1,4 @@
-"""A bot that thinks (``TablePeer.think_ms``) so people can follow it: it moves
+"""A bot that thinks (``Initiative.think_ms``) so people can follow it: it moves
 that long after it first saw the position it answers, once per position, never
 long enough to be timed out, and the game goes on to its end."""
 
@@ -52,7 +52,7 @@ def _play(think_ms: int, options: str) -> tuple[Network, tuple[Entry, ...]]:
                                 b"thinking bots"), peer_class=Watched)
     for peer in net.peers.values():
         if not peer.is_host:
-            peer.think_ms = think_ms
+            peer.initiative.think_ms = think_ms
     net.run(until=game_over)
     assert game_over(net)
     return net, net.entries()

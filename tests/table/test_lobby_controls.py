@@ -152,3 +152,25 @@ def test_bots_say_ready_again_after_each_change_of_the_rules() -> None:
     lobby = net.host.state.lobby
     assert lobby is not None
     assert [p.peer_id.key in lobby.ready for p in bots] == [False, True, True]
+
+
+def test_a_persons_seat_says_ready_once_and_not_again_after_a_change_of_the_rules() -> None:
+    """table.md §3.2: a seat that joins ready says so once; the host's ``set_options``
+    clears every ready, and a person's seat (no bot) is then not ready until its player
+    says so: only a bot plays any rules (issue 25)."""
+    seed = b"a person's ready"
+    net = _lobby(seed)
+    person = net.add(TablePeer.join(Identity(seeded(seed, "id 9")), seeded(seed, "e 9"),
+                                    table_id=net.host.table_id, host=net.host.peer_id,
+                                    name="Pat", bot=None))
+    net.run()
+    bot = next(p for p in net.peers.values() if p.name == "P1")
+    lobby = net.host.state.lobby
+    assert lobby is not None
+    assert {bot.peer_id.key, person.peer_id.key} <= lobby.ready
+    net.host.set_options(preset("house"), "house")
+    net.flush(net.host)
+    net.run()
+    lobby = net.host.state.lobby
+    assert lobby is not None
+    assert (bot.peer_id.key in lobby.ready, person.peer_id.key in lobby.ready) == (True, False)

@@ -38,7 +38,7 @@ def thinking_table(players: int, seed: bytes,
                    custom: dict[int, type[TablePeer]] | None = None) -> Network:
     net = seat_table(TableSetup(players, preset("official", OPTIONS), seed), custom=custom)
     for peer in net.peers.values():
-        peer.think_ms = THINK_MS
+        peer.initiative.think_ms = THINK_MS
     return net
 
 
@@ -183,6 +183,10 @@ def test_forged_messages_in_a_players_name_never_get_it_convicted() -> None:
     assert not [n for n in notices if decode_drop(n[1:]).code != "synced"]
     blamed = {e.peer for _, e in named(net, "forged_message")}
     assert blamed == {cy.peer_id}
+    # Each names the link by its seat's name, at no entry, with the forgery in Bob's
+    # name as its evidence.
+    assert {(e.name, e.entry, len(e.evidence), e.evidence[0].author)
+            for _, e in named(net, "forged_message")} == {(cy.name, None, 1, bob.peer_id)}
 
 
 def test_a_drop_notice_that_names_another_message_changes_nothing() -> None:
@@ -259,7 +263,7 @@ def test_the_sequencer_never_times_out_its_own_seat() -> None:
     identity = Identity(seeded(b"own seat", "identity 0"))
     assert identity.peer == host.peer_id
     sequencer = Sequencer(identity, ledger)
-    sequencer.counter = ledger.chain.next_counter(host.peer_id)
+    sequencer.outbox.counter = ledger.chain.next_counter(host.peer_id)
     late = sequencer.next_timer()
     assert late == RESPONSE_TIMEOUT_MS
     outcome = sequencer.tick(late)  # on time: a far later tick is the sequencer away (§6.3)

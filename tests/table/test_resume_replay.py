@@ -98,3 +98,27 @@ def test_a_peer_resumed_late_in_the_day_does_not_hold_the_sequencer_lost_at_once
     resumed.handle_timer(now + 1)
     assert resumed.succession.election is None
     assert not [o for o in resumed.data_to_send() if o.data[:1] == FRAME_VOTE]
+
+
+def test_a_sequencer_resumed_from_its_log_counts_the_tables_progress_from_its_return() -> None:
+    """table.md §9, §13.3: a seat whose log holds the hand-over that made it the
+    sequencer is the sequencer again once resumed, and its response time-out runs from
+    when it came back (the shell's clock), not from the epoch: else it would time out
+    at its first timer every seat the table waits for."""
+    seed = b"resumed sequencer"
+    net = seat_table(TableSetup(3, preset("official", ["target=30"]), seed))
+    net.run(until=lambda n: n.host.state.engine is not None and n.host.state.seq > 30)
+    old_host = net.host
+    net.silent.add(old_host.peer_id.key)
+    net.run(until=lambda n: any(p.is_host for p in n.peers.values() if p is not old_host),
+            max_steps=200_000)
+    new = next(p for p in net.peers.values() if p.is_host and p is not old_host)
+    seat = next(i for i in range(3) if Identity(seeded(seed, f"identity {i}")).peer == new.peer_id)
+    back_ms = net.now_ms + 10 * HOST_LOST_AFTER_MS
+    resumed = TablePeer.resume(Identity(seeded(seed, f"identity {seat}")),
+                               seeded(seed, f"entropy {seat}"), new.ledger.chain.entries,
+                               name=NAMES[seat], bot="heuristic",
+                               nonce=seeded(seed, f"nonce {seat}", 16), now_ms=back_ms)
+    assert resumed.state.term == 1
+    assert resumed.sequencer is not None
+    assert resumed.sequencer.last_progress_ms == back_ms

@@ -26,7 +26,7 @@ def _table(seed: bytes, pausing: bool) -> tuple[Network, TablePeer]:
     net = seat_table(TableSetup(3, preset("official", ["target=500"]), seed,
                                 preset="official"))
     player = list(net.peers.values())[PLAYER]
-    player.pauses_between_rounds = pausing
+    player.initiative.pauses_between_rounds = pausing
     return net, player
 
 

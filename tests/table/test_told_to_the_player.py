@@ -61,7 +61,7 @@ def test_a_peer_stopped_while_its_bot_thinks_asks_for_no_more_timers() -> None:
     bot's thinking time, cut short, wakes nothing: ``next_timer`` is None."""
     net = seat_table(TableSetup(2, preset("official", ["target=30"]), b"stopped thinker"))
     guest = next(p for p in net.peers.values() if not p.is_host)
-    guest.think_ms = 60_000
+    guest.initiative.think_ms = 60_000
     net.run(until=lambda n: guest.initiative.thinking is not None
             and guest.initiative.thinking[0] == guest.state.seq)
     thinking = guest.initiative.thinking

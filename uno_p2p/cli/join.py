@@ -211,7 +211,7 @@ async def _join(args: argparse.Namespace, player: str, identity: Identity,
             say(f"Connected to the host {link.peer.fingerprint}; joining as {player}.")
         peer = TablePeer.join(identity, made[0].entropy, table_id=link.table_id,
                               host=link.peer, name=player, bot=bot)
-        peer.think_ms = getattr(args, "think_ms", 0)
+        peer.initiative.think_ms = getattr(args, "think_ms", 0)
         return peer, savers[0]
 
     node = JoinNode(identity, address, make_peer=make_peer, on_event=console.event,
@@ -259,7 +259,7 @@ async def _resume(args: argparse.Namespace, saved: Seat) -> int:
         say(f"Resuming {saved.name} from {saved.log_path} ({len(contents.entries)} entries).")
     peer = TablePeer.resume(saved.identity, saved.entropy, contents.entries, name=saved.name,
                             bot=saved.bot or None, now_ms=wall_ms())
-    peer.think_ms = getattr(args, "think_ms", 0)  # uno-lan bot --resume --think S
+    peer.initiative.think_ms = getattr(args, "think_ms", 0)  # uno-lan bot --resume --think S
     session = _resumed_session(saved) if screens else None
     event = console.event if session is None else session.event
     note = console.note if session is None else session.note

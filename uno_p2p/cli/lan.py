@@ -229,7 +229,7 @@ class Console:
             if seated is not None:
                 # The scores are printed, with no box to close: the next round need
                 # not wait for this player (table.md §6).
-                seated.pauses_between_rounds = False
+                seated.initiative.pauses_between_rounds = False
         elif isinstance(event, PlayerRemoved):
             self._removed(event)
         elif isinstance(event, RoundEnded):

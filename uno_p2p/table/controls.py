@@ -56,7 +56,7 @@ class Controls(ABC):
     def set_ready(self, ready: bool = True) -> None:
         """Say whether we are ready; a seat told "not ready" stays so (a bot too)."""
         if not ready:
-            self.initiative.stays_ready = False
+            self.initiative.stay_not_ready()
         self.send(Ready(ready))
 
     def set_options(self, options: Options, preset: str = "") -> None:

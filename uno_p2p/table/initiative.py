@@ -21,7 +21,7 @@ from uno_p2p.crypto.keys import PeerSecrets
 from uno_p2p.rules.actions import Action
 from uno_p2p.rules.bots import BOTS, Bot
 from uno_p2p.rules.legal import legal_actions
-from uno_p2p.table.bodies import Abort, PrivateShares
+from uno_p2p.table.bodies import MAX_REASON, Abort, PrivateShares
 from uno_p2p.table.duties import make_item, private_shares_owed, waiting_for
 from uno_p2p.table.events import HandChanged, Progress, TableEvent, YourTurn
 from uno_p2p.table.offload import Asked, DutyDesk
@@ -144,6 +144,31 @@ class Initiative:
             return Reveal(state.seats[to], PrivateShares(items))
         return Turn()
 
+    def owe_abort(self, state: TableState, culprit: PeerId, code: str, reason: str) -> None:
+        """A fault only this seat can see (table.md §7.3): while an abort still stops the
+        game (``keys``, ``playing``, §2), the seat owes one naming ``culprit``, sent
+        before any work; a later such fault takes its place."""
+        if state.phase in (TablePhase.KEYS, TablePhase.PLAYING):
+            self.pending_abort = Abort(culprit, code, reason[:MAX_REASON])
+
+    def works_ahead(self, now: Moment) -> bool:
+        """Whether the seat may send its work on an entry still being checked (deck.md
+        §6.3): only when its work would go out next, so never once stopped, while a
+        message of ours is on its way, with an abort owed, or in the pause between
+        rounds (which this call may end, or start holding, as ``pause_deadline`` does)."""
+        return not now.stopped and not now.busy and self.pending_abort is None and \
+            self.pause_deadline(now) is None
+
+    def ready_on_joining(self, ready: bool, *, bot: bool) -> None:
+        """Whether the seat says ready once it has joined; a bot that does says it again
+        each time the host's new rules clear it (table.md §3.2)."""
+        self.ready_wanted = ready
+        self.stays_ready = ready and bot
+
+    def stay_not_ready(self) -> None:
+        """The player said "not ready": the seat no longer says ready by itself."""
+        self.stays_ready = False
+
     def _owes_ready(self, now: Moment) -> bool:
         """Whether to say ready now: once after joining when asked to, and, for a bot,
         again each time a ``set_options`` cleared it (table.md §3.2): a bot plays any
@@ -217,6 +242,13 @@ class Initiative:
         return min(self.think_ms, timer_ms // 2) if timer_ms else self.think_ms
 
     # -- when to look again ------------------------------------------------------------------
+    def deadline(self, now: Moment) -> int | None:
+        """When this seat next has something to do of its own accord, if ever: the grace
+        for a missed UNO ends, its bot stops thinking, or its pause between rounds ends
+        (which this call may end, or start holding, as ``pause_deadline`` does)."""
+        times = (self.grace_deadline(now), self.think_deadline(now), self.pause_deadline(now))
+        return min((t for t in times if t is not None), default=None)
+
     def think_deadline(self, now: Moment) -> int | None:
         """When the bot's thinking over the current position ends, while it has not."""
         since = self.thinking

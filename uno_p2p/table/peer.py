@@ -5,7 +5,7 @@ each with its destination), events out (``next_event``), the local player's
 moves in (``act``), timers (``next_timer`` / ``handle_timer``). No clock,
 no randomness, no I/O: every secret of the peer (deck key share, shuffle
 master seed, channel key, bot choices) is derived from the ``entropy`` it is
-given, and the time comes in as ``now_ms``.
+given (``sending.SeatSecrets``, §2.1), and the time comes in as ``now_ms``.
 
 Every entry is applied through ``Ledger.accept`` (chain, then table rules,
 engine and proofs), the same path the audit's ``replay`` runs. The host's
@@ -24,9 +24,7 @@ from collections import deque
 from collections.abc import Callable, Iterable, Sequence
 from typing import ClassVar
 
-from uno_p2p.crypto.channel import ChannelKey
 from uno_p2p.crypto.identity import Identity, PeerId
-from uno_p2p.crypto.keys import PeerSecrets
 from uno_p2p.errors import (
     IllegalAction,
     InvalidMessage,
@@ -36,7 +34,7 @@ from uno_p2p.errors import (
 from uno_p2p.rules.bots import Bot
 from uno_p2p.rules.options import Options
 from uno_p2p.table.announce import announcement, drop_sent, sync_answer, sync_asked
-from uno_p2p.table.bodies import Abort, Clock, Handover, PrivateShares, Remove
+from uno_p2p.table.bodies import Clock, Handover, PrivateShares, Remove
 from uno_p2p.table.chat import Chat
 from uno_p2p.table.controls import Controls
 from uno_p2p.table.duties import turn_on_pending
@@ -61,24 +59,23 @@ from uno_p2p.table.frames import (
     frame,
     sync_request,
 )
-from uno_p2p.table.initiative import Initiative, Moment, Reveal, RoundPause, Say, Work
+from uno_p2p.table.initiative import Initiative, Moment, Reveal, Say, Work
 from uno_p2p.table.ledger import Ledger
 from uno_p2p.table.offload import Duty, DutyDesk, DutyJob, Statement, body_statements
 from uno_p2p.table.outbox import SYNCED, InFlight, Outbox
 from uno_p2p.table.player import BotPlayer, Player
-from uno_p2p.table.sending import NONCE_BYTES, Maker, Outgoing, derive
+from uno_p2p.table.sending import ENTROPY_MIN, Maker, Outgoing, SeatSecrets
 from uno_p2p.table.sequencer import Outcome, Sequencer
 from uno_p2p.table.sight import Sight
-from uno_p2p.table.state import Misbehaviour, TablePhase, TableState
+from uno_p2p.table.state import Misbehaviour, TableState
 from uno_p2p.table.succession import Seen, Steps, Succession, relayed_ok, supersede
 from uno_p2p.table.watch import SequencerWatch, Watched
 from uno_p2p.wire.chain import ChainError
-from uno_p2p.wire.envelope import PROTOCOL_VERSION, TABLE_ID_BYTES, Entry, Head, Message
+from uno_p2p.wire.envelope import PROTOCOL_VERSION, Entry, Head, Message
 from uno_p2p.wire.lobby import Join, OpenTable
 from uno_p2p.wire.private import Sealed
 from uno_p2p.wire.registry import Body
 
-ENTROPY_MIN = 32
 __all__ = ["ENTROPY_MIN", "SYNCED", "InFlight", "TablePeer"]
 
 
@@ -92,28 +89,21 @@ class TablePeer(Controls):
     def __init__(self, identity: Identity, entropy: bytes, *, table_id: bytes, host: PeerId,
                  name: str, bot: str | None = "heuristic", nonce: bytes = b"",
                  version: int = PROTOCOL_VERSION, player: Player | None = None) -> None:
-        if len(entropy) < ENTROPY_MIN or len(table_id) != TABLE_ID_BYTES or \
-                len(nonce) not in (0, NONCE_BYTES):
-            raise LocalProtocolError("a peer needs 32+ bytes of entropy, a 16-byte table id "
-                                     "and a 16-byte nonce (or none, to simulate)")
+        # table.md §2.1: every secret is bound to this game's fresh nonce (the shell
+        # draws it and keeps it with the entropy, to resume).
+        mine = SeatSecrets.derive(entropy, table_id=table_id, nonce=nonce, peer=identity.peer.key)
         self.identity = identity
         self.name = name
         self.table_id = table_id
         self.host_id = host
-        # table.md §2.1: every secret is bound to this game's fresh nonce (the shell
-        # draws it and keeps it with the entropy, to resume).
-        self.secrets = PeerSecrets.from_seed(derive(entropy, "deck", table_id, nonce),
-                                             table=table_id, peer=identity.peer.key)
-        self.channel_seed = derive(entropy, "channel", table_id, nonce)
-        self.channel = ChannelKey(self.channel_seed)
+        self.secrets, self.channel_seed, self.channel = mine.deck, mine.channel_seed, mine.channel
         self.bot_kind = bot
         #: What this seat chooses to send (``table/player.py``): its moves, its private
         #: reveals, whether it does its work.
         self.player: Player = self.player_class() if player is None else player
         #: table.md §5-§6: what this seat does of its own accord (a person's seat, ``bot``
         #: None, pauses between rounds for its player).
-        self.initiative = Initiative(derive(entropy, "bot", table_id, nonce),
-                                     pauses_between_rounds=bot is None)
+        self.initiative = Initiative(mine.bot_seed, pauses_between_rounds=bot is None)
         # wire.md §3: the version this peer signs in until entry 0 says the table's.
         self.ledger = Ledger(table_id, host, identity.peer.key, version=version)
         #: table.md §3.1: our message numbers and our one message in flight (the host's
@@ -166,8 +156,7 @@ class TablePeer(Controls):
         peer = cls(identity, entropy, table_id=table_id, host=host, name=name, bot=bot,
                    nonce=nonce, version=version)
         peer.send(Join(name, peer.channel.public))
-        peer.initiative.ready_wanted = ready
-        peer.initiative.stays_ready = ready and bot is not None
+        peer.initiative.ready_on_joining(ready, bot=bot is not None)
         return peer
 
     @classmethod
@@ -227,29 +216,6 @@ class TablePeer(Controls):
     @property
     def is_host(self) -> bool:
         return self.sequencer is not None
-
-    @property
-    def think_ms(self) -> int:
-        """How long this seat's bot thinks before each move (0: at once); the shell sets
-        it, so people at the table can follow the bot."""
-        return self.initiative.think_ms
-
-    @think_ms.setter
-    def think_ms(self, value: int) -> None:
-        self.initiative.think_ms = value
-
-    @property
-    def pauses_between_rounds(self) -> bool:
-        """Whether this seat waits for its player between rounds (table.md §6)."""
-        return self.initiative.pauses_between_rounds
-
-    @pauses_between_rounds.setter
-    def pauses_between_rounds(self, value: bool) -> None:
-        self.initiative.pauses_between_rounds = value
-
-    @property
-    def round_pause(self) -> RoundPause:
-        return self.initiative.round_pause
 
     @property
     def counter(self) -> int:
@@ -335,12 +301,9 @@ class TablePeer(Controls):
         assert self.sequencer is not None  # noqa: S101 (the caller's condition)
         outcome = self.sequencer.submit(message, self.now_ms)
         if outcome.forged:
-            name = "" if sender is None else self.state.name_of(sender.key)
-            self._events.append(PeerMisbehaved(
-                sender, name, None, "forged_message",
-                f"sent a message in {self.state.name_of(message.author.key)}'s name that "
-                f"{self.state.name_of(message.author.key)} did not sign: {outcome.forged}",
-                (message,)))
+            author = self.state.name_of(message.author.key)
+            self._misbehaved(sender, None, "forged_message", f"sent a message in {author}'s "
+                             f"name that {author} did not sign: {outcome.forged}", (message,))
         self._order(outcome)
 
     # -- chat (table.md §15) -------------------------------------------------------------
@@ -361,30 +324,18 @@ class TablePeer(Controls):
             self._events.append(said)
 
     def next_timer(self) -> int | None:
-        """The time ``handle_timer`` should be called at, if any."""
-        times = []
-        if self.sequencer is not None and self.stopped is None:
-            timer = self.sequencer.next_timer()
-            if timer is not None:
-                times.append(timer)
-        now, mine = self._moment(), self.initiative
-        for deadline in (mine.grace_deadline(now), mine.think_deadline(now),
-                         mine.pause_deadline(now)):
-            if deadline is not None:
-                times.append(deadline)
-        relay = self.outbox.relay_at()
-        if relay is not None and self.stopped is None:
-            times.append(relay)
-        doubted = self.watch.deadline(self._watched())
-        if doubted is not None:
-            times.append(doubted)
-        lost = self.succession.deadline(self._seen())
-        if lost is not None:
-            times.append(lost)
-        gap = self.early.deadline()
-        if gap is not None and self.stopped is None:
-            times.append(gap)
-        return min(times) if times else None
+        """The time ``handle_timer`` should be called at, if any: the earliest of the
+        parts' own deadlines; a stopped peer's sequencer, outbox and gap wait for nothing."""
+        going = self.stopped is None
+        deadlines = (
+            self.sequencer.next_timer() if self.sequencer is not None and going else None,
+            self.initiative.deadline(self._moment()),
+            self.outbox.relay_at() if going else None,
+            self.watch.deadline(self._watched()),
+            self.succession.deadline(self._seen()),
+            self.early.deadline() if going else None,
+        )
+        return min((t for t in deadlines if t is not None), default=None)
 
     def handle_timer(self, now_ms: int) -> None:
         """Time has come: the host times out a turn or a stalled peer; a bot waits no more;
@@ -481,7 +432,9 @@ class TablePeer(Controls):
             self.ledger.truncate(steps.forget_from)
         if steps.handover is not None:
             self.sequencer = Sequencer(self.identity, self.ledger, outbox=self.outbox)
-            self.outbox.counter = self.ledger.chain.next_counter(self.peer_id)
+            # Our term starts: what we signed before it is void, our hand-over takes the
+            # number after our last logged message (§13.3).
+            self.outbox.new_term(self.ledger.chain.next_counter(self.peer_id))
             self._order(self.sequencer.take_over(steps.handover, self.now_ms))
 
     def _follow(self, body: Handover) -> None:
@@ -492,8 +445,8 @@ class TablePeer(Controls):
         if body.new != self.peer_id:
             self.sequencer = None  # a returning old host plays on as an ordinary peer
         elif self.sequencer is None:
-            self.sequencer = Sequencer(self.identity, self.ledger, outbox=self.outbox)
-            self.sequencer.last_progress_ms = self.now_ms
+            self.sequencer = Sequencer(self.identity, self.ledger, outbox=self.outbox,
+                                       progress_ms=self.now_ms)
         if self.sequencer is not None:
             # The old host is gone until it shows up again: a majority held it gone
             # already, so if the table waits for it, it is removed at once (§14.1).
@@ -694,8 +647,7 @@ class TablePeer(Controls):
                 evidence: tuple[Entry, ...]) -> None:
         """A fault only this peer can see: name it, and stop the game (table.md §7.3)."""
         self._misbehaved(culprit, seq, code, reason, evidence)
-        if self.state.phase in (TablePhase.KEYS, TablePhase.PLAYING):
-            self.initiative.pending_abort = Abort(culprit, code, reason[:200])
+        self.initiative.owe_abort(self.state, culprit, code, reason)
 
     # -- driving: duties, then the player (``initiative``) -----------------------------
     def _moment(self) -> Moment:
@@ -760,10 +712,9 @@ class TablePeer(Controls):
         Returns the statements of the turn sent, for the shell to check (none: nothing
         sent). If ``entry`` is then refused, the peer stops before any share of the deck.
         """
-        me, mine = self.state.my_seat, self.initiative
-        if me is None or self.sequencer is not None or self.stopped is not None or \
-                self.outbox.busy or mine.pending_abort is not None or \
-                mine.pause_deadline(self._moment()) is not None:
+        me = self.state.my_seat
+        if me is None or self.sequencer is not None or \
+                not self.initiative.works_ahead(self._moment()):
             return ()
         pending = self.ledger.pending_check(entry)
         body = None if pending is None else \

@@ -115,14 +115,17 @@ class Sequencer:
 
     def __init__(self, identity: Identity, ledger: Ledger,
                  response_timeout_ms: int = RESPONSE_TIMEOUT_MS, *,
-                 outbox: Outbox | None = None) -> None:
+                 outbox: Outbox | None = None, progress_ms: int = 0) -> None:
         self.identity = identity
         self.ledger = ledger
         #: The host's own message numbers: its peer's outbox (table.md §3.1), so the
         #: host keeps one count, whichever of the two signs.
         self.outbox = Outbox() if outbox is None else outbox
         self.response_timeout_ms = response_timeout_ms
-        self.last_progress_ms = 0
+        #: When the table last progressed as far as this sequencer knows (its response
+        #: time-out runs from it): a seat that finds itself the sequencer in its log counts
+        #: from when it did (table.md §9, §13.3), a new table from 0.
+        self.last_progress_ms = progress_ms
         #: Peers the shell reported gone (links down past its time-out), table.md §14.
         self.lost: set[bytes] = set()
         #: The old host after a hand-over: a majority already held it gone (§13.1), so
@@ -147,10 +150,6 @@ class Sequencer:
     def counter(self) -> int:
         """The number the host's next own message takes (its outbox's)."""
         return self.outbox.counter
-
-    @counter.setter
-    def counter(self, value: int) -> None:
-        self.outbox.counter = value
 
     def awake(self, now_ms: int) -> None:
         """The shell runs, now (it says so every fraction of a second while it does):
