@@ -12,6 +12,11 @@ Every node writes what it measured (``UNO_LAN_STATS``, ``uno_p2p.net.stats``):
 - ``move_p50_ms`` / ``move_p99_ms``: for every move entry, from the moment
   its author sent it (the host: logged it) until the last peer accepted it,
   i.e. verified signature, chain, rules and proofs;
+- ``moves_behind_setup`` / ``move_p50_play_ms`` / ``move_p99_play_ms`` (issue 28):
+  a move sent before every peer had accepted the entries before the first move
+  after the last proven shuffle (a round's start, a reshuffle) waits, at the
+  slowest peer, for that peer's setup (its proof checks, the deal), not for its
+  own path; how many moves did, and the latency of the others;
 - ``bytes_per_move``: every record byte every peer sent during the whole
   game (setup included), divided by the number of moves;
 - ``host_cpu_ms_per_move``: the host process's CPU for the whole game
@@ -211,11 +216,19 @@ def figures(nodes: list[dict[str, Any]], entries: tuple[Entry, ...],
     """Join every node's times through the log."""
     host = next(n for n in nodes if n["host"])
     by_key = {n["key"]: n for n in nodes}
-    latencies = []
+    latencies, in_play = [], []
     moves = 0
+    setup_done = 0.0  # when the last peer had the entries before this setup's first move
+    shuffled = False
     for entry in entries:
+        if isinstance(entry.body, ShuffleDeck):
+            shuffled = True
         if not isinstance(entry.body, Move) or type(entry.body.action).__name__ == "TimeOut":
             continue
+        if shuffled:
+            shuffled = False
+            before = [n["accepted"].get(str(entry.seq - 1)) for n in nodes]
+            setup_done = max((b for b in before if b is not None), default=0.0)
         moves += 1
         author = by_key.get(entry.author.key.hex())
         if author is None:
@@ -226,7 +239,10 @@ def figures(nodes: list[dict[str, Any]], entries: tuple[Entry, ...],
         if sent is None or any(d is None for d in done):
             continue
         latencies.append(max(d for d in done if d is not None) - sent)
+        if sent >= setup_done:
+            in_play.append(latencies[-1])
     latencies.sort()
+    in_play.sort()
     total_bytes = sum(n["bytes_sent"] for n in nodes)
     return {
         "peers": len(nodes),
@@ -237,6 +253,10 @@ def figures(nodes: list[dict[str, Any]], entries: tuple[Entry, ...],
         "move_p50_ms": round(statistics.median(latencies), 2),
         "move_p99_ms": round(latencies[min(len(latencies) - 1,
                                            int(0.99 * len(latencies)))], 2),
+        "moves_behind_setup": len(latencies) - len(in_play),
+        "move_p50_play_ms": round(statistics.median(in_play), 2) if in_play else None,
+        "move_p99_play_ms": round(in_play[min(len(in_play) - 1, int(0.99 * len(in_play)))], 2)
+        if in_play else None,
         "bytes_per_move": round(total_bytes / max(1, moves)),
         "host_cpu_ms_per_move": round(host["cpu_s"] * 1000 / max(1, moves), 2),
     }

@@ -29,9 +29,9 @@ from uno_p2p.net.node import HostNode, JoinNode
 from uno_p2p.net.seats import LogSaver
 from uno_p2p.rules.options import preset
 from uno_p2p.store.unolog import read_log
-from uno_p2p.table.bodies import Move
+from uno_p2p.table.bodies import Move, Shares
 from uno_p2p.table.events import GameEnded
-from uno_p2p.table.frames import FRAME_SYNC, frame, sync_request
+from uno_p2p.table.frames import FRAME_ENTRY, FRAME_SYNC, frame, sync_request
 from uno_p2p.table.memnet import NAMES, Network, TableSetup, game_over, seat_table, seeded
 from uno_p2p.table.peer import TablePeer
 from uno_p2p.table.sending import Outgoing
@@ -244,3 +244,37 @@ async def test_a_host_whose_end_is_superseded_while_it_lingers_plays_on(
     finally:
         running.cancel()
         host.close_log()
+
+
+async def _checked_in_the_worker(net: Network, seed: bytes, entry: Entry) -> int:
+    """How many of ``entry``'s statements the driver of seat ``SEAT``, rebuilt from the
+    entries before it, sent to its check worker before the entry was accepted."""
+    before = [e for e in net.entries(net.host) if e.seq < entry.seq]
+    peer = TablePeer.resume(Identity(seeded(seed, f"identity {SEAT}")),
+                            seeded(seed, f"entropy {SEAT}"), before, name=NAMES[SEAT],
+                            bot="heuristic", nonce=seeded(seed, f"nonce {SEAT}", 16))
+    driver = Unlinked(peer, None, on_event=lambda event: None, on_note=lambda text: None)
+    data = frame(FRAME_ENTRY, entry.encode())
+    host = net.host.peer_id
+    await driver.take_frame(data, lambda: peer.receive(data, driver.clock(), host, None))
+    assert peer.state.seq == entry.seq + 1, "accepted"
+    checked = driver.offloader.checked
+    driver.close_log()
+    return checked
+
+
+async def test_a_few_share_proofs_are_checked_inline_and_a_deal_in_the_worker() -> None:
+    # net.md §7.1 item 1 (issue 28): a frame of at most 3 share proofs (a drawn card's
+    # private shares) is checked by the ledger on the loop, a trip to the worker and
+    # back costing more; a deal's batch still goes to the worker.
+    seed = b"driver inline shares"
+    net = _table(seed, 3, target=1)
+    net.run(until=game_over, max_steps=MAX_STEPS)
+    seat = list(net.peers.values())[SEAT].peer_id
+    batches = [e for e in net.entries(net.host) if isinstance(e.body, Shares) and
+               e.author != seat]
+    few = next(e for e in batches if isinstance(e.body, Shares) and 0 < len(e.body.items) <= 3)
+    deal = next(e for e in batches if isinstance(e.body, Shares) and len(e.body.items) > 3)
+    assert await _checked_in_the_worker(net, seed, few) == 0
+    assert isinstance(deal.body, Shares)
+    assert await _checked_in_the_worker(net, seed, deal) == len(deal.body.items)

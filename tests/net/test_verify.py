@@ -116,25 +116,26 @@ async def test_inline_mode_delivers_at_once_and_checks_nothing() -> None:
 
 @dataclass(frozen=True)
 class FakeJob:
-    """A duty whose own statement is ``Slow`` (a proof its maker checks)."""
+    """A duty whose own statement is ``Slow`` or ``Held`` (a proof its maker checks)."""
 
-    own: Slow
+    own: Slow | Held
 
     def run(self) -> str:
         return "body"
 
-    def statements(self, body: object) -> list[Slow]:
+    def statements(self, body: object) -> list[Slow | Held]:
         return [self.own]
 
 
 async def own_checks_before_send(check_first: bool) -> tuple[int, bool]:
     """How many of the duty's own statements were checked when its body went out, and
-    whether the memo holds it once the queue is done."""
+    whether the entry bringing them back, queued behind the duty, found them checked."""
     MEMO.clear()
     offloader = Offloader("thread")
-    own = Slow(f"own {check_first}", 0.0)
+    own, back = Slow(f"own {check_first}", 0.05), Slow(f"own {check_first}", 0.05)
     sent = asyncio.get_running_loop().create_future()
     seen: list[int] = []
+    found: list[bool] = []
 
     def finish(job: object, body: object) -> None:
         seen.append(len(own.threads))
@@ -142,9 +143,26 @@ async def own_checks_before_send(check_first: bool) -> tuple[int, bool]:
 
     offloader.duty(cast(DutyJob, FakeJob(own)), finish, check_first=check_first)
     assert await sent == "body"
-    await offloader.receive(tuple, lambda: None)  # a frame queued behind the duty
+    await offloader.receive(lambda: [back], lambda: found.append(back.key() in MEMO))
     offloader.close()
-    return seen[0], own.key() in MEMO
+    assert back.threads == [], "the entry did not check its own statement a second time"
+    return seen[0], found == [True]
+
+
+@dataclass(frozen=True)
+class Held:
+    """A fake statement whose check waits in the worker until the test lets it go."""
+
+    name: str
+    go: threading.Event = field(default_factory=threading.Event, compare=False, hash=False)
+    memo: ClassVar[VerifiedStatements] = MEMO
+
+    def key(self) -> bytes:
+        return self.name.encode()
+
+    def check(self) -> bytes | None:
+        assert self.go.wait(10), "the test never let the check go"
+        return self.key()
 
 
 async def test_a_joiner_sends_its_turn_before_checking_its_own_proof() -> None:
@@ -153,6 +171,33 @@ async def test_a_joiner_sends_its_turn_before_checking_its_own_proof() -> None:
     assert await own_checks_before_send(check_first=False) == (0, True)
     # The sequencer logs its own body at once: checked first, off the loop.
     assert await own_checks_before_send(check_first=True) == (1, True)
+
+
+async def test_a_frame_behind_a_joiner_s_duty_is_not_held_by_the_duty_s_own_check() -> None:
+    # issue 28: a joiner checks its own statements after its body went out; a frame
+    # behind the duty that does not bring them back (a move, another seat's shares)
+    # is checked and delivered meanwhile, and only their entry waits for that check.
+    MEMO.clear()
+    offloader = Offloader("thread")
+    own = Held("own shares")
+    sent = asyncio.get_running_loop().create_future()
+    offloader.duty(cast(DutyJob, FakeJob(own)),
+                   lambda job, body: sent.set_result(body), check_first=False)
+    delivered: list[str] = []
+    move = offloader.receive(tuple, lambda: delivered.append("move"))
+    shares = Slow("another seat's shares", 0.0)
+    theirs = offloader.receive(lambda: [shares], lambda: delivered.append("theirs"))
+    back = offloader.receive(lambda: [Held("own shares")],
+                             lambda: delivered.append(f"back, checked: {b'own shares' in MEMO}"))
+    try:
+        await asyncio.wait_for(asyncio.gather(sent, move, theirs), 5)
+        assert delivered == ["move", "theirs"], "delivered while the own check still ran"
+        assert shares.threads == ["uno-check_0"], "checked in the check worker"
+    finally:
+        own.go.set()
+    await asyncio.wait_for(back, 5)
+    offloader.close()
+    assert delivered == ["move", "theirs", "back, checked: True"]
 
 
 async def test_an_own_turn_that_comes_back_while_it_is_checked_is_not_checked_again() -> None:

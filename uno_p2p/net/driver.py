@@ -32,6 +32,7 @@ from uno_p2p.table.offload import (
     Statement,
     frame_statements,
     frame_turn_ahead,
+    worth_a_worker,
 )
 from uno_p2p.table.peer import TablePeer
 from uno_p2p.table.removal import LEFT
@@ -152,7 +153,8 @@ class Driver:
 
     async def take_frame(self, data: bytes, deliver: Callable[[], None]) -> None:
         """Check the frame's heavy statements in a worker, then ``deliver`` it, in
-        arrival order (net.md §7.1).
+        arrival order (net.md §7.1); a few share proofs the ledger checks inline, as a
+        trip to the worker costs more (``offload.worth_a_worker``).
 
         Raises:
             Whatever ``deliver`` raises.
@@ -161,7 +163,7 @@ class Driver:
             peer = self._peer
             if peer is None:
                 return ()
-            return frame_statements(peer.state, data, sequencer=peer.is_host)
+            return worth_a_worker(frame_statements(peer.state, data, sequencer=peer.is_host))
 
         def ahead() -> Ahead | None:
             peer = self._peer

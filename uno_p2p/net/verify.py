@@ -18,11 +18,15 @@ doing any I/O (``uno_p2p.table.offload``); this module does it elsewhere:
   ``TablePeer.duty_done``; it goes ahead of the frames queued behind the one
   that caused it, so the peer sees its inputs in the order it would inline.
   The peer's own statements in it (its proof of shuffle, its share proofs) are
-  checked in the same turn of the queue: before the body is given back at the
-  sequencer, which logs it at once; after it at a joiner (``check_first``),
-  whose body leaves for the sequencer and comes back as an entry only later,
-  so the next shuffler no longer waits for a check of a proof its maker
-  already trusts (issue 28);
+  checked in the duty worker: before the body is given back at the sequencer,
+  which logs it at once; after it at a joiner (``check_first``), whose body
+  leaves for the sequencer and comes back as an entry only later, so the next
+  shuffler no longer waits for a check of a proof its maker already trusts.
+  A joiner's check runs off the frames' queue (``check_sent``): the frames
+  behind the duty (another seat's deal shares, a move) go on to the check
+  worker meanwhile, and only the entry that brings those statements back
+  waits for it (issue 28: 22 share proofs of a 4-seat deal held every frame
+  behind them, on the way to a round's first move);
 - a frame that brings the shuffle turn just before this seat's (``offload.
   frame_turn_ahead``) starts this seat's turn in the duty worker while the
   check worker checks the frame; the turn is kept (``duties.PROVEN_TURNS``)
@@ -52,7 +56,7 @@ from typing import Protocol, TypeVar
 from uno_p2p.crypto.context import VerifiedStatements
 from uno_p2p.errors import ConfigError
 from uno_p2p.table.duties import PROVEN_TURNS
-from uno_p2p.table.offload import Duty, DutyJob
+from uno_p2p.table.offload import Duty, DutyJob, worth_a_worker
 
 VERIFY_ENV = "UNO_LAN_VERIFY"
 MODES = ("thread", "process", "inline")
@@ -198,8 +202,9 @@ class Offloader:
 
         The job's own statements are checked in the worker before ``finish`` with
         ``check_first`` (the sequencer: it logs its own body at once), else just after
-        it (a joiner: its body goes out first, and comes back as an entry behind
-        this check, so the ledger still finds it checked)."""
+        it and off the frames' queue (a joiner: its body goes out first; the frames
+        behind it do not wait for this check, and the entry bringing the body back
+        waits for it, ``check_sent``, so the ledger still finds it checked)."""
         self._items.appendleft(_Duty(job, finish, check_first))
         self._start()
 
@@ -248,9 +253,9 @@ class Offloader:
         future.add_done_callback(then)
 
     def check_sent(self, statements: Sequence[Statement]) -> None:
-        """Check this seat's own statements of a body it has sent (a turn sent ahead) in
-        the duty worker, off the frames' queue; the entry bringing it back finds them
-        checked, or checks them itself if it comes first."""
+        """Check this seat's own statements of a body it has sent (a turn sent ahead, a
+        joiner's duty) in the duty worker, off the frames' queue; the entry bringing
+        it back finds them checked, or waits for this check if it is still running."""
         if not statements or self._duties is None:
             return
         future = asyncio.get_running_loop().run_in_executor(
@@ -305,9 +310,14 @@ class Offloader:
         self._remember(keys)
         item.finish(item.job, body)
         if not item.check_first:
-            with contextlib.suppress(Exception):  # unchecked: the ledger checks it inline
-                self._remember(await self._in_worker(
-                    self._duties, partial(_check_own, item.job, body)))
+            # Off the frames' queue (issue 28): a frame behind this duty that does not
+            # bring these statements back (another seat's shares, a move) need not wait
+            # for their check; the entry that brings them back waits for it (``_check``).
+            try:  # a few share proofs the ledger checks inline when they come back
+                own = worth_a_worker(item.job.statements(body))
+            except Exception:  # unlisted: the ledger checks them inline
+                return
+            self.check_sent(own)
 
     def _remember(self, keys: list[tuple[Statement, bytes]]) -> None:
         self.verified += len(keys)
