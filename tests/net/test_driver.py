@@ -256,7 +256,11 @@ async def _checked_in_the_worker(net: Network, seed: bytes, entry: Entry) -> int
     driver = Unlinked(peer, None, on_event=lambda event: None, on_note=lambda text: None)
     data = frame(FRAME_ENTRY, entry.encode())
     host = net.host.peer_id
-    await driver.take_frame(data, lambda: peer.receive(data, driver.clock(), host, None))
+
+    def deliver() -> None:
+        peer.receive(data, driver.clock(), host, None)
+
+    await driver.take_frame(data, deliver)
     assert peer.state.seq == entry.seq + 1, "accepted"
     checked = driver.offloader.checked
     driver.close_log()

@@ -189,6 +189,32 @@ def test_forged_messages_in_a_players_name_never_get_it_convicted() -> None:
             for _, e in named(net, "forged_message")} == {(cy.name, None, 1, bob.peer_id)}
 
 
+def test_receive_says_which_link_to_cut_and_only_for_its_sender_s_own_fault() -> None:
+    """The shell cuts a link on what ``receive`` returns (net.md §5.3), not by reading the
+    events: a forgery in another's name, and bytes that are no frame, from a member who
+    is not the sequencer; never for a malformed entry the sequencer itself sent (that
+    names the sequencer, whose link no other shell should cut on one peer's word)."""
+    net = thinking_table(3, b"cut the link")
+    ann, bob, cy = seat(net, 0), seat(net, 1), seat(net, 2)
+    net.run(until=lambda n: ann.state.phase == TablePhase.PLAYING, max_steps=10_000)
+    honest = Message.sign(bob.identity, bob.table_id, bob.outbox.counter, bob.ledger.head,
+                          Move(Draw(0)))
+    fake = forged(honest, cy.identity)
+    cut = ann.receive(frame(FRAME_MESSAGE, fake.encode()), net.now_ms, cy.peer_id)
+    told = [e for _, e in named(net, "forged_message")] + \
+        [e for e in ann.events() if isinstance(e, PeerMisbehaved)]
+    assert cut, "a forgery cuts the link it came by"
+    assert [(e.peer, e.reason) for e in told if e.code == "forged_message"] == [(cy.peer_id, cut)]
+    garbage = ann.receive(b"Mnot a message", net.now_ms, cy.peer_id)
+    assert garbage, "bytes that are no message cut the link"
+    relayed = ann.receive(b"E\x90", net.now_ms, cy.peer_id)
+    assert relayed, "nor is an entry from a member"
+    from_host = bob.receive(b"E\x90", net.now_ms, ann.peer_id)
+    assert from_host is None, "a bad entry from the sequencer names it, and cuts nothing"
+    assert [(e.code, e.peer) for e in bob.events() if isinstance(e, PeerMisbehaved)] == \
+        [("invalid_frame", ann.peer_id)]
+
+
 def test_a_drop_notice_that_names_another_message_changes_nothing() -> None:
     """A notice for our number but not our message (a forgery earned it, or it is stale):
     we keep waiting for ours, and never sign that number twice."""

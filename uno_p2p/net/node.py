@@ -45,7 +45,7 @@ from uno_p2p.net.link import (
 from uno_p2p.net.mesh import MESH_FRAMES, REDIAL_S, Backoff, Mesh, members_in_order
 from uno_p2p.net.seats import LogSaver
 from uno_p2p.net.txt import OUR_PROTOCOL_VERSION
-from uno_p2p.table.events import GameStarted, PeerMisbehaved, PlayerLeft, TableEvent
+from uno_p2p.table.events import GameStarted, PlayerLeft, TableEvent
 from uno_p2p.table.frames import FRAME_SYNC, FRAMES, frame, sync_request
 from uno_p2p.table.peer import TablePeer
 from uno_p2p.table.removal import awaited_seats
@@ -130,8 +130,6 @@ class HostNode(Driver):
         self.unseated: dict[bytes, Link] = {}
         self._announcement: Announcement | None = None
         self._advertised: TableAdvert | None = None
-        self._sender: bytes | None = None
-        self._bad_frame = ""
         #: Set whenever a member's link ends (the end of the game waits for them all).
         self._link_ended = asyncio.Event()
 
@@ -325,12 +323,10 @@ class HostNode(Driver):
         # are no frame at all cut the link.
         if data[:1] not in FRAMES:
             raise LinkLost(f"a frame of unknown kind {data[:1]!r}", code="unexpected_frame")
-        self._sender, self._bad_frame = key, ""
-        self.peer.receive(data, self.clock(), PeerId(key), arrived_ms)
+        cut = self.peer.receive(data, self.clock(), PeerId(key), arrived_ms)
         self.pump()
-        self._sender = None
-        if self._bad_frame:
-            raise LinkLost(self._bad_frame, code="invalid_frame")
+        if cut:
+            raise LinkLost(cut, code="invalid_frame")
 
     def _saw(self, event: TableEvent) -> None:
         if isinstance(event, PlayerLeft) and event.kicked and event.peer.key in self.links:
@@ -339,10 +335,6 @@ class HostNode(Driver):
                               f"table: {event.reason or 'no reason given'}")
         if isinstance(event, GameStarted):
             self._close_strangers()
-        if isinstance(event, PeerMisbehaved) and self._sender is not None and (
-                (event.code == "invalid_frame" and event.peer is None) or
-                (event.code == "forged_message" and event.peer == PeerId(self._sender))):
-            self._bad_frame = event.reason
 
     def _say_goodbye(self, link: Link, reason: str) -> None:
         """Close ``link`` after what is queued on it, without waiting here."""

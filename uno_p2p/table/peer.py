@@ -247,7 +247,7 @@ class TablePeer(Controls):
         return out
 
     def receive(self, data: bytes, now_ms: int | None = None,
-                sender: PeerId | None = None, arrived_ms: int | None = None) -> None:
+                sender: PeerId | None = None, arrived_ms: int | None = None) -> str | None:
         """Bytes from the network: an entry, a message for the host, a drop notice, or
         (for the host, from ``sender``) a resumed peer's sync request.
 
@@ -256,8 +256,9 @@ class TablePeer(Controls):
         processed (table.md §6.1). A peer's fault becomes a ``PeerMisbehaved``
         event, never an exception. Only the sequencer sends ``D`` frames
         (table.md §3.1): from a known ``sender`` other than the host they are
-        ignored, so a seated peer cannot make another reuse a counter.
-        """
+        ignored, so a seated peer cannot make another reuse a counter. Returns why to
+        cut the link it came by, if its sender alone is to blame (bytes that are no
+        frame, not from the sequencer; a forgery in another's name)."""
         if now_ms is not None:
             self.now_ms = max(self.now_ms, now_ms)
         if sender is not None and sender == self.host_id:
@@ -266,9 +267,10 @@ class TablePeer(Controls):
             self.sequencer.back(sender.key)  # it is back (table.md §14)
         relayed = sender is not None and sender != self.host_id
         if not data or (relayed and data[:1] == FRAME_DROP):
-            return
+            return None
         tag, payload = data[:1], data[1:]
         arrived = now_ms if arrived_ms is None else arrived_ms
+        cut: str | None = None
         try:
             if tag == FRAME_ENTRY:
                 entry = Entry.decode(payload)
@@ -277,7 +279,7 @@ class TablePeer(Controls):
             elif tag == FRAME_VOTE and self.stopped is None:
                 self._succeed(self.succession.hear_vote(self._seen(), payload, sender))
             elif tag in (FRAME_MESSAGE, FRAME_RELAY) and self.sequencer is not None:
-                self._sequence(Message.decode(payload), sender)
+                cut = self._sequence(Message.decode(payload), sender)
             elif tag == FRAME_RELAY and self.stopped is None:
                 self._out.extend(self.watch.hear_relay(Message.decode(payload), self.ledger,
                                                        self._watched()))
@@ -292,19 +294,21 @@ class TablePeer(Controls):
             # Bytes from another peer than the sequencer name nobody: anyone can send them.
             named = None if relayed or tag in (FRAME_MESSAGE, FRAME_RELAY) else self.host_id
             self._misbehaved(named, None, "invalid_frame", str(error), ())
+            cut = None if named else str(error)
         self._drive()
+        return cut
 
-    def _sequence(self, message: Message, sender: PeerId | None) -> None:
-        """The sequencer's part of ``receive``: order a message, and name the link a
-        message came by that its author never signed (a forgery in another's name:
-        an honest member forwards only verified messages, net.md §5.3)."""
+    def _sequence(self, message: Message, sender: PeerId | None) -> str | None:
+        """The sequencer's part of ``receive``: order a message; name (and say why to cut)
+        the link of a forgery in another's name (members forward only what verifies)."""
         assert self.sequencer is not None  # noqa: S101 (the caller's condition)
-        outcome = self.sequencer.submit(message, self.now_ms)
+        outcome, author = self.sequencer.submit(message, self.now_ms), message.author.key
+        name = self.state.name_of(author)
+        forged = f"sent a message in {name}'s name that {name} did not sign: {outcome.forged}"
         if outcome.forged:
-            author = self.state.name_of(message.author.key)
-            self._misbehaved(sender, None, "forged_message", f"sent a message in {author}'s "
-                             f"name that {author} did not sign: {outcome.forged}", (message,))
+            self._misbehaved(sender, None, "forged_message", forged, (message,))
         self._order(outcome)
+        return forged if outcome.forged and sender is not None else None
 
     # -- chat (table.md §15) -------------------------------------------------------------
     def say(self, text: str, now_ms: int | None = None) -> None:
