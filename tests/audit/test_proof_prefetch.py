@@ -175,3 +175,31 @@ def test_a_log_whose_proofs_this_process_checked_starts_no_pool(empty_memo: None
     _audit_walk(entries, ProofPrefetch(entries, pool=lambda n: recorder))
     assert recorder.statements, "what the memo lacks is sent"
     assert all(result is not None for result in recorder.results)
+
+
+def test_a_machine_without_processes_tries_once_and_leaves_the_proofs_to_the_ledger(
+        empty_memo: None) -> None:
+    entries = read_log(DATA / "honest-4p-party.unolog").entries
+    tried: list[int] = []
+
+    def no_processes(workers: int) -> Executor:
+        tried.append(workers)
+        raise OSError("no process pool on this machine")
+
+    _audit_walk(entries, ProofPrefetch(entries, pool=no_processes))
+    assert tried == [tried[0]], "one try; the ledger checks each proof itself"
+
+
+def test_a_log_that_ends_before_a_new_deck_s_first_turn_is_prefetched_to_its_end(
+        empty_memo: None) -> None:
+    """An unfinished log (a seat's, at a stop): the last deck it creates has no turns."""
+    entries = read_log(DATA / "honest-3p-bluffs.unolog").entries  # 12 turns before the last
+    turns = [(i, e.body.shuffle) for i, e in enumerate(entries) if isinstance(e.body, ShuffleDeck)]
+    last_deck = turns[-1][1]
+    cut = next(i for i, deck in turns if deck == last_deck)
+    recorder = Recorder(len(turns))
+    assert sum(deck != last_deck for _, deck in turns) >= MIN_SHUFFLES, "a pool is made"
+    _audit_walk(entries[:cut], ProofPrefetch(entries[:cut], pool=lambda n: recorder))
+    assert recorder.statements, "the decks before it were sent"
+    assert last_deck not in {s.deck for s in recorder.statements}
+    assert all(result is not None for result in recorder.results)
