@@ -7,6 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from uno_p2p.crypto.cards import CARD_COUNT, UnknownCard, card_of, card_point, card_points
+from uno_p2p.crypto.context import VerifiedStatements
 from uno_p2p.crypto.group import (
     IDENTITY,
     OPS,
@@ -17,7 +18,6 @@ from uno_p2p.crypto.group import (
     L,
     Point,
     Scalar,
-    ValidPoints,
     base_mul,
     frame,
     hash_to_scalar,
@@ -71,7 +71,7 @@ def test_points_off_the_curve_are_refused() -> None:
 
 
 def test_a_point_is_checked_once_per_process_and_a_bad_one_every_time() -> None:
-    """deck.md §1: every point a peer sends is checked; the memo (group.ValidPoints) only
+    """deck.md §1: every point a peer sends is checked; the memo (group.VALID_POINTS) only
     spares checking the same valid bytes again, and never lets a bad one through."""
     VALID_POINTS.clear()
     valid = base_mul(Scalar(424242)).data
@@ -91,7 +91,7 @@ def test_a_point_is_checked_once_per_process_and_a_bad_one_every_time() -> None:
 
 
 def test_the_point_memo_is_bounded_oldest_first() -> None:
-    memo = ValidPoints(size=3)
+    memo = VerifiedStatements(size=3)
     points = [base_mul(Scalar(n)).data for n in range(1, 6)]
     for raw in points:
         memo.add(raw)
@@ -106,7 +106,7 @@ def test_the_point_memo_takes_writes_from_several_threads_at_once() -> None:
     import sys
     import threading
 
-    memo = ValidPoints(size=8)
+    memo = VerifiedStatements(size=8)
     keys = [bytes([n % 256, n // 256]) * 16 for n in range(4 * 2_000)]
     failures: list[BaseException] = []
 

@@ -14,6 +14,7 @@ cannot reach the table's state by mistake: the type checker says so.
 
 from __future__ import annotations
 
+import contextlib
 import re
 from dataclasses import dataclass, field
 from typing import Generic, TypeVar
@@ -119,8 +120,11 @@ class VerifiedStatements:
     shuffle's re-execution) need not run twice on the same inputs: several
     peers in one process (the in-memory table, the tests) or one peer judging a
     message twice (the sequencer's evidence check) pay once. Only successes are
-    kept, keyed by SHA-256 of every input; ``enabled = False`` measures the
-    real cost (the benchmarks).
+    kept, keyed by SHA-256 of every input (or the input's bytes, when they are
+    short: a point); ``enabled = False`` measures the real cost (the
+    benchmarks). The network shell's worker threads write too, and this layer
+    takes no locks: each step is one dict operation, and a racing writer at
+    worst forgets one entry more.
     """
 
     __slots__ = ("_seen", "enabled", "size")
@@ -141,6 +145,9 @@ class VerifiedStatements:
         """Remember a verified statement (the oldest is forgotten beyond ``size``)."""
         if not self.enabled:
             return
-        self._seen[key] = None
-        while len(self._seen) > self.size:
-            del self._seen[next(iter(self._seen))]
+        seen = self._seen
+        seen[key] = None
+        while len(seen) > self.size:
+            # Another thread may have taken the same oldest entry, or emptied the memo.
+            with contextlib.suppress(KeyError, StopIteration, RuntimeError):
+                del seen[next(iter(seen))]

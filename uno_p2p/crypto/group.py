@@ -13,13 +13,13 @@ check nothing, so every point a peer sends must come through ``from_wire``.
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 from dataclasses import dataclass
 
 from nacl import bindings as _na
 from nacl.exceptions import RuntimeError as _NaclRuntimeError
 
+from uno_p2p.crypto.context import VerifiedStatements
 from uno_p2p.errors import CryptoError, InvalidMessage, LocalProtocolError
 
 #: The order of the prime subgroup of edwards25519.
@@ -75,51 +75,14 @@ class GroupOps:
 OPS = GroupOps()
 
 
-class ValidPoints:
-    """The last point encodings this process found in the prime-order subgroup.
-
-    That check costs a scalar multiplication (libsodium's ``is_valid_point``,
-    some 80 µs), and a shuffled deck is 216 points that reach one process more
-    than once: a node decodes a turn in its check worker and again when its
-    ledger applies it, and every peer of an in-memory table decodes every turn.
-    Validity is a function of the 32 bytes alone, so a memo keyed by them is
-    exact. Only valid encodings are kept, about ``size`` (the oldest is
-    forgotten first), so a stranger's points can churn it, never grow it. The
-    network shell decodes on its loop and in its worker threads, and this layer
-    takes no locks (it does no I/O or threading of its own): each step below is
-    one dict operation, atomic in CPython, so two threads at once can at worst
-    forget one entry more or keep one more. ``enabled = False`` measures the
-    real cost (the benchmarks).
-    """
-
-    __slots__ = ("_seen", "enabled", "size")
-
-    def __init__(self, size: int = 16384) -> None:
-        self._seen: dict[bytes, None] = {}
-        self.size = size
-        self.enabled = True
-
-    def __contains__(self, raw: bytes) -> bool:
-        return self.enabled and raw in self._seen
-
-    def add(self, raw: bytes) -> None:
-        """Remember a valid encoding."""
-        if not self.enabled:
-            return
-        seen = self._seen
-        seen[raw] = None
-        while len(seen) > self.size:
-            # Another thread may have taken the same oldest entry, or emptied the memo.
-            with contextlib.suppress(KeyError, StopIteration, RuntimeError):
-                del seen[next(iter(seen))]
-
-    def clear(self) -> None:
-        """Forget every encoding."""
-        self._seen.clear()
-
-
 #: This process's memo of valid point encodings.
-VALID_POINTS = ValidPoints()
+VALID_POINTS = VerifiedStatements(size=16384)
+"""Checking that 32 bytes are in the prime-order subgroup costs a scalar
+multiplication (``is_valid_point``, some 80 µs), and a shuffled deck's 216
+points reach one process more than once: a node decodes a turn in its check
+worker and again in its ledger, and every in-memory peer decodes every turn.
+Validity is a function of the bytes alone, so they are the key; only valid
+encodings are kept."""
 
 
 @dataclass(frozen=True, slots=True)
