@@ -32,7 +32,6 @@ from uno_p2p.table.offload import (
     Statement,
     frame_statements,
     frame_turn_ahead,
-    worth_a_worker,
 )
 from uno_p2p.table.peer import TablePeer
 from uno_p2p.table.removal import LEFT
@@ -153,8 +152,7 @@ class Driver:
 
     async def take_frame(self, data: bytes, deliver: Callable[[], None]) -> None:
         """Check the frame's heavy statements in a worker, then ``deliver`` it, in
-        arrival order (net.md §7.1); a few share proofs the ledger checks inline, as a
-        trip to the worker costs more (``offload.worth_a_worker``).
+        arrival order (net.md §7.1).
 
         Raises:
             Whatever ``deliver`` raises.
@@ -163,7 +161,7 @@ class Driver:
             peer = self._peer
             if peer is None:
                 return ()
-            return worth_a_worker(frame_statements(peer.state, data, sequencer=peer.is_host))
+            return frame_statements(peer.state, data, sequencer=peer.is_host)
 
         def ahead() -> Ahead | None:
             peer = self._peer

@@ -113,21 +113,6 @@ def body_statements(ts: TableState, author: bytes, body: Body) -> tuple[Statemen
     return ()
 
 
-#: At most this many share proofs (~0.4 ms each) a frame's ledger checks itself, inline:
-#: a worker's round trip (two thread wake-ups, each waiting for a core on a busy
-#: machine) costs more than the check, and such frames (a drawn card's private shares,
-#: a card's opening) stand between a draw and the next move (net.md §7.1; issue 28).
-INLINE_SHARES = 3
-
-
-def worth_a_worker(statements: tuple[Statement, ...]) -> tuple[Statement, ...]:
-    """``statements`` if checking them elsewhere spares the loop more than the trip there
-    and back costs, else none (the ledger checks a few share proofs inline)."""
-    light = len(statements) <= INLINE_SHARES and all(
-        isinstance(s, ShareStatement) for s in statements)
-    return () if light else statements
-
-
 def frame_statements(ts: TableState, data: bytes, *, sequencer: bool
                      ) -> tuple[Statement, ...]:
     """The expensive statements ``TablePeer.receive(data)`` will check in state ``ts``.
