@@ -11,6 +11,7 @@ bound of what the full suite kills (docs/testing.md).
 from __future__ import annotations
 
 import os
+import resource
 import time
 import types
 from collections.abc import Generator, Iterator
@@ -55,7 +56,8 @@ def _memos_on() -> Iterator[None]:
         memo.enabled = True
 
 
-#: Where each test's CPU time goes, one line per test ("cpu_s wall_s nodeid"), when set:
+#: Where each test's CPU time goes, one line per test ("cpu_s wall_s
+#: children_cpu_s nodeid"), when set:
 #: on a machine shared with other work the wall time of a test says more about the
 #: load than about the test, and its CPU time does not (docs/testing.md, "Budget").
 CPU_LOG = os.environ.get("UNO_TEST_CPU_LOG")
@@ -65,13 +67,20 @@ CPU_LOG = os.environ.get("UNO_TEST_CPU_LOG")
 def pytest_runtest_protocol(item: pytest.Item) -> Generator[None, None, None]:
     """Appends the CPU time of this test's process (every thread, its set-up and
     tear-down included: a shared fixture counts to the first test that asks for it) to
-    ``UNO_TEST_CPU_LOG``; the processes a test starts are not counted."""
-    cpu, wall = time.process_time(), time.monotonic()
+    ``UNO_TEST_CPU_LOG``, then its wall time and the CPU time of the processes it
+    started and waited for (``uno-lan`` peers, scripts: the kernel counts a child's
+    time to its parent once it is reaped)."""
+    cpu, wall, children = time.process_time(), time.monotonic(), _children_cpu()
     yield
     if CPU_LOG:
         with open(CPU_LOG, "a", encoding="utf-8") as log:
             log.write(f"{time.process_time() - cpu:.2f} {time.monotonic() - wall:.2f} "
-                      f"{item.nodeid}\n")
+                      f"{_children_cpu() - children:.2f} {item.nodeid}\n")
+
+
+def _children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
 
 
 def _start_order(item: pytest.Item) -> int:
