@@ -321,7 +321,10 @@ async def test_the_loop_is_never_held_for_a_proof_during_a_real_game(
     # Every node checked and proved in its worker, not on the loop.
     assert all(o.duties > 0 for o in offloaders)
     assert sum(o.verified for o in offloaders) >= 8  # 2 decks x 4 shuffles, at least
-    assert len(threads) >= 16, "4 shuffles made and checked by 3 others, per deck"
+    # 4 turns made per deck; how many checks the four nodes, sharing this process's
+    # memo, left to each other depends on the order of the threads: a turn its maker
+    # made is recorded there unchecked (issue 28), so some are never checked here.
+    assert len(threads) >= 8, "4 shuffles made per deck"
     assert on_the_loop not in threads, "a proof of shuffle was made or checked on the loop"
     # Each turn that follows another seat's was started while that turn was checked
     # (issue 28), and the turn sent was the one made ahead.

@@ -23,11 +23,12 @@ from uno_p2p.crypto.proofs import verify_dleq
 from uno_p2p.crypto.shares import VERIFIED_SHARES, ShareStatement
 from uno_p2p.crypto.shuffle import ShuffleMessage
 from uno_p2p.crypto.shuffle_proof import VERIFIED, ShuffleStatement, verified_key
+from uno_p2p.net import verify
 from uno_p2p.net.verify import check_own as check_own_statements
 from uno_p2p.rules.options import preset
 from uno_p2p.rules.state import Phase
 from uno_p2p.table.bodies import RevealSecrets, Shares, ShuffleDeck
-from uno_p2p.table.duties import PROVEN_TURNS
+from uno_p2p.table.duties import PROVEN_TURNS, ProvenTurns
 from uno_p2p.table.events import PeerMisbehaved
 from uno_p2p.table.frames import FRAME_MESSAGE
 from uno_p2p.table.game import table_key
@@ -42,7 +43,6 @@ from uno_p2p.table.offload import (
     heavy_duty,
     reveal_statements,
     shuffle_statement,
-    turn_ahead,
 )
 from uno_p2p.table.peer import TablePeer
 from uno_p2p.table.replay import replay
@@ -376,27 +376,19 @@ def test_a_bad_turn_is_convicted_after_the_next_turn_went_ahead_and_no_share_lef
         for p in runs[True].peers.values() if not p.is_host]
 
 
-def test_the_sequencer_s_turn_checked_as_it_was_made_ahead_is_not_checked_again(
+def test_a_turn_its_maker_made_is_not_checked_by_it_and_any_other_turn_is(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    """issue 28: a sequencer whose turn follows another seat's (after a hand-over, or
-    once seat 0 left) proves it ahead and checks it there too (``check_own``), so the
-    check it runs on its own turn before logging it finds that done; a turn only made
-    ahead (a joiner's) is still checked."""
+    """issue 28 (net.md §7.1 item 3): a node records its own proven turn without
+    checking it when this process's honest prover made it (``PROVEN_TURNS.made_here``:
+    the proof's completeness), with the memo key the ledger will look for; the same
+    turn in a process that did not make it is checked, and a turn whose proof was
+    altered after it was made is checked and fails."""
     net = play(offload=False, players=3, target=10)
     shuffles = [e for e in net.entries() if isinstance(e.body, ShuffleDeck)]
-    first, second = shuffles[0], shuffles[1]  # seat 0's turn of deck 0, then seat 1's
-    before, after = net.host.ledger.state_at(first.seq), net.host.ledger.state_at(second.seq)
-    assert before is not None
+    second = shuffles[1]  # seat 1's turn of deck 0
+    after = net.host.ledger.state_at(second.seq)
     assert after is not None
     follower = net.peers[second.author.key]
-    assert after.decks[0].next_shuffler == after.seat_of(follower.peer_id.key) == 1
-    turn = turn_ahead(before, first.author.key, first.body, follower.secrets, first)
-    assert turn is not None
-    assert not turn.check_own, "a joiner's turn ahead goes out unchecked"
-    # At the sequencer the turn before comes as a message, not an entry: checked too.
-    at_sequencer = turn_ahead(before, first.author.key, first.body, follower.secrets)
-    assert at_sequencer is not None
-    assert at_sequencer.check_own
     checks: list[ShuffleStatement] = []
     real = ShuffleStatement.check
 
@@ -405,13 +397,24 @@ def test_the_sequencer_s_turn_checked_as_it_was_made_ahead_is_not_checked_again(
         return real(statement)
 
     monkeypatch.setattr(ShuffleStatement, "check", counted)
-    for check_own, checked_again in ((False, 1), (True, 0)):
-        job = DutyJob(after, follower.secrets, 1, follower.channel_seed)
-        replace(turn, check_own=check_own).run()
-        checks.clear()
-        body = job.run()
-        assert body == second.body, "the turn made ahead is the one logged"
-        statements = job.statements(body)
-        keys = check_own_statements(statements)
-        assert [k for _, k in keys] == [s.key() for s in statements]
-        assert len(checks) == checked_again
+    job = DutyJob(after, follower.secrets, 1, follower.channel_seed)
+    body = job.run()
+    assert body == second.body, "the turn made here is the one logged"
+    statements = job.statements(body)
+    turn = [s for s in statements if isinstance(s, ShuffleStatement)]
+    assert len(turn) == 1
+    assert PROVEN_TURNS.made_here(turn[0].key())
+    keys = check_own_statements(statements)
+    assert [k for _, k in keys] == [s.key() for s in statements]
+    assert checks == [], "the maker checked its own turn"
+
+    monkeypatch.setattr(verify, "PROVEN_TURNS", ProvenTurns())  # another process
+    keys = check_own_statements(statements)
+    assert [k for _, k in keys] == [s.key() for s in statements]
+    assert checks == turn
+
+    checks.clear()
+    monkeypatch.setattr(verify, "PROVEN_TURNS", PROVEN_TURNS)
+    altered = replace(turn[0], proof=turn[0].proof[:-1] + bytes([turn[0].proof[-1] ^ 1]))
+    assert check_own_statements([altered]) == []
+    assert checks == [altered]

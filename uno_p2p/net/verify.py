@@ -17,11 +17,12 @@ doing any I/O (``uno_p2p.table.offload``); this module does it elsewhere:
   decryption shares, its reveal) is computed in a worker thread and given back with
   ``TablePeer.duty_done``; it goes ahead of the frames queued behind the one
   that caused it, so the peer sees its inputs in the order it would inline.
-  The peer's own statements in it (its proof of shuffle, its share proofs) are
-  checked in the duty worker: before the body is given back at the sequencer,
-  which logs it at once; after it at a joiner (``check_first``), whose body
-  leaves for the sequencer and comes back as an entry only later, so the next
-  shuffler no longer waits for a check of a proof its maker already trusts.
+  The peer's own statements in it are recorded in the duty worker: its share
+  proofs checked, its proof of shuffle only if this process did not make it
+  (``PROVEN_TURNS.made_here``: a proof the honest prover made is true, and its
+  check would cost more than making it); before the body is given back at the
+  sequencer, which logs it at once; after it at a joiner (``check_first``),
+  whose body leaves for the sequencer and comes back as an entry only later.
   A joiner's check runs off the frames' queue (``check_sent``): the frames
   behind the duty (another seat's deal shares, a move) go on to the check
   worker meanwhile, and only the entry that brings those statements back
@@ -111,20 +112,17 @@ def check_all(statements: Sequence[Statement]) -> list[bytes | None]:
 
 def _run_duty(job: DutyJob, *, check: bool) -> tuple[Duty, list[tuple[Statement, bytes]]]:
     """In the worker: the duty's body, and with ``check`` the memo keys of its own
-    statements (the sequencer checks its own shuffle like any other before it logs it)."""
+    statements (the sequencer logs its own body at once, so it knows them first)."""
     body = job.run()
-    return body, _check_own(job, body) if check else []
-
-
-def _check_own(job: DutyJob, body: Duty) -> list[tuple[Statement, bytes]]:
-    """In the worker: the memo keys of the duty's own statements that verify (a turn
-    the sequencer checked as it made it ahead is not checked again, issue 28)."""
-    return check_own(job.statements(body))
+    return body, check_own(job.statements(body)) if check else []
 
 
 def check_own(statements: Sequence[Statement]) -> list[tuple[Statement, bytes]]:
-    """In the duty worker: the memo keys of this seat's own statements that verify."""
-    checked = [(s, k if PROVEN_TURNS.was_checked(k := s.key()) else s.check())
+    """In the duty worker: the memo keys of this seat's own statements that verify. A
+    shuffle turn this process made (``PROVEN_TURNS.made_here``) is true by the proof's
+    completeness and is not checked (issue 28: the check costs more than the proof);
+    its share proofs, cheap, are."""
+    checked = [(s, k if PROVEN_TURNS.made_here(k := s.key()) else s.check())
                for s in statements]
     return [(s, k) for s, k in checked if k is not None]
 

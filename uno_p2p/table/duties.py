@@ -20,7 +20,7 @@ from uno_p2p.crypto.group import Point
 from uno_p2p.crypto.keys import PeerSecrets
 from uno_p2p.crypto.shares import make_share
 from uno_p2p.crypto.shuffle import Ciphertext, ShuffleMessage, shuffle_context
-from uno_p2p.crypto.shuffle_proof import ShuffleProof, make_proven_shuffle
+from uno_p2p.crypto.shuffle_proof import ShuffleProof, make_proven_shuffle, verified_key
 from uno_p2p.errors import LocalProtocolError
 from uno_p2p.rules.actions import Action, Play
 from uno_p2p.rules.codec import Slot
@@ -84,22 +84,31 @@ def _lacks(ts: TableState, slot: Slot, seat: int) -> bool:
 
 
 class ProvenTurns:
-    """Proven shuffle turns made ahead (issue 28), by a digest of every input.
+    """Proven shuffle turns made ahead (issue 28), by a digest of every input, and the
+    turns this process made.
 
     A seat may prove its turn on a deck that has arrived while it still checks
     that deck's proofs (deck.md §6.3, "What may overlap"); it still sends the
     turn only from its accepted state (``public_duty``), which finds it here.
     The turn is deterministic in its inputs, so a found turn is byte for byte
     the one ``make_proven_shuffle`` would make. A few are kept, each used once.
+
+    Its maker need not check a turn's proof either: ``make_proven_shuffle``
+    proves a true statement (the proof system's completeness, deck.md §6.4), so
+    the node records the memo key of each turn made here (``made_here``) instead
+    of spending a check on it (net.md §7.1; issue 28: a check costs more than the
+    proof). Only this honest maker records: a turn made any other way (a
+    cheat's, or one read back from disk) is checked like any other seat's.
     """
 
-    __slots__ = ("_checked", "_turns", "made", "used")
+    __slots__ = ("_made", "_turns", "made", "used")
     KEEP = 4
+    #: Memo keys of the last turns made here: a deck's turn, taken seconds later.
+    KEEP_MADE = 16
 
     def __init__(self) -> None:
         self._turns: OrderedDict[bytes, tuple[ShuffleMessage, ShuffleProof]] = OrderedDict()
-        #: Memo keys of turns the sequencer checked as it made them ahead (issue 28).
-        self._checked: OrderedDict[bytes, None] = OrderedDict()
+        self._made: OrderedDict[bytes, None] = OrderedDict()
         #: Turns made here (ahead or not) and turns found made ahead.
         self.made = 0
         self.used = 0
@@ -119,23 +128,20 @@ class ProvenTurns:
                                    round_number=round_number, deck=deck, joint_key=joint_key,
                                    context=context)
         self.made += 1
+        message, proof = made
+        self._made[verified_key(previous, message.ciphertexts, proof.to_wire(), joint_key,
+                                context)] = None
+        for stale in list(self._made)[:-self.KEEP_MADE]:  # single steps: any thread
+            self._made.pop(stale, None)
         if ahead:
             self._turns[key] = made
-            for stale in list(self._turns)[:-self.KEEP]:  # single steps: any thread
+            for stale in list(self._turns)[:-self.KEEP]:
                 self._turns.pop(stale, None)
         return made
 
-
-    def checked(self, key: bytes) -> None:
-        """A turn made ahead verified (its proof's memo key, ``ShuffleStatement.key``):
-        the sequencer, which checks its own turn before it logs it, need not again."""
-        self._checked[key] = None
-        for stale in list(self._checked)[:-self.KEEP]:
-            self._checked.pop(stale, None)
-
-    def was_checked(self, key: bytes) -> bool:
-        """Whether a turn with this memo key verified as it was made ahead (once)."""
-        return self._checked.pop(key, 0) is None
+    def made_here(self, key: bytes) -> bool:
+        """Whether the turn with this memo key (``ShuffleStatement.key``) was made here."""
+        return key in self._made
 
 
 def _turn_key(previous: Sequence[Ciphertext], secrets: PeerSecrets, table: bytes,

@@ -155,32 +155,17 @@ class TurnAhead:
     #: The arrived entry (None: a message at the sequencer), for the turn sent ahead
     #: (``TablePeer.send_turn_ahead``).
     entry: Entry | None = None
-    #: Check the turn's own proof as well: the sequencer does before it logs its turn
-    #: (``duties.PROVEN_TURNS.was_checked``), so its check leaves the path too.
-    check_own: bool = False
 
     def run(self) -> None:
-        """Prove the turn and keep it, and with ``check_own`` check it (nothing if the
-        arrived deck does not decode: the ledger names its author)."""
+        """Prove the turn and keep it (nothing if the arrived deck does not decode: the
+        ledger names its author)."""
         try:
             previous = ShuffleMessage.from_wire(list(self.arrived), peer=self.author)
         except UnoError:
             return
-        message, proof = PROVEN_TURNS.prove(previous.ciphertexts, self.secrets, self.table,
-                                            self.round_number, self.deck, self.turn,
-                                            self.joint_key, ahead=True)
-        if self.check_own:
-            key = self.own_statement(tuple(message.to_wire()), proof.to_wire()).check()
-            if key is not None:
-                PROVEN_TURNS.checked(key)
+        PROVEN_TURNS.prove(previous.ciphertexts, self.secrets, self.table, self.round_number,
+                           self.deck, self.turn, self.joint_key, ahead=True)
 
-    def own_statement(self, shuffled: tuple[bytes, ...], proof: bytes) -> ShuffleStatement:
-        """The statement the ledger checks for this seat's turn ``shuffled`` (as
-        ``shuffle_statement`` names it in the state the arrived turn leads to)."""
-        return ShuffleStatement(previous=self.arrived, shuffled=shuffled, proof=proof,
-                                joint_key=self.joint_key.to_wire(), table=self.table,
-                                round_number=self.round_number, deck=self.deck,
-                                shuffler=self.secrets.peer, turn=self.turn)
 
 
 def turn_ahead(ts: TableState, author: bytes, body: Body, secrets: PeerSecrets,
@@ -195,8 +180,7 @@ def turn_ahead(ts: TableState, author: bytes, body: Body, secrets: PeerSecrets,
     if seat is None or deck.next_shuffler != shuffler or deck.shufflers[1:2] != (seat,):
         return None
     return TurnAhead(body.ciphertexts, author.hex()[:16], secrets, ts.table_id, deck.round,
-                     deck.number, len(deck.done) + 1, table_key(ts), entry,
-                     check_own=entry is None)
+                     deck.number, len(deck.done) + 1, table_key(ts), entry)
 
 
 def frame_turn_ahead(ts: TableState, data: bytes, secrets: PeerSecrets, *, sequencer: bool
