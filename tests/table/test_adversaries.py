@@ -29,11 +29,13 @@ OPTIONS = ["target=60", "turn_timer=60"]
 
 
 def seat(custom: dict[int, type[TablePeer]], players: int = 3, seed: bytes = b"adv",
-         options: list[str] | None = None, bots: tuple[str, ...] = ()) -> Network:
+         options: list[str] | None = None, bots: tuple[str, ...] = (),
+         until: Callable[[Network], bool] = game_over) -> Network:
+    """The table played until ``until`` (by default, the game's end)."""
     setup = TableSetup(players, preset("official", OPTIONS if options is None else options),
                        seed, bots=bots)
     net = seat_table(setup, custom=custom)
-    net.run(until=game_over)
+    net.run(until=until)
     return net
 
 
@@ -201,12 +203,16 @@ def test_a_misbehaving_sequencer_is_caught_by_the_honest_peers(
     custom: dict[int, type[TablePeer]] = {0: host}
     if host is adv.UncheckingHost:
         custom[1] = adv.PlaysCardNotHeld
-    net = seat(custom)
-    # Victims by their seat at the start (the peers in seat order): a victim that stopped
-    # is removed by the sequencer (table.md §14) and the seats after it move up.
-    seated = list(net.peers.values())
-    peers = [p for p in seated if not p.is_host]
-    hurt = [p for p in peers if victims is None or seated.index(p) in victims]
+
+    def hurt_of(net: Network) -> list[TablePeer]:
+        # Victims by their seat at the start (the peers in seat order): a victim that
+        # stopped is removed by the sequencer (table.md §14) and the seats after it move up.
+        seated = list(net.peers.values())
+        return [p for p in seated[1:] if victims is None or seated.index(p) in victims]
+
+    # Until every victim has stopped: the others' game after that is no victim's.
+    net = seat(custom, until=lambda n: all(p.stopped is not None for p in hurt_of(n)))
+    hurt = hurt_of(net)
     for peer in hurt:
         assert peer.stopped is not None, f"{peer.name} went on"
         found = named(net, peer)
