@@ -168,9 +168,11 @@ def test_a_lying_challenger_is_caught_at_the_round_end_and_by_the_audit() -> Non
     from uno_p2p.audit.core import audit_entries
     from uno_p2p.rules.actions import ChallengeVerdict
 
+    # Games of one round (target 1): the lie, its round-end reveal and the audit's
+    # verdict all fall in the round of the challenge.
     for attempt in range(12):
         net = seat({1: adv.LyingChallenger}, players=2, seed=b"liar %d" % attempt,
-                   options=["target=60", "turn_timer=60"])
+                   options=["target=1", "turn_timer=60"])
         if not getattr(net.peers[cheater_id(net, 1).key], "cheated", False):
             continue
         liar = cheater_id(net, 1)
