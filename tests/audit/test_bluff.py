@@ -68,9 +68,11 @@ def peer_with(bot: type[HeuristicBot]) -> type[TablePeer]:
     return Peer
 
 
-def play(seed: bytes, other: type[HeuristicBot], *options: str) -> tuple[Entry, ...]:
-    """A 2-seat game to 30 (a round or two): seat 0 bluffs whenever it can."""
-    setup = TableSetup(2, preset("official", ["target=30", *options]), seed)
+def play(seed: bytes, other: type[HeuristicBot], *options: str, target: int = 1
+         ) -> tuple[Entry, ...]:
+    """A 2-seat game (by default of one round: the end-of-game reveal proves every face
+    all the same): seat 0 bluffs whenever it can."""
+    setup = TableSetup(2, preset("official", [f"target={target}", *options]), seed)
     net = seat_table(setup, custom={0: peer_with(AlwaysBluffs), 1: peer_with(other)})
     net.run(until=game_over)
     return net.entries()
@@ -102,8 +104,9 @@ def verdicts(entries: Sequence[Entry], seat: int = 1) -> list[bool]:
 
 
 def test_an_unchallenged_bluff_stands_in_play_and_in_the_audit() -> None:
-    # A seed whose short game holds a bluff (the assertion says when it no longer does).
-    entries = play(b"unchallenged bluff 3", NeverChallenges)
+    # A seed whose short game holds a bluff, in its second round (the assertion says
+    # when it no longer does).
+    entries = play(b"unchallenged bluff 3", NeverChallenges, target=30)
     assert any(bluff for _, bluff in wild_draw_fours(entries)), "no bluff was played"
     assert verdicts(entries) == []
     report = audit_entries(entries)

@@ -29,11 +29,13 @@ OPTIONS = ["target=60", "turn_timer=60"]
 
 
 def seat(custom: dict[int, type[TablePeer]], players: int = 3, seed: bytes = b"adv",
-         options: list[str] | None = None, bots: tuple[str, ...] = ()) -> Network:
+         options: list[str] | None = None, bots: tuple[str, ...] = (),
+         until: Callable[[Network], bool] = game_over) -> Network:
+    """The table played until ``until`` (by default, the game's end)."""
     setup = TableSetup(players, preset("official", OPTIONS if options is None else options),
                        seed, bots=bots)
     net = seat_table(setup, custom=custom)
-    net.run(until=game_over)
+    net.run(until=until)
     return net
 
 
@@ -166,9 +168,11 @@ def test_a_lying_challenger_is_caught_at_the_round_end_and_by_the_audit() -> Non
     from uno_p2p.audit.core import audit_entries
     from uno_p2p.rules.actions import ChallengeVerdict
 
+    # Games of one round (target 1): the lie, its round-end reveal and the audit's
+    # verdict all fall in the round of the challenge.
     for attempt in range(12):
         net = seat({1: adv.LyingChallenger}, players=2, seed=b"liar %d" % attempt,
-                   options=["target=60", "turn_timer=60"])
+                   options=["target=1", "turn_timer=60"])
         if not getattr(net.peers[cheater_id(net, 1).key], "cheated", False):
             continue
         liar = cheater_id(net, 1)
@@ -201,12 +205,16 @@ def test_a_misbehaving_sequencer_is_caught_by_the_honest_peers(
     custom: dict[int, type[TablePeer]] = {0: host}
     if host is adv.UncheckingHost:
         custom[1] = adv.PlaysCardNotHeld
-    net = seat(custom)
-    # Victims by their seat at the start (the peers in seat order): a victim that stopped
-    # is removed by the sequencer (table.md §14) and the seats after it move up.
-    seated = list(net.peers.values())
-    peers = [p for p in seated if not p.is_host]
-    hurt = [p for p in peers if victims is None or seated.index(p) in victims]
+
+    def hurt_of(net: Network) -> list[TablePeer]:
+        # Victims by their seat at the start (the peers in seat order): a victim that
+        # stopped is removed by the sequencer (table.md §14) and the seats after it move up.
+        seated = list(net.peers.values())
+        return [p for p in seated[1:] if victims is None or seated.index(p) in victims]
+
+    # Until every victim has stopped: the others' game after that is no victim's.
+    net = seat(custom, until=lambda n: all(p.stopped is not None for p in hurt_of(n)))
+    hurt = hurt_of(net)
     for peer in hurt:
         assert peer.stopped is not None, f"{peer.name} went on"
         found = named(net, peer)
@@ -269,7 +277,13 @@ def test_entries_and_drop_notices_from_a_non_host_peer_are_ignored() -> None:
                 cy.peer_id)
     assert bob.stopped is None
     assert bob.outstanding == counter
-    net.run(until=game_over)
-    assert all(p.state.phase == TablePhase.ENDED and p.stopped is None
-               for p in net.peers.values())
+    # Until Bob's message under that number is logged and every peer holds twenty entries
+    # more, nobody named (the rounds after that add nothing).
+    after = host.state.seq + 20
+    net.run(until=lambda n: all(p.state.seq >= after for p in n.peers.values()))
+    assert all(p.state.seq >= after for p in net.peers.values())
+    logged = [e.message for e in net.entries(bob) if e.author == bob.peer_id]
+    assert counter in [m.counter for m in logged], "his message under that number logged"
+    assert net.entries(bob) == net.entries(host)[:len(net.entries(bob))]
+    assert all(p.stopped is None for p in net.peers.values())
     assert not [e for _, e in net.all_events() if isinstance(e, PeerMisbehaved)]

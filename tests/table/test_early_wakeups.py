@@ -13,7 +13,10 @@ from __future__ import annotations
 from uno_p2p.rules.options import preset
 from uno_p2p.table.memnet import MAX_DELIVERIES, Network, TableSetup, game_over, seat_table
 
-SETUP = TableSetup(3, preset("official", ["target=30"]), b"early wake-ups")
+#: A game of one round (target 1): its shuffles, deal, play, round end and final reveal
+#: hold every step with a deadline a table of bots has; a second round (bots do not
+#: pause between rounds) only repeats them.
+SETUP = TableSetup(3, preset("official", ["target=1"]), b"early wake-ups")
 
 
 def _play(woken: bool) -> Network:

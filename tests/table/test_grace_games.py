@@ -18,6 +18,8 @@ missed UNO with the next player a joiner, or the host.
 
 from __future__ import annotations
 
+import copy
+
 import pytest
 
 from uno_p2p.errors import IllegalAction
@@ -59,6 +61,19 @@ def table_with_a_missed_uno(seed: bytes) -> Network:
     assert turn(game) != game.exposed
     assert len({p.ledger.head for p in net.peers.values()}) == 1, "every peer saw the play"
     return net
+
+
+@pytest.fixture(scope="module")
+def missed_with_a_joiner_next() -> Network:
+    """The ``JOINER_NEXT`` table, played once for the module (its bots' game up to the
+    missed UNO is the same for every test)."""
+    return table_with_a_missed_uno(JOINER_NEXT)
+
+
+@pytest.fixture
+def joiner_next(missed_with_a_joiner_next: Network) -> Network:
+    """A copy of that table of the test's own: every move from here is the test's."""
+    return copy.deepcopy(missed_with_a_joiner_next)
 
 
 def engine(net: Network) -> State:
@@ -104,8 +119,8 @@ def no_one_punished(net: Network) -> None:
     assert len({p.ledger.head for p in net.peers.values()}) == 1
 
 
-def test_the_next_player_may_not_begin_inside_the_grace_period() -> None:
-    net = table_with_a_missed_uno(JOINER_NEXT)
+def test_the_next_player_may_not_begin_inside_the_grace_period(joiner_next: Network) -> None:
+    net = joiner_next
     game = engine(net)
     nxt = peer_at(net, turn(game))
     at(net, deadline(net) - 1)
@@ -118,8 +133,9 @@ def test_the_next_player_may_not_begin_inside_the_grace_period() -> None:
     assert len(net.entries()) == logged, "nothing was sent"
 
 
-def test_a_move_sent_early_is_dropped_as_a_race_and_logged_once_the_time_is_up() -> None:
-    net = table_with_a_missed_uno(JOINER_NEXT)
+def test_a_move_sent_early_is_dropped_as_a_race_and_logged_once_the_time_is_up(
+        joiner_next: Network) -> None:
+    net = joiner_next
     game = engine(net)
     seat, end = turn(game), deadline(net)
     nxt = peer_at(net, seat)
@@ -170,8 +186,8 @@ def test_the_host_as_next_player_waits_out_the_grace_period_too() -> None:
     no_one_punished(net)
 
 
-def test_a_catch_inside_the_grace_period_counts() -> None:
-    net = table_with_a_missed_uno(JOINER_NEXT)
+def test_a_catch_inside_the_grace_period_counts(joiner_next: Network) -> None:
+    net = joiner_next
     game = engine(net)
     victim = game.exposed
     assert victim is not None
@@ -191,8 +207,8 @@ def test_a_catch_inside_the_grace_period_counts() -> None:
     no_one_punished(net)
 
 
-def test_once_the_next_player_has_begun_the_missed_uno_is_safe() -> None:
-    net = table_with_a_missed_uno(JOINER_NEXT)
+def test_once_the_next_player_has_begun_the_missed_uno_is_safe(joiner_next: Network) -> None:
+    net = joiner_next
     game = engine(net)
     victim, seat = game.exposed, turn(game)
     assert victim is not None
@@ -207,12 +223,13 @@ def test_once_the_next_player_has_begun_the_missed_uno_is_safe() -> None:
     assert len(engine(net).hands[victim]) == 1, "still one card: safe"
 
 
-def test_a_bot_next_player_waits_out_the_grace_period_to_the_millisecond() -> None:
+def test_a_bot_next_player_waits_out_the_grace_period_to_the_millisecond(
+        joiner_next: Network) -> None:
     """docs/rules.md: the next player "must wait that many milliseconds" after the play
     that left a missed UNO. A bot's seat waits until then and not a millisecond longer:
     its timer is the period's end; a millisecond before, it has sent nothing; at the
     end itself, it moves at once."""
-    net = table_with_a_missed_uno(JOINER_NEXT)
+    net = joiner_next
     game = engine(net)
     nxt = peer_at(net, turn(game))
     end = deadline(net)

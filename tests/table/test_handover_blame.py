@@ -123,8 +123,9 @@ def test_a_reveal_shown_to_one_peer_reaches_the_host_and_the_game_ends_well() ->
     # loss, so Cy's own vote deposes nobody.
     seed = b"reveal shown to bob"
     bob = _key(seed, 1)
+    # A game of one round (target 1): the final reveal is the point, not the rounds.
     net = _table(seed, 3, _withholding(seed, CY, lambda b: isinstance(b, RevealSecrets),
-                                       only_to=lambda to: to == bob))
+                                       only_to=lambda to: to == bob), target=1)
     net.run(until=game_over, max_steps=MAX_STEPS)
     entries = _one_log(net)
     report = audit_entries(entries)
@@ -190,7 +191,7 @@ def test_a_reveal_shown_to_a_peer_at_the_deadline_does_not_name_the_host() -> No
             withheld.append(Message.decode(data[1:]))
         return out
 
-    net = _table(seed, 3, hook)
+    net = _table(seed, 3, hook, target=1)  # one round: the final reveal is the point
     host = net.host
     bob = net.peers[_key(seed, 1)]
     net.run(until=lambda n: host.state.phase == TablePhase.ENDED, max_steps=MAX_STEPS)

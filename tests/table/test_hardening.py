@@ -108,17 +108,20 @@ class Seer(TablePeer):
             self.seen = frozenset()
 
 
-def _bluff_seen() -> tuple[Network, Seer, TablePeer]:
-    """One wd4_strict game where Cy bluffs and the host saw her hand. Played afresh for
-    each test (not cached): mutmut runs a mutant against the tests that reached it when
-    it timed them, and a cached game reaches the code in the first test only."""
+def _bluff_seen(whole: bool = True) -> tuple[Network, Seer, TablePeer]:
+    """One wd4_strict game where Cy bluffs and the host saw her hand (``whole``: to its
+    end, where the audit judges it; else until every peer has named Cy). Played afresh
+    for each test (not cached): mutmut runs a mutant against the tests that reached it
+    when it timed them, and a cached game reaches the code in the first test only."""
     net = table(custom={0: Seer, 2: adv.Bluffer}, seed=b"bluff-seen",
                 options=[*OPTIONS, "wd4_strict=true"])
     host = net.host
     assert isinstance(host, Seer)
     cy = list(net.peers.values())[2]
     host.cy = cy
-    net.run(until=game_over)
+    net.run(until=game_over if whole else lambda n: all(
+        any(e.peer == cy.peer_id for e in named(n, p, "wild_draw_four"))
+        for p in n.peers.values() if p is not cy))
     assert isinstance(cy, adv.Bluffer)
     assert cy.bluffed, "the seed must give Cy her chance to bluff"
     return net, host, cy
@@ -149,7 +152,7 @@ def test_a_peer_names_a_bluff_it_saw_before_the_reveal_proves_it() -> None:
     """table.md §7: a peer whose own faces prove a claim false names it at once, on its
     word; everyone else names it when the round-end reveal proves it. The host saw Cy's
     hand when her Wild Draw Four came (``Seer``), so it names her before Bob does."""
-    net, host, cy = _bluff_seen()
+    net, host, cy = _bluff_seen(whole=False)
     bob = list(net.peers.values())[1]
 
     def first(peer: TablePeer) -> int:
@@ -519,10 +522,21 @@ def test_a_relayed_move_the_host_logs_after_all_is_no_evidence() -> None:
     net.run(until=relayed_then_logged, max_steps=200_000)
     assert kept, "seat 1's move went round as a relay"
     assert victim.peer_id.key not in witness.watch.censorship.relayed, "logged: no longer held"
-    net.run(until=game_over, max_steps=400_000)
+    # A whole round of seat 1's moves, each relayed then logged, names nobody (the
+    # later rounds only repeat it).
+    net.run(until=lambda n: _round_won(witness), max_steps=400_000)
+    assert _round_won(witness)
+    relays = sum(isinstance(e.body, Move) and e.author == victim.peer_id
+                 for e in net.entries(witness))
+    assert relays > 3, "seat 1 moved, relayed, more than a few times"
     assert all(p.stopped is None for p in net.peers.values())
     assert not named(net, witness)
     assert not named(net, victim)
+
+
+def _round_won(peer: TablePeer) -> bool:
+    game = peer.state.engine
+    return game is not None and game.round_winner is not None
 
 
 def test_a_peer_catching_up_after_a_long_cut_does_not_judge_the_old_clocks() -> None:

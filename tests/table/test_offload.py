@@ -71,6 +71,19 @@ def play(offload: bool, custom: dict[int, type[TablePeer]] | None = None,
     return net
 
 
+@pytest.fixture(scope="module")
+def two_seats() -> Network:
+    """One whole game of two seats to 10, played in line, for the tests that only read
+    its log and its peers' secrets (each computes what it checks itself)."""
+    return play(offload=False, players=2, target=10)
+
+
+@pytest.fixture(scope="module")
+def three_seats() -> Network:
+    """As ``two_seats``, with three seats."""
+    return play(offload=False, players=3, target=10)
+
+
 def log_bytes(net: Network) -> list[bytes]:
     return [entry.encode() for entry in net.entries()]
 
@@ -161,8 +174,9 @@ def _first_shuffle_duty(net: Network) -> tuple[TableState, int, TablePeer, Shuff
     assert seat is not None
     return before, seat, net.peers[author], body
 
-def test_a_statement_is_keyed_as_the_ledger_keys_it_and_a_forgery_never_verifies() -> None:
-    net = play(offload=False, players=2, target=10)
+def test_a_statement_is_keyed_as_the_ledger_keys_it_and_a_forgery_never_verifies(
+        two_seats: Network) -> None:
+    net = two_seats
     seq, body, author = _first_shuffle(net)
     before = net.host.ledger.state_at(seq)
     assert before is not None
@@ -187,8 +201,9 @@ def test_a_statement_is_keyed_as_the_ledger_keys_it_and_a_forgery_never_verifies
         assert forged.check() is None
 
 
-def test_a_reveal_names_every_shuffle_of_its_seat_and_a_wrong_seed_fails() -> None:
-    net = play(offload=False, players=2, target=10)
+def test_a_reveal_names_every_shuffle_of_its_seat_and_a_wrong_seed_fails(
+        two_seats: Network) -> None:
+    net = two_seats
     entry = next(e for e in net.entries() if isinstance(e.body, RevealSecrets))
     assert isinstance(entry.body, RevealSecrets)
     before = net.host.ledger.state_at(entry.seq)
@@ -205,8 +220,8 @@ def test_a_reveal_names_every_shuffle_of_its_seat_and_a_wrong_seed_fails() -> No
 
 
 def test_a_batch_of_shares_checked_ahead_is_not_checked_again(
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    net = play(offload=False, players=3, target=10)
+        monkeypatch: pytest.MonkeyPatch, three_seats: Network) -> None:
+    net = three_seats
     entry = next(e for e in net.entries() if isinstance(e.body, Shares) and len(e.body.items) > 1)
     assert isinstance(entry.body, Shares)
     before = net.host.ledger.state_at(entry.seq)
@@ -238,13 +253,13 @@ def test_a_batch_of_shares_checked_ahead_is_not_checked_again(
     assert checks == [], "checked ahead, the ledger finds every share in the memo"
 
 
-def test_a_duty_job_names_the_checks_of_the_body_it_made() -> None:
+def test_a_duty_job_names_the_checks_of_the_body_it_made(two_seats: Network) -> None:
     """net.md §7.1 item 3: the shell runs a seat's heavy duty "with the checks of the
     seat's own statements": the job's statements for its body are exactly those the
     ledger will check for it (a proven shuffle: its proof of shuffle), and they hold;
     a duty of nothing has nothing to check. The body is the one the seat logged, byte
     for byte."""
-    net = play(offload=False, players=2, target=10)
+    net = two_seats
     before, seat, peer, body = _first_shuffle_duty(net)
     job = DutyJob(before, peer.secrets, seat, peer.channel_seed)
     made = job.run()
@@ -257,11 +272,12 @@ def test_a_duty_job_names_the_checks_of_the_body_it_made() -> None:
     assert job.statements(None) == ()
 
 
-def test_a_seat_that_owes_its_reveal_has_heavy_work_and_none_once_it_revealed() -> None:
+def test_a_seat_that_owes_its_reveal_has_heavy_work_and_none_once_it_revealed(
+        two_seats: Network) -> None:
     """net.md §7.1 item 3: a seat's reveal is heavy work (cheap to make, but the
     sequencer re-executes every shuffle of the seat when it arrives), so it goes to
     the shell while the seat owes it; once logged, the seat owes nothing more."""
-    net = play(offload=False, players=2, target=10)
+    net = two_seats
     entries = net.entries()
     reveals = [e.seq for e in entries if isinstance(e.body, RevealSecrets)]
     assert len(reveals) == 2, "both seats revealed at the game's end"
@@ -280,11 +296,11 @@ def test_a_seat_that_owes_its_reveal_has_heavy_work_and_none_once_it_revealed() 
     assert heavy_duty(halfway, 1 - first) is True, "the other seat still owes it"
 
 
-def test_a_heavy_duty_is_asked_of_the_shell_once_per_state() -> None:
+def test_a_heavy_duty_is_asked_of_the_shell_once_per_state(two_seats: Network) -> None:
     """net.md §7.1 item 3 (``DutyDesk``): each state's heavy duty is handed to the shell
     once; asking again in the same state waits for that job instead of handing out a
     second, and the body the shell sends back is used in that state only."""
-    net = play(offload=False, players=2, target=10)
+    net = two_seats
     before, seat, peer, body = _first_shuffle_duty(net)
     assert heavy_duty(before, seat)
     desk = DutyDesk()
@@ -377,13 +393,13 @@ def test_a_bad_turn_is_convicted_after_the_next_turn_went_ahead_and_no_share_lef
 
 
 def test_a_turn_its_maker_made_is_not_checked_by_it_and_any_other_turn_is(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+        monkeypatch: pytest.MonkeyPatch, three_seats: Network) -> None:
     """issue 28 (net.md §7.1 item 3): a node records its own proven turn without
     checking it when this process's honest prover made it (``PROVEN_TURNS.made_here``:
     the proof's completeness), with the memo key the ledger will look for; the same
     turn in a process that did not make it is checked, and a turn whose proof was
     altered after it was made is checked and fails."""
-    net = play(offload=False, players=3, target=10)
+    net = three_seats
     shuffles = [e for e in net.entries() if isinstance(e.body, ShuffleDeck)]
     second = shuffles[1]  # seat 1's turn of deck 0
     after = net.host.ledger.state_at(second.seq)

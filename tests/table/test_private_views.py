@@ -64,6 +64,23 @@ def assert_finished_and_ok(net: Network) -> None:
     assert audit_entries(log).status == Status.OK
 
 
+def assert_so_far_ok(net: Network) -> None:
+    """The game stopped at a test's point: every log agrees so far, nobody stopped, no
+    abort, and the audit finds no fault in what there is (the game's end, where it is
+    one, is ``test_a_joiner_that_takes_a_clock_entry_twenty_seconds_late_doubts_nobody``'s
+    to check)."""
+    logs = [tuple(e.hash for e in n) for n in (net.entries(p) for p in net.peers.values())]
+    shortest = min(logs, key=len)
+    assert all(log[:len(shortest)] == shortest for log in logs), "every log agrees so far"
+    for peer in net.peers.values():
+        assert peer.stopped is None, (peer.name, peer.stopped)
+    log = net.entries()
+    assert not [e for e in log if isinstance(e.body, Abort)]
+    report = audit_entries(log)
+    assert report.status == Status.UNFINISHED, report.lines()
+    assert report.violation is None
+
+
 # -- the clock (§6.1) -----------------------------------------------------------------------
 def test_a_joiner_that_takes_a_clock_entry_twenty_seconds_late_doubts_nobody() -> None:
     """Its frames held 20 s (a paused process, a long proof queue), then prompt ones: only
@@ -128,15 +145,15 @@ def test_a_sequencer_whose_clock_creeps_ahead_is_voted_out_within_the_bound() ->
     log keeps before the hand-over."""
     net = thinking_table(4, b"creeper", custom={0: Creeper})
     creeper = seat(net, 0)
-    net.run(until=game_over)
+    # Until every peer, the creeper too, holds the hand-over.
+    net.run(until=lambda n: all(p.state.term >= 1 for p in n.peers.values()))
     log = net.entries(seat(net, 1))
     handover = next(e for e in log if isinstance(e.body, Handover))
     assert isinstance(handover.body, Handover)
     assert handover.body.old == creeper.peer_id
     assert len(clocks_by(log[:handover.seq], creeper.peer_id)) <= 3
     assert not named(net, "clock_ahead")
-    assert not [e for e in log if isinstance(e.body, Abort)]
-    assert audit_entries(log).status == Status.OK
+    assert_so_far_ok(net)
 
 
 # -- drop notices and forgeries (§3.1) ------------------------------------------------------
@@ -176,9 +193,11 @@ def test_forged_messages_in_a_players_name_never_get_it_convicted() -> None:
 
     net.send = send  # type: ignore[method-assign]
     net.tamper = forge
-    net.run(until=game_over)
+    # Until twenty forgeries went before Bob's messages and Bob's last one is logged.
+    net.run(until=lambda n: forgeries >= 20 and bob.outstanding is None)
     assert forgeries >= 20
-    assert_finished_and_ok(net)
+    assert_so_far_ok(net)
+    assert not named(net, "equivocation")
     # Bob was told of none of them, and the sequencer named the link they came by.
     assert not [n for n in notices if decode_drop(n[1:]).code != "synced"]
     blamed = {e.peer for _, e in named(net, "forged_message")}
@@ -240,10 +259,23 @@ def test_a_message_from_a_key_with_no_seat_after_the_start_is_dropped_unanswered
     message = Message.sign(stranger, ann.table_id, 0, replace(ann.ledger.head, seen=1,
                                                               hash=first.hash),
                            Move(Draw(0)))
+    answers: list[bytes] = []
+
+    def to_the_stranger(sender: bytes, recipient: bytes, data: bytes) -> list[bytes]:
+        if recipient != stranger.peer.key:
+            return [data]
+        answers.append(data)
+        return []
+
+    net.tamper = to_the_stranger
     net.send(stranger.peer.key, ann.peer_id.key, frame(FRAME_MESSAGE, message.encode()))
-    net.run(until=game_over)
-    assert_finished_and_ok(net)
+    # Until the host took it and logged ten entries more.
+    after = net.host.state.seq + 10
+    net.run(until=lambda n: n.host.state.seq >= after)
+    assert net.host.state.seq >= after
+    assert_so_far_ok(net)
     assert not named(net, "forged_message")
+    assert answers == [], "nobody answered the stranger"
 
 
 # -- a silent seat and the sequencer's own work (§6, §14) -----------------------------------
@@ -255,13 +287,18 @@ def clock_at(log: tuple[Entry, ...], seq: int) -> int:
 def test_a_silent_player_is_removed_a_full_response_time_after_the_last_progress() -> None:
     """Its turns time out (a ``TimeOut`` is progress: the table goes on); once the table
     needs its shares it gets the whole response time since the last entry that was not a
-    clock, then it is removed. The others finish the game; nobody is accused."""
+    clock, then it is removed; nobody is accused. (That the others then finish the game
+    is tests/table/test_removal.py's.)"""
     net = thinking_table(4, b"silent seat")
     cy = seat(net, 2)
     net.run(until=lambda n: (game := n.host.state.engine) is not None and game.current == 2
             and game.phase.name == "PLAYING" and not waiting_for(n.host.state))
     net.silent.add(cy.peer_id.key)
-    net.run(until=lambda n: n.host.state.phase == TablePhase.ENDED)
+    # Until the others all hold the removal (that they then finish the game is
+    # tests/table/test_removal.py's).
+    live = [p for p in net.peers.values() if p is not cy]
+    net.run(until=lambda n: all(any(isinstance(e.body, Remove) for e in n.entries(p))
+                                for p in live))
     log = net.entries()
     assert [e for e in log if isinstance(e.body, Move) and isinstance(e.body.action, TimeOut)
             and e.body.action.seat == 2]
@@ -270,8 +307,9 @@ def test_a_silent_player_is_removed_a_full_response_time_after_the_last_progress
     assert removal.body.peer == cy.peer_id
     progress = [e for e in log[:removal.seq] if not isinstance(e.body, Clock)][-1]
     assert clock_at(log, removal.seq) - clock_at(log, progress.seq) >= RESPONSE_TIMEOUT_MS
-    assert not [e for e in log if isinstance(e.body, Abort)]
-    assert audit_entries(log).status == Status.OK
+    net.silent.discard(cy.peer_id.key)  # only for the check: its log is a prefix of theirs
+    assert_so_far_ok(net)
+    assert not [e for _, e in net.all_events() if isinstance(e, PeerMisbehaved)]
 
 
 def test_the_sequencer_never_times_out_its_own_seat() -> None:

@@ -76,9 +76,17 @@ def _after_removal(phase: str) -> tuple[Network, list[TablePeer], TableState, in
     return net, live, before, removed_at
 
 
+@pytest.fixture(scope="module")
+def removed_at_shuffle() -> tuple[Network, list[TablePeer], TableState, int]:
+    """``_after_removal("shuffle")``, played once for the two tests that read it."""
+    return _after_removal("shuffle")
+
+
 @pytest.mark.parametrize("phase", ["shuffle", "mid-round"])
-def test_after_a_removal_the_players_left_open_their_new_hands(phase: str) -> None:
-    net, live, before, removed_at = _after_removal(phase)
+def test_after_a_removal_the_players_left_open_their_new_hands(
+        phase: str, request: pytest.FixtureRequest) -> None:
+    net, live, before, removed_at = request.getfixturevalue("removed_at_shuffle") \
+        if phase == "shuffle" else _after_removal(phase)
     state = live[0].state
     assert state.void_decks == len(before.decks), "every deck before the removal is void"
     assert len(state.decks) > state.void_decks, "the new round has a deck of its own"
@@ -96,10 +104,11 @@ def test_after_a_removal_the_players_left_open_their_new_hands(phase: str) -> No
     assert all(p.state.seq > removed_at and p.stopped is None for p in live)
 
 
-def test_a_shuffle_the_removal_interrupted_is_owed_by_nobody() -> None:
+def test_a_shuffle_the_removal_interrupted_is_owed_by_nobody(
+        removed_at_shuffle: tuple[Network, list[TablePeer], TableState, int]) -> None:
     """The removal came while a deck was being shuffled (seats still owed it their
     turns). That deck is void: the seat that was next is not waited for."""
-    _, live, before, _ = _after_removal("shuffle")
+    _, live, before, _ = removed_at_shuffle
     interrupted = [d for d in before.decks if d.shufflers]
     assert interrupted, "the removal came mid-shuffle"
     state = live[0].state

@@ -20,7 +20,8 @@ from uno_p2p.table.state import TablePhase
 
 
 def test_an_observer_replaying_the_log_computes_every_peers_digests() -> None:
-    net = seat_table(TableSetup(2, preset("house", ["target=40"]), b"determinism"))
+    # A game of one round: the observer replays it to its end as it would a longer one.
+    net = seat_table(TableSetup(2, preset("house", ["target=1"]), b"determinism"))
     net.run(until=game_over)
     result = replay(net.entries())
     assert result.violation is None

@@ -10,6 +10,10 @@ network's clock (``Network.now_ms``), which jumps to each peer's next timer.
 
 from __future__ import annotations
 
+import copy
+
+import pytest
+
 from tests.table.test_handover import MAX_STEPS
 from uno_p2p.rules.options import preset
 from uno_p2p.table.bodies import ShuffleDeck
@@ -40,10 +44,23 @@ def _shuffled_round_two(net: Network, player: TablePeer) -> bool:
                and net.host.state.decks[e.body.shuffle].round == 2 for e in net.entries())
 
 
-def _pause(seed: bytes, *, pausing: bool, goes_on: bool = False) -> int:
-    """How long after round 1's end the player's seat shuffled for round 2 (ms)."""
+def _round_one_ended(seed: bytes, *, pausing: bool) -> Network:
+    """The table as the player's seat sees round 1 end."""
     net, player = _table(seed, pausing)
     net.run(until=lambda n: _round_one_over(n, player), max_steps=MAX_STEPS)
+    return net
+
+
+@pytest.fixture(scope="module")
+def pausing_at_round_end() -> Network:
+    """Round 1 with a pausing player's seat, played once for the two tests of it (the
+    pause only starts here); each test goes on from a copy of its own."""
+    return _round_one_ended(b"round pause", pausing=True)
+
+
+def _pause(net: Network, *, goes_on: bool = False) -> int:
+    """How long after round 1's end the player's seat shuffled for round 2 (ms)."""
+    player = list(net.peers.values())[PLAYER]
     ended = net.now_ms
     if goes_on:
         player.go_on()  # the player pressed Enter on the round's scores
@@ -53,17 +70,19 @@ def _pause(seed: bytes, *, pausing: bool, goes_on: bool = False) -> int:
     return net.now_ms - ended
 
 
-def test_a_players_seat_waits_for_the_pause_before_the_next_round() -> None:
-    waited = _pause(b"round pause", pausing=True)
+def test_a_players_seat_waits_for_the_pause_before_the_next_round(
+        pausing_at_round_end: Network) -> None:
+    waited = _pause(copy.deepcopy(pausing_at_round_end))
     assert ROUND_PAUSE_MS <= waited < ROUND_PAUSE_MS + 2_000
 
 
-def test_a_player_who_closes_the_scores_lets_the_next_round_begin_at_once() -> None:
-    assert _pause(b"round pause", pausing=True, goes_on=True) < 1_000
+def test_a_player_who_closes_the_scores_lets_the_next_round_begin_at_once(
+        pausing_at_round_end: Network) -> None:
+    assert _pause(copy.deepcopy(pausing_at_round_end), goes_on=True) < 1_000
 
 
 def test_bots_wait_for_nobody_between_rounds() -> None:
-    assert _pause(b"round pause", pausing=False) < 1_000
+    assert _pause(_round_one_ended(b"round pause", pausing=False)) < 1_000
 
 
 def test_the_pause_is_shorter_than_a_lost_sequencer() -> None:
