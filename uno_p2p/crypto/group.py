@@ -91,6 +91,10 @@ class Scalar:
 
     value: int
 
+    def __deepcopy__(self, memo: dict[int, object]) -> Scalar:
+        """A value, like an int: a copy of a game (a fuzz target's template) shares it."""
+        return self
+
     def __post_init__(self) -> None:
         if not 0 <= self.value < L:
             raise LocalProtocolError("a Scalar must be reduced modulo L")
@@ -147,6 +151,10 @@ class Point:
     """
 
     data: bytes
+
+    def __deepcopy__(self, memo: dict[int, object]) -> Point:
+        """A value, like bytes: a copy of a game (a fuzz target's template) shares it."""
+        return self
 
     @classmethod
     def from_wire(cls, raw: object, *, peer: str | None, item: str) -> Point:

@@ -50,6 +50,10 @@ class Ciphertext:
     c1: Point
     c2: Point
 
+    def __deepcopy__(self, memo: dict[int, object]) -> Ciphertext:
+        """A value of two values: a copy of a game shares it (most of a deck's bytes)."""
+        return self
+
     @classmethod
     def from_wire(cls, raw: object, *, peer: str | None, item: str) -> Ciphertext:
         """Decode ``c1 || c2`` (64 bytes), both points checked.

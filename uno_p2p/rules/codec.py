@@ -32,6 +32,10 @@ class Slot(NamedTuple):
     shuffle: int
     position: int
 
+    def __deepcopy__(self, memo: dict[int, object]) -> Slot:
+        """A pair of ints: a copy of a game shares it."""
+        return self
+
 
 class WireValue(Protocol):
     TAG: ClassVar[str]
