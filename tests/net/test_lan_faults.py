@@ -31,7 +31,16 @@ from pathlib import Path
 
 import pytest
 
-from tests.net.processes import Proxy, Uno, audit, entry_bytes, host_port, logs, wait_entries
+from tests.net.processes import (
+    Proxy,
+    Uno,
+    audit,
+    entry_bytes,
+    host_port,
+    logs,
+    verdicts,
+    wait_entries,
+)
 from uno_p2p.net.node import HOST_GONE
 from uno_p2p.store.unolog import read_log
 from uno_p2p.table.bodies import Handover
@@ -54,11 +63,10 @@ def _all_agree(xdg: Path) -> None:
     first = entry_bytes(games[0])
     for other in games[1:]:
         assert entry_bytes(other) == first, f"{other.name} differs"
-    # The same bytes audit the same: one audit per distinct file (each re-executes every
-    # shuffle: on a loaded machine three audits of a long game outlasted the test's bound).
-    for path in {path.read_bytes(): path for path in games}.values():
-        report = audit(path, xdg)
-        assert json.loads(report.stdout)["status"] == "ok", report.stdout
+    # One audit per distinct file (on a loaded machine three audits of a long game
+    # outlasted the test's bound).
+    for verdict in verdicts(games, xdg).values():
+        assert verdict["status"] == "ok", verdict
 
 
 @pytest.mark.slow
@@ -161,25 +169,25 @@ def test_the_host_killed_the_joiners_hand_over_and_finish(tmp_path: Path) -> Non
     finally:
         for process in (host, *bots):
             process.stop()
-    verdicts = {name: json.loads(audit(logs(xdg, name)[0], xdg).stdout)
-                for name in ("Yan", "Zed")}
+    paths = {name: logs(xdg, name)[0] for name in ("Ann", "Yan", "Zed")}
+    found = verdicts(paths.values(), xdg)
+    seated = {name: found[paths[name]] for name in ("Yan", "Zed")}
     for bot in bots:
         text = bot.text()
         # On failure, what the bot printed last and what the audit found say which
         # peer stopped and why (a response time-out, the host-lost wait, the vote).
-        why = f"{text[-3000:]}\n{verdicts}"
+        why = f"{text[-3000:]}\n{seated}"
         assert HOST_GONE.partition(":")[0] not in text, why
         assert "Traceback" not in text, why
         assert "Audit: OK" in text, why
     yan, zed = (entry_bytes(logs(xdg, name)[0]) for name in ("Yan", "Zed"))
     assert yan == zed
-    for verdict in verdicts.values():
+    for verdict in seated.values():
         assert verdict["status"] == "ok", verdict
         assert len(verdict["handovers"]) == 1
         assert [r["name"] for r in verdict["removed"]] == ["Ann"]
         assert max(verdict["scores"]) >= HANDED_OVER_TARGET
-    ann = json.loads(audit(logs(xdg, "Ann")[0], xdg).stdout)
-    assert ann["status"] == "unfinished"
+    assert found[paths["Ann"]]["status"] == "unfinished"
 
 
 @pytest.mark.slow
@@ -335,9 +343,8 @@ def test_a_joiner_killed_after_a_hand_over_resumes_at_the_new_sequencer(tmp_path
         back.text()[-3000:]
     survivors = [logs(xdg, name)[0] for name in names]
     first_log = entry_bytes(survivors[0])
-    for path in survivors:
+    for path, verdict in verdicts(survivors, xdg).items():
         assert entry_bytes(path) == first_log, f"{path.name} differs"
-        verdict = json.loads(audit(path, xdg).stdout)
         assert verdict["status"] == "ok", verdict
         assert len(verdict["handovers"]) == 1
         assert [r["name"] for r in verdict["removed"]] == ["Ann"]

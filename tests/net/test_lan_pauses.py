@@ -19,7 +19,6 @@ players and a turn timer of 2 s, as in ``test_lan_faults``.
 
 from __future__ import annotations
 
-import json
 import signal
 import subprocess
 import time
@@ -28,7 +27,7 @@ from typing import Any
 
 import pytest
 
-from tests.net.processes import Uno, audit, entry_bytes, host_port, logs, wait_entries
+from tests.net.processes import Uno, entry_bytes, host_port, logs, verdicts, wait_entries
 from uno_p2p.net.node import GIVE_UP_S
 from uno_p2p.store.unolog import read_log
 from uno_p2p.table.bodies import Handover
@@ -80,8 +79,9 @@ class Table:
             process.stop()
 
     def verdicts(self) -> dict[str, dict[str, Any]]:
-        return {name: json.loads(audit(logs(self.xdg, name)[0], self.xdg).stdout)
-                for name in NAMES}
+        paths = {name: logs(self.xdg, name)[0] for name in NAMES}
+        found = verdicts(paths.values(), self.xdg)
+        return {name: found[path] for name, path in paths.items()}
 
     def why(self) -> str:
         return "\n".join(f"--- {name}\n{p.text()[-2500:]}" for name, p in self.every.items())
