@@ -54,14 +54,19 @@ LINK_LOSSES_ALLOWED = 12
 CPU_RATIO = 2
 CPU_SLACK_S = 10.0
 TARGET = 150
-#: Two bots that think 0 s play a game to 150 in well under a minute: a game that a
-#: peer woken from a long pause can still follow is longer.
-LONG_TARGET = 500
+#: Seconds Yan and Zed think per move while the host is paused: their game after the
+#: hand-over then usually outlasts the pause, and the woken host follows it (a round of
+#: two took 63 moves in one run, 10 s at this pace, and a game to 150 about 10 rounds;
+#: at 0.3 s the test took 287 s). Two bots thinking 0 s played a game to 500 in 36 to 40 s,
+#: over before the host woke, which then stopped alone in every run at idle; and each of
+#: their 23 to 28 rounds cost every peer its shuffle proofs. A game slow in wall time, not
+#: in rounds.
+FOLLOW_THINK = "0.15"
 #: The joiner paused past the response time-out wakes once it is removed, and has only
 #: to hear so before the end: the game must not end in its first round, before the pause
 #: (its fault is timed by an entry count the test may notice a round late; a first round
-#: once scored 231), and two players left score about 30 a round, so 300 leaves a dozen
-#: rounds after the removal.
+#: once scored 231); two players left score about 30 a round (18 and 23 rounds after the
+#: removal in two runs).
 REMOVED_TARGET = 300
 #: A sequencer that reaches no other seat stops after this (net.md §6).
 ALONE_GIVE_UP_S = HOST_LOST_AFTER_MS / 1000 + GIVE_UP_S
@@ -71,12 +76,12 @@ NAMES = ("Ann", "Yan", "Zed")
 class Table:
     """A host (Ann, autoplay) and two bot processes (Yan, Zed) on loopback."""
 
-    def __init__(self, tmp_path: Path, target: int = TARGET) -> None:
+    def __init__(self, tmp_path: Path, target: int = TARGET, think: str = "0") -> None:
         self.xdg = tmp_path / "data"
         self.host = Uno(["host", "--autoplay", "--player", "Ann", "--players", "3", *GAME,
                          "--option", f"target={target}"], self.xdg, tmp_path / "Ann.out")
         port = host_port(self.host)
-        self.bots = {name: Uno(["bot", "--think", "0", "--address", f"127.0.0.1:{port}",
+        self.bots = {name: Uno(["bot", "--think", think, "--address", f"127.0.0.1:{port}",
                                 "--player", name], self.xdg, tmp_path / f"{name}.out")
                      for name in NAMES[1:]}
         self.every = {"Ann": self.host, **self.bots}
@@ -140,7 +145,7 @@ def nobody_named(table: Table, verdicts: dict[str, dict[str, Any]]) -> None:
 @pytest.mark.slow
 @pytest.mark.timeout(900)
 def test_a_host_paused_past_the_hand_over_follows_the_new_sequencer(tmp_path: Path) -> None:
-    table = Table(tmp_path, LONG_TARGET)
+    table = Table(tmp_path, think=FOLLOW_THINK)
     try:
         wait_entries((table.xdg, "Zed"), PAUSE_AT)
         pause(table.host, HOST_PAUSE_S)
