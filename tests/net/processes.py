@@ -7,6 +7,7 @@ file the test reads, and a bounded wait; nothing listens beyond loopback.
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import re
 import signal
@@ -15,8 +16,9 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
+from typing import Any
 
 from uno_p2p.store.unolog import read_log
 from uno_p2p.table import bodies  # noqa: F401 (registers the table's body kinds)
@@ -147,6 +149,20 @@ def audit(path: Path, xdg: Path) -> subprocess.CompletedProcess[str]:
     env = dict(os.environ, XDG_DATA_HOME=str(xdg))
     return subprocess.run([*UNO, "audit", "--json", str(path)], capture_output=True, text=True,
                           env=env, timeout=300, check=False)
+
+
+def verdicts(paths: Iterable[Path], xdg: Path) -> dict[Path, dict[str, Any]]:
+    """The ``audit --json`` verdict of each log, one audit per distinct file: the same
+    bytes audit the same (the verdict names no path), and each audit re-executes every
+    shuffle of the game (15 CPU-s for a game to 500 of two players)."""
+    by_bytes: dict[bytes, dict[str, Any]] = {}
+    found = {}
+    for path in paths:
+        saved = path.read_bytes()
+        if saved not in by_bytes:
+            by_bytes[saved] = json.loads(audit(path, xdg).stdout)
+        found[path] = by_bytes[saved]
+    return found
 
 
 class Proxy:
