@@ -115,6 +115,28 @@ def test_a_handover_ahead_is_countersigned_by_the_sequencer_it_names() -> None:
     assert refused.code == "bad_countersignature"
 
 
+def test_an_entry_of_a_later_term_is_dropped_untold_and_a_stranger_s_is_told() -> None:
+    """table.md §7.4: past a hand-over still in our gap, the new sequencer countersigns;
+    its entries are no fault of anyone's (a player was once told "a peer misbehaved"
+    for them) and are not kept; bytes no seat countersigned are told, as before."""
+    seats = (HOST.peer, NEXT.peer, SEAT.peer)
+    early = EarlyEntries()
+    later_term = _entry(9, by=SEAT, signer=NEXT)
+    assert early.keep(later_term, HOST.peer, 1_000, seats) is None
+    assert (len(early), early.size, early.gap_since) == (0, 0, None), "not kept either"
+    stranger = Identity(b"\x04" * 32)
+    forged = _entry(9, by=SEAT, signer=stranger)
+    told = early.keep(forged, HOST.peer, 1_000, seats)
+    assert told is not None
+    assert (told.seq, told.code) == (9, "bad_countersignature")
+    assert len(early) == 0
+    # The sequencer we know countersigned it, the author's signature forged: told.
+    unsigned = replace(Message.sign(HOST, TABLE, 1, HEAD, Clock(1)), author=SEAT.peer)
+    told = early.keep(Entry.countersign(HOST, 9, bytes(32), unsigned), HOST.peer, 1_000, seats)
+    assert told is not None
+    assert told.code == "bad_signature"
+
+
 def test_a_gap_open_gap_fill_after_ms_asks_then_waits_as_long_again() -> None:
     early = EarlyEntries()
     assert not early.ask_due(10_000), "no gap, nothing to ask"

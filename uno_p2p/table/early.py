@@ -18,6 +18,7 @@ through its own ledger.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from uno_p2p.crypto.identity import PeerId
@@ -54,19 +55,30 @@ class EarlyEntries:
     def __contains__(self, seq: object) -> bool:
         return seq in self.kept
 
-    def keep(self, entry: Entry, sequencer: PeerId, now_ms: int) -> Unverified | None:
+    def keep(self, entry: Entry, sequencer: PeerId, now_ms: int,
+             members: Sequence[PeerId] = ()) -> Unverified | None:
         """Keep ``entry``, ahead of our log, if it is new, fits the bounds and proves
         itself (countersigned by ``sequencer``, or by the new sequencer a hand-over
         names, table.md §13.2); the bounds come first, so a full buffer checks no
-        signature. Returns why it does not verify, if it does not."""
+        signature. Returns why it does not verify, if it does not.
+
+        An entry another of the table's ``members`` countersigned comes from a later
+        term: a hand-over we have not logged yet lies in our gap (§13). It is no
+        fault, and no proof either: dropped untold, it comes again once the gap is
+        filled (table.md §7.4; the forwarded entries of a new term once told a
+        player "a peer misbehaved" for nothing)."""
         size = len(entry.encode())
         if entry.seq in self.kept or len(self.kept) >= MAX_EARLY_ENTRIES or \
                 self.size + size > MAX_EARLY_BYTES:
             return None  # the sequencer sends it again on a sync request (table.md §9)
+        expected = handover_successor(entry) or sequencer
         try:
-            entry.verify_countersignature(handover_successor(entry) or sequencer)
+            entry.verify_countersignature(expected)
             entry.message.verify(entry=entry.seq)
         except RemoteProtocolError as error:
+            if error.code == "bad_countersignature" and \
+                    any(_countersigned(entry, m) for m in members if m != expected):
+                return None
             return Unverified(entry.seq, error.code,
                               f"an entry ahead of our log does not verify: {error}")
         self.kept[entry.seq] = entry
@@ -114,6 +126,14 @@ class EarlyEntries:
             return False
         self.gap_since = now_ms
         return True
+
+
+def _countersigned(entry: Entry, member: PeerId) -> bool:
+    try:
+        entry.verify_countersignature(member)
+    except RemoteProtocolError:
+        return False
+    return True
 
 
 __all__ = ["EarlyEntries", "Unverified"]

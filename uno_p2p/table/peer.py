@@ -542,7 +542,7 @@ class TablePeer(Controls):
             self._compare(entry)
             return
         if entry.seq > expected:
-            unverified = self.early.keep(entry, self.host_id, self.now_ms)
+            unverified = self.early.keep(entry, self.host_id, self.now_ms, self.state.seats)
             if unverified is not None:
                 self._misbehaved(None, unverified.seq, unverified.code, unverified.reason, ())
             return
