@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import pytest
+
 from uno_p2p.audit import Status, audit_entries
 from uno_p2p.audit.core import LOG_ENDS, LOG_ENDS_WAITING
 from uno_p2p.table.memnet import Network
 from uno_p2p.wire.envelope import Entry
+
+pytestmark = [pytest.mark.game, pytest.mark.xdist_group("audit_small_game")]
 
 
 def test_honest_game_is_ok_with_its_summary(small_game: Network,

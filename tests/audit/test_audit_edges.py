@@ -20,6 +20,8 @@ from uno_p2p.table import memnet
 from uno_p2p.table.memnet import Network, TableSetup, game_over, seat_table
 from uno_p2p.wire.envelope import Entry
 
+pytestmark = [pytest.mark.game, pytest.mark.xdist_group("audit_small_game")]
+
 
 def test_a_log_with_no_entry_is_unfinished_with_nothing_in_it() -> None:
     for report in (audit_entries([]), audit_with_knowledge([])[0]):

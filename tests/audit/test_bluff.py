@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import pytest
+
 from tests.table import adversaries as adv
 from uno_p2p.audit.core import audit_entries, revealed_knowledge
 from uno_p2p.audit.report import Status
@@ -27,6 +29,8 @@ from uno_p2p.table.memnet import TableSetup, game_over, seat_table
 from uno_p2p.table.peer import TablePeer
 from uno_p2p.table.player import Seat
 from uno_p2p.wire.envelope import Entry
+
+pytestmark = pytest.mark.game
 
 WILD_DRAW_FOUR = 104
 

@@ -23,6 +23,8 @@ from uno_p2p.table.peer import TablePeer
 from uno_p2p.wire.envelope import Entry
 from uno_p2p.wire.registry import Body
 
+pytestmark = pytest.mark.game
+
 
 class CheatsInTheSecondDeck(DishonestShuffler):
     """Shuffles deck 0 honestly, then deck 1 from a seed it never committed to."""

@@ -12,12 +12,16 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
+import pytest
+
 from uno_p2p.audit import Status, audit_entries
 from uno_p2p.crypto.identity import Identity
 from uno_p2p.store.unolog import read_log
 from uno_p2p.table import bodies  # noqa: F401 (registers the table's body kinds)
 from uno_p2p.table.memnet import seeded
 from uno_p2p.wire.envelope import Entry, Message
+
+pytestmark = pytest.mark.game
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 TRIALS = 25

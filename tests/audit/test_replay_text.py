@@ -15,11 +15,15 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
+
 from uno_p2p.audit import AuditReport, Knowledge, audit_entries
 from uno_p2p.audit.report import Finding
 from uno_p2p.audit.text import replay_lines
 from uno_p2p.store.unolog import read_log
 from uno_p2p.wire.envelope import Entry
+
+pytestmark = pytest.mark.xdist_group("audit_small_game")
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 
@@ -29,6 +33,7 @@ def _lines(log: tuple[Entry, ...], knowledge: Knowledge | None,
     return list(replay_lines(log, None if knowledge is None else knowledge.faces, finding))
 
 
+@pytest.mark.game
 def test_one_line_per_entry_in_order(small_log: tuple[Entry, ...],
                                      small_audit: tuple[AuditReport, Knowledge]) -> None:
     lines = _lines(small_log, small_audit[1])
@@ -53,6 +58,7 @@ def test_every_round_and_the_game_end_are_told(small_log: tuple[Entry, ...],
     assert sum("every shuffle proven" in line for line in lines) == 1
 
 
+@pytest.mark.game
 def test_hands_face_up_with_the_reveal_hidden_without(
         small_log: tuple[Entry, ...], small_audit: tuple[AuditReport, Knowledge]) -> None:
     report, knowledge = small_audit

@@ -14,6 +14,8 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
+import pytest
+
 from tests.audit.test_fault_codes import BOB, CY, FIRST_KEY, LOG, forge, reveal_of
 from uno_p2p.audit import AuditReport, Knowledge, Status, audit_entries, audit_file, walk
 from uno_p2p.audit.core import LOG_ENDS_WAITING
@@ -24,6 +26,8 @@ from uno_p2p.table.ledger import digest
 from uno_p2p.wire.envelope import Entry
 from uno_p2p.wire.lobby import Join, Leave
 from uno_p2p.wire.private import Sealed
+
+pytestmark = pytest.mark.xdist_group("audit_small_game")
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 

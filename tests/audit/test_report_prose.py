@@ -186,6 +186,7 @@ def check_rounds(report: AuditReport) -> None:
         assert final[0].endswith(f"; winner {report.winner}." if report.winner else "].")
 
 
+@pytest.mark.game
 @pytest.mark.parametrize("name", LOGS)
 def test_a_reference_logs_report_reads_as_prose_with_the_logs_figures(name: str) -> None:
     entries = read_log(DATA / name).entries

@@ -87,6 +87,7 @@ def test_the_validator_refuses_what_the_schema_refuses() -> None:
     assert errors({"status": "unreadable", "exit_code": 2, "error": "x", "more": 1}, SCHEMA)
 
 
+@pytest.mark.game
 @pytest.mark.parametrize("path", LOGS, ids=lambda p: p.name)
 def test_every_real_audit_output_matches_the_schema(
         path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -21,6 +21,8 @@ from uno_p2p.table.memnet import TableSetup, game_over, seat_table
 from uno_p2p.wire.envelope import Entry
 from uno_p2p.wire.lobby import Join, OpenTable, Start
 
+pytestmark = [pytest.mark.game, pytest.mark.xdist_group("test_report_summary")]
+
 
 @pytest.fixture(scope="module")
 def clocked() -> tuple[Entry, ...]:

@@ -3,6 +3,8 @@ and a seat's own reveal convicts it even when another seat never reveals."""
 
 from __future__ import annotations
 
+import pytest
+
 from tests.table import adversaries as adv
 from uno_p2p.audit import audit_entries
 from uno_p2p.audit.report import Status
@@ -13,6 +15,8 @@ from uno_p2p.table.player import Seat
 from uno_p2p.table.state import TablePhase
 from uno_p2p.wire.envelope import Entry
 from uno_p2p.wire.registry import Body
+
+pytestmark = [pytest.mark.game, pytest.mark.xdist_group("audit_small_game")]
 
 
 class NeverReveals(adv.Playing):

@@ -25,6 +25,8 @@ from uno_p2p.table.peer import TablePeer
 from uno_p2p.table.removal import LEFT
 from uno_p2p.ui.networds import OUT_OF_REACH
 
+pytestmark = pytest.mark.game
+
 
 class Pumped:
     """The part of a node the console uses: the peer, its clock, and pump."""

@@ -14,6 +14,8 @@ from uno_p2p.cli import main
 from uno_p2p.store.unolog import read_log
 from uno_p2p.table.replay import replay
 
+pytestmark = pytest.mark.game
+
 
 def test_simulate_writes_a_log_an_observer_replays_to_the_same_result(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -64,6 +64,7 @@ def game(n: int) -> None:
     assert list(second) == redealt
 
 
+@pytest.mark.game
 @pytest.mark.parametrize("n", [2, 3, 4, 6])
 def test_a_game_among_n_peers(n: int) -> None:
     game(n)

@@ -15,6 +15,10 @@ import sys
 from pathlib import Path
 from types import ModuleType
 
+import pytest
+
+pytestmark = pytest.mark.game
+
 DATA = Path(__file__).resolve().parents[1] / "data"
 SCRIPTS = Path(__file__).resolve().parents[2] / "scripts"
 

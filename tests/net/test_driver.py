@@ -39,6 +39,8 @@ from uno_p2p.table.state import TablePhase
 from uno_p2p.ui.netsession import NetSession
 from uno_p2p.wire.envelope import Entry
 
+pytestmark = pytest.mark.game
+
 SEAT = 2
 
 

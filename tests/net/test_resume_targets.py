@@ -16,6 +16,8 @@ from uno_p2p.table.memnet import Network, TableSetup, seat_table
 from uno_p2p.table.peer import TablePeer
 from uno_p2p.wire.codec import pack
 
+pytestmark = [pytest.mark.game, pytest.mark.xdist_group("test_resume_targets")]
+
 MAX_STEPS = 400_000
 HOST = ("192.0.2.1", 7777)
 #: A member passing on where others listen: what it says is a hint (net.md §5.3).

@@ -8,9 +8,13 @@ so that number is used again, and the game goes on to its end (table.md §9).
 
 from __future__ import annotations
 
+import pytest
+
 from uno_p2p.rules.options import preset
 from uno_p2p.table.memnet import TableSetup, game_over, seat_table
 from uno_p2p.table.state import TablePhase
+
+pytestmark = pytest.mark.game
 
 
 def test_a_peer_cut_off_mid_game_resyncs_and_the_game_ends() -> None:

@@ -124,6 +124,7 @@ def test_every_entry_hash_and_countersignature_by_hand(name: str) -> None:
         prev = link
 
 
+@pytest.mark.game
 @pytest.mark.parametrize("name", NAMES)
 def test_the_public_digest_after_every_entry(name: str) -> None:
     game = _game(name)
@@ -159,6 +160,7 @@ def test_the_public_digest_after_every_entry(name: str) -> None:
         assert hashlib.sha256(data).hexdigest() == game["entries"][int(seq)]["digest"]
 
 
+@pytest.mark.game
 @pytest.mark.parametrize("name", NAMES)
 def test_the_audit_verdict(name: str) -> None:
     game = _game(name)
@@ -201,6 +203,7 @@ def reseat_by_hand(table_id: bytes, round_: int, faces: list[list[int]], players
     return groups[0] if not teams else [groups[i % teams][i // teams] for i in range(players)]
 
 
+@pytest.mark.game
 def test_the_reseat_draw_by_hand() -> None:
     reseated = [g for g in VECTORS[1]["games"] if g["reseats"]]
     assert {draw["teams"] for g in reseated for draw in g["reseats"]} >= {0, 2}

@@ -73,6 +73,7 @@ def check(body: ShuffleDeck, deck: list[Ciphertext], key: Point, turn: int, auth
     verify_shuffle_proof(proof, deck, shuffled, joint_key=key, context=context)
 
 
+@pytest.mark.game
 @pytest.mark.parametrize("name", LOGS)
 def test_every_proof_checks_from_the_log_alone(name: str) -> None:
     entries = list(read_log(V2 / name).entries)

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 from collections import Counter
 
+import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import Phase as Stage
 from hypothesis import strategies as st
@@ -62,6 +63,8 @@ from uno_p2p.rules.simulate import Driver
 
 from .test_properties import game_options
 from .timed import TimedDriver
+
+pytestmark = pytest.mark.game
 
 NUMBERS = range(0, 10)
 D2, W4, SKIP, REVERSE, SEVEN = Rank.DRAW_TWO, Rank.WILD_DRAW_FOUR, Rank.SKIP, Rank.REVERSE, 7

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
@@ -23,6 +24,8 @@ from uno_p2p.rules.options import CHOICES, KINDS
 
 from .invariants import check_invariants, check_view
 from .timed import TimedDriver
+
+pytestmark = pytest.mark.game
 
 SMALL_INTS = {"target": (30, 200), "teams": (0, 0), "seat_shuffle_every": (0, 2),
               "turn_timer": (0, 30), "error_penalty": (0, 2), "catch_grace_ms": (0, 3000)}

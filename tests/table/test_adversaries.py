@@ -73,6 +73,7 @@ def assert_stopped_by_abort(net: Network, seat: int, codes: set[str]) -> None:
     assert result.stopped
 
 
+@pytest.mark.game
 @pytest.mark.parametrize(("cheat", "codes"), [
     (adv.PlaysCardNotHeld, {"illegal_move"}),
     (adv.PlaysOutOfTurn, {"illegal_move"}),

@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.game
+
 SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "bench_table.py"
 
 

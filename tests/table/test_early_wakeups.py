@@ -10,8 +10,12 @@ delivery must therefore log exactly what the same seeds log without them.
 
 from __future__ import annotations
 
+import pytest
+
 from uno_p2p.rules.options import preset
 from uno_p2p.table.memnet import MAX_DELIVERIES, Network, TableSetup, game_over, seat_table
+
+pytestmark = pytest.mark.game
 
 #: A game of one round (target 1): its shuffles, deal, play, round end and final reveal
 #: hold every step with a deadline a table of bots has; a second round (bots do not

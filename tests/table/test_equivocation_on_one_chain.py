@@ -6,6 +6,8 @@ the second for cheating, nor may anyone else accept an abort that says so."""
 
 from __future__ import annotations
 
+import pytest
+
 from uno_p2p.crypto.identity import Identity
 from uno_p2p.rules.actions import Draw
 from uno_p2p.rules.options import preset
@@ -14,6 +16,8 @@ from uno_p2p.table.ledger import Ledger
 from uno_p2p.table.memnet import Network, TableSetup, seat_table, seeded
 from uno_p2p.table.state import Misbehaviour, TablePhase
 from uno_p2p.wire.envelope import Entry, Head, Message
+
+pytestmark = pytest.mark.game
 
 SEED = b"one chain"
 

@@ -21,6 +21,8 @@ from __future__ import annotations
 import dataclasses
 import re
 
+import pytest
+
 from tests.table import adversaries as adv
 from tests.table.test_removal import _finish_without, _table
 from uno_p2p.audit.codes import CODES
@@ -30,6 +32,8 @@ from uno_p2p.table.bodies import Remove
 from uno_p2p.table.memnet import Network, TableSetup, game_over, seat_table
 from uno_p2p.table.peer import TablePeer
 from uno_p2p.table.state import TablePhase
+
+pytestmark = pytest.mark.game
 
 #: The facts the ledger makes, the same at every peer of one log (events.py).
 PUBLIC = (ev.PlayerJoined, ev.OptionsChanged, ev.PlayerReady, ev.PlayerLeft,

@@ -30,6 +30,8 @@ from uno_p2p.table.fuzzing import REUSE, FrameTarget, make_target, mutate
 from uno_p2p.table.state import TablePhase
 from uno_p2p.wire.envelope import Entry, Message
 
+pytestmark = [pytest.mark.game, pytest.mark.xdist_group("test_fuzz_target")]
+
 #: make_target's table: ``turn_timer=60`` (RULES.md: seconds a player has to act).
 TURN_TIMER_MS = 60_000
 CUT = 40

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import pytest
+
 from uno_p2p.audit import Status, audit_entries
 from uno_p2p.rules.options import preset
 from uno_p2p.table.bodies import Clock
@@ -30,6 +32,8 @@ from uno_p2p.table.memnet import Network, TableSetup, game_over, seat_table
 from uno_p2p.table.state import TablePhase
 from uno_p2p.wire.envelope import Entry, Message
 from uno_p2p.wire.limits import GAP_FILL_AFTER_MS
+
+pytestmark = pytest.mark.game
 
 SEED = b"gap fill"
 #: Inside the first round of three players (the deal is done by entry 22).

@@ -21,6 +21,7 @@ def test_every_scenario_has_its_recording_and_nothing_else_is_kept() -> None:
     assert SCENARIOS.keys() > SLOW, "a slow scenario is one that exists, and not all are"
 
 
+@pytest.mark.game
 @pytest.mark.parametrize("name", [
     pytest.param(name, marks=[pytest.mark.slow] if name in SLOW else []) for name in SCENARIOS])
 def test_a_recorded_game_plays_again_byte_for_byte(name: str) -> None:

@@ -32,6 +32,8 @@ from uno_p2p.table.frames import FRAME_MESSAGE
 from uno_p2p.table.memnet import Network, TableSetup, game_over, seat_table
 from uno_p2p.table.peer import TablePeer
 
+pytestmark = [pytest.mark.game, pytest.mark.xdist_group("test_grace_games")]
+
 #: Shorter than the sequencer's clock step (500 ms): the log's clock then still lags the
 #: host's when the time is up, so the host must log the time before it logs the move.
 GRACE_MS = 400

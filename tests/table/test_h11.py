@@ -27,6 +27,8 @@ from uno_p2p.table.replay import replay
 from uno_p2p.wire.envelope import Entry
 from uno_p2p.wire.limits import DEFAULT_LIMITS, MAX_EARLY_BYTES
 
+pytestmark = pytest.mark.game
+
 DATA = Path(__file__).resolve().parent.parent / "data"
 #: What one frame may make a peer hold, beyond what it held: a fixed multiple of the
 #: frame limit (decoding) plus the early-entry buffer.

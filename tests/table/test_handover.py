@@ -33,6 +33,8 @@ from uno_p2p.table.memnet import NAMES, Network, TableSetup, game_over, seat_tab
 from uno_p2p.table.peer import TablePeer
 from uno_p2p.table.state import TablePhase, TableState
 
+pytestmark = [pytest.mark.game, pytest.mark.xdist_group("test_handover")]
+
 Until = Callable[[TableState], bool]
 MAX_STEPS = 400_000
 

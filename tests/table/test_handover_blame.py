@@ -14,6 +14,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import pytest
+
 from tests.table import adversaries as adv
 from uno_p2p.audit.core import audit_entries
 from uno_p2p.audit.report import Status
@@ -33,6 +35,8 @@ from uno_p2p.table.state import TablePhase
 from uno_p2p.wire.envelope import Entry, Message
 from uno_p2p.wire.private import Sealed
 from uno_p2p.wire.registry import Body
+
+pytestmark = pytest.mark.game
 
 MAX_STEPS = 400_000
 CY = 2

@@ -25,6 +25,8 @@ from uno_p2p.table.removal import awaited as awaited_seat
 from uno_p2p.table.state import Misbehaviour, TablePhase
 from uno_p2p.wire.envelope import Entry, Message
 
+pytestmark = pytest.mark.xdist_group("test_handover_rules")
+
 SEED = b"handover rules"
 
 

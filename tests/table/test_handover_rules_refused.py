@@ -22,6 +22,8 @@ from uno_p2p.rules.options import preset
 from uno_p2p.table.bodies import Handover
 from uno_p2p.wire.envelope import Head
 
+pytestmark = pytest.mark.xdist_group("test_handover_rules_refused")
+
 
 @pytest.fixture(scope="module")
 def table() -> Table:

@@ -55,6 +55,8 @@ from uno_p2p.wire.envelope import Entry, Message
 from uno_p2p.wire.limits import CLOCK_TOLERANCE_MS, MAX_EARLY_BYTES, MAX_EARLY_ENTRIES
 from uno_p2p.wire.lobby import Join
 
+pytestmark = pytest.mark.game
+
 OPTIONS = ["target=60", "turn_timer=60"]
 WILD_DRAW_FOUR = 104
 

@@ -17,6 +17,8 @@ from uno_p2p.table.events import GameEnded, PeerMisbehaved
 from uno_p2p.table.memnet import Network, TableSetup, game_over, seat_table
 from uno_p2p.table.state import TablePhase
 
+pytestmark = pytest.mark.game
+
 
 def play(players: int, preset_name: str, overrides: list[str], seed: bytes) -> Network:
     options = preset(preset_name, overrides)

@@ -29,6 +29,8 @@ from uno_p2p.table.removal import LEFT, leave_removes
 from uno_p2p.table.state import TablePhase, TableState
 from uno_p2p.wire.lobby import Leave
 
+pytestmark = pytest.mark.game
+
 
 def _table(seed: bytes, players: int, options: str = "official", target: int = 30
            ) -> Network:

@@ -51,6 +51,8 @@ from uno_p2p.wire.envelope import Head, Message
 from uno_p2p.wire.lobby import Join, Kick, Leave, OpenTable, Ready, SetOptions, Start
 from uno_p2p.wire.registry import Body
 
+pytestmark = pytest.mark.xdist_group("test_ledger_checks")
+
 TABLE_ID = seeded(b"ledger", "table", 16)
 IDS = [Identity(seeded(b"ledger", f"id {i}")) for i in range(5)]
 PEERS = [i.peer for i in IDS]

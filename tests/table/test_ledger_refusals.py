@@ -44,6 +44,8 @@ from uno_p2p.wire.envelope import Entry
 from uno_p2p.wire.limits import MAX_EVIDENCE_DEPTH
 from uno_p2p.wire.lobby import Join, Leave, OpenTable, Ready, SetOptions, Start
 
+pytestmark = pytest.mark.xdist_group("test_ledger_refusals")
+
 Steps = tuple[list[object], list[Identity]]
 
 

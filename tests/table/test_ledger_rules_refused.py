@@ -14,6 +14,8 @@ from tests.table.test_removal_rules_refused import OPTIONS, a_guests_decision
 from uno_p2p.rules.actions import Draw, Reveal, TimeOut
 from uno_p2p.table.bodies import Clock, Move
 
+pytestmark = pytest.mark.xdist_group("test_ledger_rules_refused")
+
 
 @pytest.fixture(scope="module")
 def table() -> Table:

@@ -49,6 +49,8 @@ from uno_p2p.table.replay import replay
 from uno_p2p.table.state import TablePhase, TableState
 from uno_p2p.wire.envelope import Message
 
+pytestmark = [pytest.mark.game, pytest.mark.xdist_group("test_offload")]
+
 
 @pytest.fixture(autouse=True)
 def empty_memos() -> Iterator[None]:

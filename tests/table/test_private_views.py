@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import pytest
+
 from uno_p2p.audit.core import audit_entries
 from uno_p2p.audit.report import Status
 from uno_p2p.crypto.identity import Identity, PeerId
@@ -28,6 +30,8 @@ from uno_p2p.table.state import TablePhase
 from uno_p2p.wire.envelope import Entry, Message
 from uno_p2p.wire.limits import CLOCK_TOLERANCE_MS
 from uno_p2p.wire.lobby import Start
+
+pytestmark = pytest.mark.game
 
 OPTIONS = ["target=60", "turn_timer=60"]
 #: Bots think a second a move, so the table clock moves and the sequencer logs clocks.

@@ -30,6 +30,8 @@ from uno_p2p.table.sequencer import RESPONSE_TIMEOUT_MS
 from uno_p2p.table.state import Misbehaviour, TablePhase
 from uno_p2p.wire.envelope import Message
 
+pytestmark = pytest.mark.game
+
 VICTIM = 2
 
 

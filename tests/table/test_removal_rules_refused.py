@@ -14,6 +14,8 @@ from uno_p2p.rules.options import preset
 from uno_p2p.table.bodies import Remove
 from uno_p2p.table.state import TablePhase, TableState
 
+pytestmark = pytest.mark.xdist_group("test_removal_rules_refused")
+
 OPTIONS = preset("official", ["target=30"])
 
 

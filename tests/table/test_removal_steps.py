@@ -34,6 +34,8 @@ from uno_p2p.table.peer import TablePeer
 from uno_p2p.table.removal import apply_remove
 from uno_p2p.table.state import PrivateDue, TablePhase, TableState
 
+pytestmark = [pytest.mark.game, pytest.mark.xdist_group("test_removal_steps")]
+
 #: A bound on the in-memory network's steps from the removal to the new round's first
 #: turn (measured: about 50). A table that stalls stops sooner, with nothing to deliver.
 STEPS_TO_NEW_ROUND = 5_000

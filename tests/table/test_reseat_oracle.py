@@ -22,6 +22,8 @@ from uno_p2p.store.unolog import read_log
 from uno_p2p.table.game import reseat_stream
 from uno_p2p.table.state import TableState
 
+pytestmark = pytest.mark.game
+
 GAMES = Path(__file__).resolve().parents[2] / "protocol" / "vectors" / "games"
 
 

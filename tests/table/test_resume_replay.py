@@ -8,6 +8,8 @@ the others, ending on the same log.
 
 from __future__ import annotations
 
+import pytest
+
 from uno_p2p.crypto.identity import Identity
 from uno_p2p.rules.options import preset
 from uno_p2p.table.events import GameEnded, PeerMisbehaved
@@ -17,6 +19,8 @@ from uno_p2p.table.memnet import NAMES, TableSetup, game_over, seat_table, seede
 from uno_p2p.table.peer import TablePeer
 from uno_p2p.table.replay import replay
 from uno_p2p.table.state import TablePhase
+
+pytestmark = pytest.mark.game
 
 
 def test_an_observer_replaying_the_log_computes_every_peers_digests() -> None:

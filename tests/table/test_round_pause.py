@@ -23,6 +23,8 @@ from uno_p2p.table.memnet import Network, TableSetup, seat_table
 from uno_p2p.table.peer import TablePeer
 from uno_p2p.wire.limits import ROUND_PAUSE_MS
 
+pytestmark = [pytest.mark.game, pytest.mark.xdist_group("test_round_pause")]
+
 PLAYER = 1
 
 

@@ -44,6 +44,8 @@ from uno_p2p.table.state import TablePhase, TableState
 from uno_p2p.table.succession import Seen, Succession, _host_owes_work
 from uno_p2p.wire.envelope import Head, Message
 
+pytestmark = pytest.mark.xdist_group("test_succession_steps")
+
 SEED = b"succession steps"
 
 

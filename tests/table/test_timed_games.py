@@ -27,6 +27,8 @@ from uno_p2p.table.memnet import Network, TableSetup, game_over, seat_table
 from uno_p2p.table.sequencer import Sequencer
 from uno_p2p.table.state import Misbehaviour, TablePhase
 
+pytestmark = pytest.mark.game
+
 
 def timed_game(players: int, grace: int, timer: int, penalty: int, bots: tuple[str | None, ...],
                seed: bytes) -> Network:

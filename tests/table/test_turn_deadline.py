@@ -12,6 +12,8 @@ verdict showed no deadline, because the session read only ``Phase.PLAYING``.
 
 from __future__ import annotations
 
+import pytest
+
 from tests.table import adversaries as adv
 from uno_p2p.net.driver import Driver
 from uno_p2p.rules.options import preset
@@ -21,6 +23,8 @@ from uno_p2p.table.memnet import Network, TableSetup, seat_table
 from uno_p2p.table.peer import TablePeer
 from uno_p2p.table.player import Seat
 from uno_p2p.ui.netsession import NetSession
+
+pytestmark = pytest.mark.game
 
 TIMER_S = 30
 MAX_STEPS = 200_000

@@ -25,6 +25,8 @@ from uno_p2p.table.peer import TablePeer
 from uno_p2p.ui.netsession import NetSession
 from uno_p2p.ui.words import back_line, reconnecting_line
 
+pytestmark = [pytest.mark.game, pytest.mark.xdist_group("test_netsession_news")]
+
 READER = 1
 
 

@@ -10,6 +10,8 @@ players left with their scores, as the audit of the log has them.
 
 from __future__ import annotations
 
+import pytest
+
 from tests.cli.test_lan_console import play_with_removal
 from uno_p2p.table.events import TableEvent
 from uno_p2p.table.peer import TablePeer
@@ -19,6 +21,8 @@ from uno_p2p.ui.netsession import NetSession
 from uno_p2p.ui.overlays import dialog
 from uno_p2p.ui.render import Seats, plain_text
 from uno_p2p.ui.words import removed_line
+
+pytestmark = pytest.mark.game
 
 
 class Seated:
