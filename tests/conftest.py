@@ -83,7 +83,16 @@ def _children_cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
+#: The xdist group of the tests that load both cores on purpose (busy loops). They
+#: start before anything else, beside the long real-process tests that mostly wait on
+#: the protocol's timers, not later beside in-memory games that need the cores.
+BUSY_LOOPS = "busy_loops"
+
+
 def _start_order(item: pytest.Item) -> int:
+    group = item.get_closest_marker("xdist_group")
+    if group is not None and BUSY_LOOPS in (*group.args, group.kwargs.get("name")):
+        return -1
     if item.get_closest_marker("slow") is not None:
         return 0
     return 1 if item.nodeid.startswith(LONG_FIRST) else 2
