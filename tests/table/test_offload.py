@@ -436,3 +436,36 @@ def test_a_turn_its_maker_made_is_not_checked_by_it_and_any_other_turn_is(
     altered = replace(turn[0], proof=turn[0].proof[:-1] + bytes([turn[0].proof[-1] ^ 1]))
     assert check_own_statements([altered]) == []
     assert checks == [altered]
+
+
+def test_a_leave_signed_while_a_turn_sent_ahead_is_in_flight_is_logged() -> None:
+    """A joiner of two sends its turn ahead of the entry before it (signed at the head
+    after that entry, deck.md §6.3), then leaves before it has accepted that entry: its
+    reveal is signed at the in-flight turn's head, not at its log's (an author's view
+    never goes back, wire.md §4.1). Signed at the log's head it was dropped as
+    ``head_regressed``, and the host, alone, waited for the player who had gone."""
+    net = seat_table(TableSetup(2, preset("official"), b"leave-ahead"))
+    joiner = next(p for p in net.peers.values() if not p.is_host)
+    key = joiner.peer_id.key
+
+    def joiner_turn_next(net: Network) -> bool:
+        if not net.queue or net.queue[0][1] != key:
+            return False
+        turn = frame_turn_ahead(joiner.state, net.queue[0][2], joiner.secrets,
+                                sequencer=False)
+        return turn is not None and turn.entry is not None
+
+    net.run(until=joiner_turn_next)
+    turn = frame_turn_ahead(joiner.state, net.queue[0][2], joiner.secrets, sequencer=False)
+    assert turn is not None and turn.entry is not None
+    turn.run()
+    assert joiner.send_turn_ahead(turn.entry), "the turn goes out ahead"
+    assert joiner.leaving_stops_the_game()
+    joiner.leave("left the table")
+    net.flush(joiner)
+    net.run(until=lambda n: n.host.state.phase in (TablePhase.REVEALING, TablePhase.ENDED),
+            max_steps=200)
+    logged = [e for e in net.entries() if e.author.key == key]
+    assert isinstance(logged[-2].body, ShuffleDeck)
+    assert isinstance(logged[-1].body, RevealSecrets), "the leave is logged"
+    assert logged[-1].message.head.seen == logged[-2].message.head.seen

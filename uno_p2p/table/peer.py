@@ -484,11 +484,22 @@ class TablePeer(Controls):
             except (Misbehaviour, ChainError) as error:
                 raise LocalProtocolError(f"the host's own message was refused: {error}") from error
             return
-        message = self.outbox.sign(self.identity, self.table_id, head or self.ledger.head,
+        message = self.outbox.sign(self.identity, self.table_id, head or self._head(),
                                    self._maker(body, to, private),
                                    version=self.ledger.state.version, now_ms=self.now_ms)
         self.watch.sending(message, self.now_ms)
         self._out.append(Outgoing(None, frame(FRAME_MESSAGE, message.encode())))
+
+    def _head(self) -> Head:
+        """The head a joiner signs its next message at: its log's, or the later head of
+        its message in flight (a turn sent ahead of an entry still being checked,
+        ``send_turn_ahead``). An author's view never goes back (wire.md §4.1,
+        ``head_regressed``): a leave signed at the log's head behind such a turn was
+        dropped, and the host of two waited, alone, for a player who had gone."""
+        head, flying = self.ledger.head, self.outbox.in_flight
+        if flying is not None and flying.message.head.seen > head.seen:
+            return flying.message.head
+        return head
 
     def _maker(self, body: Body | None, to: PeerId | None,
                private: PrivateShares | None) -> Callable[[int], Body]:
