@@ -457,7 +457,8 @@ def test_a_leave_signed_while_a_turn_sent_ahead_is_in_flight_is_logged() -> None
 
     net.run(until=joiner_turn_next)
     turn = frame_turn_ahead(joiner.state, net.queue[0][2], joiner.secrets, sequencer=False)
-    assert turn is not None and turn.entry is not None
+    assert turn is not None
+    assert turn.entry is not None
     turn.run()
     assert joiner.send_turn_ahead(turn.entry), "the turn goes out ahead"
     assert joiner.leaving_stops_the_game()
