@@ -55,6 +55,8 @@ class Slow:
     seconds: float
     good: bool = True
     threads: list[str] = field(default_factory=list, compare=False, hash=False)
+    #: Where its check is noted as "checked", if anywhere (the order of events).
+    noted: list[str] | None = field(default=None, compare=False, hash=False)
     memo: ClassVar[VerifiedStatements] = MEMO
 
     def key(self) -> bytes:
@@ -62,6 +64,8 @@ class Slow:
 
     def check(self) -> bytes | None:
         self.threads.append(threading.current_thread().name)
+        if self.noted is not None:
+            self.noted.append("checked")
         time.sleep(self.seconds)
         return self.key() if self.good else None
 
@@ -223,30 +227,68 @@ async def ahead_of(check_s: float, work_s: float) -> tuple[list[str], Slow]:
     happened: list[str] = []
     own = Slow(f"sent {check_s} {work_s}", 0.0)
 
+    def work() -> None:
+        time.sleep(work_s)
+        happened.append("made")
+
     def then() -> None:
         happened.append("then")
         offloader.check_sent([own])
 
-    ahead = Ahead(partial(time.sleep, work_s), then)
-    await offloader.receive(lambda: [Slow(f"frame {check_s}", check_s)],
-                            lambda: happened.append("delivered"), lambda: ahead)
+    frame = Slow(f"frame {check_s}", check_s, noted=happened)
+    await offloader.receive(lambda: [frame], lambda: happened.append("delivered"),
+                            lambda: Ahead(work, then))
     await asyncio.sleep(work_s + 0.3)  # what the work ahead may still do
     offloader.close()
     return happened, own
 
 
-async def test_the_turn_ahead_goes_out_while_its_frame_is_checked_and_never_after() -> None:
-    # issue 28 (deck.md §6.3): a joiner sends its turn made ahead (``Ahead.then``) while
-    # the turn it follows is still being checked; its own proof is then checked in the
-    # duty worker, off the frames' queue.
-    happened, own = await ahead_of(check_s=0.3, work_s=0.0)
-    assert happened == ["then", "delivered"]
-    assert own.key() in MEMO
-    assert all(t.startswith("uno-duty") for t in own.threads)
-    # The frame delivered first: the accepted state sends the turn, nothing goes ahead.
-    happened, own = await ahead_of(check_s=0.0, work_s=0.2)
-    assert happened == ["delivered"]
-    assert not own.threads
+async def test_a_frame_is_checked_once_the_turn_it_starts_ahead_is_made_and_sent() -> None:
+    # issue 28 (deck.md §6.3, net.md §7.1 item 4): a joiner makes its next turn ahead on
+    # the deck a frame brings and sends it (``Ahead.then``) before that frame is checked
+    # or delivered, whatever either costs: the turn is the setup's critical path, the
+    # frame's check holds back only this seat's shares. Its own proof is then checked in
+    # the duty worker, off the frames' queue.
+    for check_s, work_s in ((0.3, 0.0), (0.0, 0.2)):
+        happened, own = await ahead_of(check_s=check_s, work_s=work_s)
+        assert happened == ["made", "then", "checked", "delivered"], (check_s, work_s)
+        assert own.key() in MEMO
+        assert all(t.startswith("uno-duty") for t in own.threads)
+
+
+async def test_at_the_sequencer_a_frame_is_checked_while_its_turn_ahead_is_made() -> None:
+    # The sequencer sends nothing ahead (no ``then``): it logs the frame before its own
+    # turn, so the frame's check is the path itself and does not wait for the turn.
+    MEMO.clear()
+    offloader = Offloader("thread")
+    happened: list[str] = []
+
+    def work() -> None:
+        time.sleep(0.2)
+        happened.append("made")
+
+    frame = Slow("frame at the sequencer", 0.0, noted=happened)
+    await offloader.receive(lambda: [frame], lambda: happened.append("delivered"),
+                            lambda: Ahead(work))
+    await asyncio.sleep(0.5)
+    offloader.close()
+    assert happened == ["checked", "delivered", "made"]
+
+
+async def test_work_ahead_that_fails_leaves_the_frame_checked_and_delivered() -> None:
+    # A head start lost is only that: the frame is judged as ever, nothing goes ahead.
+    MEMO.clear()
+    offloader = Offloader("thread")
+    happened: list[str] = []
+
+    def work() -> None:
+        raise RuntimeError("no turn ahead")
+
+    frame = Slow("frame after a failed turn", 0.0, noted=happened)
+    await offloader.receive(lambda: [frame], lambda: happened.append("delivered"),
+                            lambda: Ahead(work, lambda: happened.append("then")))
+    offloader.close()
+    assert happened == ["checked", "delivered"]
 
 
 def one_check_cpu_s() -> float:

@@ -29,10 +29,12 @@ doing any I/O (``uno_p2p.table.offload``); this module does it elsewhere:
   waits for it (issue 28: 22 share proofs of a 4-seat deal held every frame
   behind them, on the way to a round's first move);
 - a frame that brings the shuffle turn just before this seat's (``offload.
-  frame_turn_ahead``) starts this seat's turn in the duty worker while the
-  check worker checks the frame; the turn is kept (``duties.PROVEN_TURNS``)
-  and sent only when the accepted state asks for it (deck.md §6.3, "What
-  may overlap"; issue 28).
+  frame_turn_ahead``) starts this seat's turn in the duty worker; the turn
+  is kept (``duties.PROVEN_TURNS``). A joiner sends it as soon as it is made
+  and only then checks the frame: the turn is the critical path, the
+  frame's check only this seat's way to its shares. The sequencer checks
+  the frame beside making its turn, which its duty finds made (deck.md
+  §6.3, "What may overlap"; issue 28).
 
 Modes (``UNO_LAN_VERIFY``): ``thread`` (the default: a check thread and a duty thread;
 libsodium releases the GIL and the GIL's switch interval keeps the loop
@@ -216,7 +218,15 @@ class Offloader:
             if isinstance(item, _Duty):
                 await self._compute(item)
             elif not item.done.cancelled():
-                self._start_ahead(item)
+                sent_ahead = self._start_ahead(item)
+                if sent_ahead is not None:
+                    # A joiner's next turn, made ahead on this frame's deck and sent at
+                    # once, is the setup's critical path; the frame's own check is not
+                    # (it holds back only this seat's shares, deck.md §6.3). Check it
+                    # once the turn is out: it then shares the cores with the
+                    # sequencer's check of that turn, not with its making (issue 28).
+                    with contextlib.suppress(Exception):
+                        await sent_ahead
                 await self._check(item.statements())
                 try:
                     item.deliver()
@@ -230,13 +240,16 @@ class Offloader:
             # carry the queue through the loop's other work in one go.
             await asyncio.sleep(0)
 
-    def _start_ahead(self, item: _Frame) -> None:
+    def _start_ahead(self, item: _Frame) -> asyncio.Future[None] | None:
+        """Start the work ``item`` names ahead of its check, if any; its future if it
+        sends something once done (``Ahead.then``: a joiner's turn). At the sequencer
+        (no ``then``) the frame's check is the path itself: it logs the frame first."""
         try:
             work = None if item.ahead is None else item.ahead()
         except Exception:  # only a head start lost: the frame is judged as ever
-            return
+            return None
         if work is None or self._duties is None:
-            return
+            return None
         self.ahead += 1
         future = asyncio.get_running_loop().run_in_executor(self._duties, work.work)
 
@@ -249,6 +262,7 @@ class Offloader:
             work.then()
 
         future.add_done_callback(then)
+        return None if work.then is None else future
 
     def check_sent(self, statements: Sequence[Statement]) -> None:
         """Check this seat's own statements of a body it has sent (a turn sent ahead, a
