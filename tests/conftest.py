@@ -57,9 +57,10 @@ def _memos_on() -> Iterator[None]:
 
 
 #: Where each test's CPU time goes, one line per test ("cpu_s wall_s
-#: children_cpu_s nodeid"), when set:
+#: children_cpu_s end_unix_s worker nodeid"), when set:
 #: on a machine shared with other work the wall time of a test says more about the
 #: load than about the test, and its CPU time does not (docs/testing.md, "Budget").
+#: The end time and the xdist worker give the run's timeline: when a core sat idle.
 CPU_LOG = os.environ.get("UNO_TEST_CPU_LOG")
 
 
@@ -75,7 +76,8 @@ def pytest_runtest_protocol(item: pytest.Item) -> Generator[None, None, None]:
     if CPU_LOG:
         with open(CPU_LOG, "a", encoding="utf-8") as log:
             log.write(f"{time.process_time() - cpu:.2f} {time.monotonic() - wall:.2f} "
-                      f"{_children_cpu() - children:.2f} {item.nodeid}\n")
+                      f"{_children_cpu() - children:.2f} {time.time():.1f} "
+                      f"{os.environ.get('PYTEST_XDIST_WORKER', 'main')} {item.nodeid}\n")
 
 
 def _children_cpu() -> float:
