@@ -501,6 +501,10 @@ def _round_rows(screen: str, names: tuple[str, ...]) -> dict[str, tuple[int, int
     return rows
 
 
+#: What every card of the official deck scores together (RULES.md "Scoring": per colour
+#: two of each number 1-9 and one 0, 90; six action cards at 20; eight Wilds at 50).
+DECK_POINTS = 4 * (2 * sum(range(1, 10)) + 6 * 20) + 8 * 50
+
 #: How long the test looks at a round's scores before closing them: under the pause
 #: (ROUND_PAUSE_MS), with room for a loaded machine.
 READ_S = 5.0
@@ -511,8 +515,11 @@ def test_a_leaver_at_four_and_the_other_three_finish_the_round(sessions: Session
     (table.md §8), finish a round whose scores show every hand (RULES.md "Scoring":
     the winner's points are the other hands'), and the next round waits while Ann
     reads them (table.md §6)."""
+    # A target no round can reach, so that a next round follows: the whole deck is worth
+    # 1,240 points (RULES.md "Scoring"), and a round that left Ann holding most of it
+    # once ended the game at 500.
     host, host_rc = sessions.run(uno_lan("host --bots 2 --bot-think 0.2 --bind 127.0.0.1 "
-                                         "--player Ann --option target=500"))
+                                         f"--player Ann --option target={DECK_POINTS + 1}"))
     port = lobby_port(host)
     host.wait_for(lambda s: "Bot 2" in s, "both bots in the lobby", TABLE_S)
     guest, guest_rc = sessions.run(uno_lan(f"join --address 127.0.0.1:{port} --player Bob"))
