@@ -263,6 +263,9 @@ class FakeNode:
     async def take_frame(self, data: bytes, deliver: Callable[[], None]) -> None:
         deliver()
 
+    def head_start(self, key: bytes, data: bytes) -> None:
+        """No turn is made here."""
+
     def give_up(self) -> None:
         self.notes.append("gave up")
 

@@ -371,6 +371,9 @@ async def test_the_loop_is_never_held_for_a_proof_during_a_real_game(
     # Each turn that follows another seat's was started while that turn was checked
     # (issue 28), and the turn sent was the one made ahead.
     assert sum(o.ahead for o in offloaders) >= 6  # 2 decks x 3 such turns, at least
+    # A joiner's turn went straight to the joiner after it too, which started its own
+    # turn on it (deck.md §6.3, "A head start"): 2 decks x 2 joiner-to-joiner turns.
+    assert sum(o.head_starts for o in offloaders) >= 4
     assert PROVEN_TURNS.used - used >= 6
     assert watch.ticks > 20
     # A backstop in CPU time (the loop thread's own, whatever the machine's load): four

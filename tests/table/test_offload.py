@@ -30,7 +30,7 @@ from uno_p2p.rules.state import Phase
 from uno_p2p.table.bodies import RevealSecrets, Shares, ShuffleDeck
 from uno_p2p.table.duties import PROVEN_TURNS, ProvenTurns
 from uno_p2p.table.events import PeerMisbehaved
-from uno_p2p.table.frames import FRAME_MESSAGE
+from uno_p2p.table.frames import FRAME_ENTRY, FRAME_MESSAGE
 from uno_p2p.table.game import table_key
 from uno_p2p.table.ledger import apply_entry
 from uno_p2p.table.memnet import Network, TableSetup, game_over, seat_table
@@ -38,8 +38,10 @@ from uno_p2p.table.offload import (
     ASKED,
     DutyDesk,
     DutyJob,
+    HeadStarts,
     body_statements,
     frame_turn_ahead,
+    head_start,
     heavy_duty,
     reveal_statements,
     shuffle_statement,
@@ -322,10 +324,11 @@ def _turns_sent(sent: list[tuple[bytes, Message]]) -> list[Message]:
 
 def _watching(net_of: dict[str, Network], sent: list[tuple[bytes, Message]],
               accepted: list[int]) -> Any:
-    """A tamper hook that keeps every message a seat sends, and the number of entries
-    its own log had accepted when it sent a shuffle turn."""
+    """A tamper hook that keeps every message a seat sends the sequencer, and the number
+    of entries its own log had accepted when it sent a shuffle turn."""
     def watch(sender: bytes, recipient: bytes, data: bytes) -> list[bytes]:
-        if data[:1] == FRAME_MESSAGE:
+        net = net_of.get("net")  # None while the table is seated: to the host alone
+        if data[:1] == FRAME_MESSAGE and (net is None or recipient == net.host.peer_id.key):
             message = Message.decode(data[1:])
             sent.append((sender, message))
             if isinstance(message.body, ShuffleDeck):
@@ -355,6 +358,74 @@ def test_a_joiner_sends_its_turn_before_the_turn_it_follows_is_checked() -> None
     assert net.sent_ahead == 4
     assert [m.head.seen for m in turns] == [seq + 1 for seq in accepted]
     assert log_bytes(net) == log_bytes(plain)
+
+
+def test_a_joiners_turn_goes_to_the_next_shuffler_too_which_makes_its_turn_on_it() -> None:
+    """issue 28 (deck.md §6.3, "A head start"): seat 1's turn also goes straight to
+    seat 2, which shuffles next, and seat 2 makes its turn on it while the sequencer
+    checks it. The turns before a joiner's go to no one else: the host's own turn is
+    logged at once, and a turn followed by the host's needs no head start. No turn is
+    made twice, and the log is the same bytes as without."""
+    setup = TableSetup(3, preset("official", ["target=20"]), b"offload")
+    plain = seat_table(setup)
+    plain.run(until=_dealt)
+    messages: list[tuple[bytes, bytes]] = []
+
+    def watch(sender: bytes, recipient: bytes, data: bytes) -> list[bytes]:
+        if data[:1] == FRAME_MESSAGE:
+            messages.append((sender, recipient))
+        return [data]
+
+    made, used = PROVEN_TURNS.made, PROVEN_TURNS.used
+    net = seat_table(replace(setup, offload=True), watch)
+    net.run(until=_dealt)
+    seats = net.host.state.seats
+    direct = [(s, r) for s, r in messages if r != seats[0].key]
+    assert direct == [(seats[1].key, seats[2].key)] * 2  # the draw's deck, the round's
+    assert net.head_starts == 2
+    assert PROVEN_TURNS.made - made == 6  # 2 decks of 3 turns, none made twice
+    assert PROVEN_TURNS.used - used == 4  # every turn that follows a seat's
+    assert log_bytes(net) == log_bytes(plain)
+
+
+def test_a_head_start_is_taken_only_from_its_author_for_the_next_turn_once() -> None:
+    """What a member can make a seat spend through head starts (net.md §6.1): only the
+    shuffler's own turn, from its own link, for the place right before this seat's,
+    once per place."""
+    setup = TableSetup(4, preset("official", ["target=20"]), b"offload")
+    sent: list[tuple[bytes, bytes, bytes]] = []
+
+    def keep(sender: bytes, recipient: bytes, data: bytes) -> list[bytes]:
+        sent.append((sender, recipient, data))
+        return [data]
+
+    net = seat_table(replace(setup, offload=True), keep)
+    net.run(until=lambda n: any(d[:1] == FRAME_MESSAGE and r != n.host.peer_id.key
+                                for _, r, d in sent))
+    author, recipient, data = next((s, r, d) for s, r, d in sent
+                                   if d[:1] == FRAME_MESSAGE and r != net.host.peer_id.key)
+    peers = net.peers
+    ts = peers[recipient].state
+    turn = head_start(ts, data, peers[recipient].secrets, author)
+    assert turn is not None
+    seat = ts.seat_of(recipient)
+    deck = ts.decks[turn.deck]
+    assert (*deck.done, *deck.shufflers).index(seat) == turn.turn
+    # Another member's link, another seat, a frame that is no turn: nothing.
+    other = next(k for k in peers if k not in (author, recipient))
+    assert head_start(ts, data, peers[recipient].secrets, other) is None
+    assert head_start(peers[other].state, data, peers[other].secrets, author) is None
+    assert head_start(ts, FRAME_ENTRY + data[1:], peers[recipient].secrets, author) is None
+    assert head_start(ts, data[:40], peers[recipient].secrets, author) is None
+    # Once per place: a second copy (or another turn for the same place) is refused.
+    taken = HeadStarts()
+    assert taken.first(turn)
+    assert not taken.first(turn)
+    # Once the turn is accepted, its head start has no place left.
+    net.run(until=lambda n: n.peers[recipient].state.decks[turn.deck].done[-1:] ==
+            (ts.seat_of(author),))
+    later = peers[recipient].state
+    assert head_start(later, data, peers[recipient].secrets, author) is None
 
 
 def test_a_bad_turn_is_convicted_after_the_next_turn_went_ahead_and_no_share_left() -> None:

@@ -25,13 +25,15 @@ from uno_p2p.net.stats import LinkBytes, NodeStats
 from uno_p2p.net.verify import Ahead, Offloader
 from uno_p2p.rules.actions import Action
 from uno_p2p.table.events import GameEnded, PlayerLeft, PlayerRemoved, RoundEnded, TableEvent
-from uno_p2p.table.frames import FRAME_SYNC
+from uno_p2p.table.frames import FRAME_MESSAGE, FRAME_SYNC
 from uno_p2p.table.offload import (
     Duty,
     DutyJob,
+    HeadStarts,
     Statement,
     frame_statements,
     frame_turn_ahead,
+    head_start,
 )
 from uno_p2p.table.peer import TablePeer
 from uno_p2p.table.removal import LEFT
@@ -73,6 +75,8 @@ class Driver:
         self.offloader = Offloader.from_env()
         #: net.md §5.2: how often each member may make us queue the log for it.
         self.syncs = SyncAllowance()
+        #: deck.md §6.3: the head starts taken, one per turn of a deck.
+        self.head_starts = HeadStarts()
         #: ``finished`` was set by the game's end (phase ``ended``), which a hand-over
         #: this peer had not seen may still supersede (``_superseded``).
         self._over = False
@@ -174,6 +178,18 @@ class Driver:
             return Ahead(turn.run, None if entry is None else lambda: self._send_ahead(entry))
 
         await self.offloader.receive(statements, deliver, ahead)
+
+    def head_start(self, key: bytes, data: bytes) -> None:
+        """A frame from ``key``'s link, before it queues: a shuffler's turn sent straight
+        to this seat, which shuffles next, starts this seat's turn now, beside the
+        sequencer's check of it (deck.md §6.3, "A head start"); the entry that logs it
+        later finds the turn made. At most one per turn of a deck (``HeadStarts``)."""
+        peer = self._peer
+        if peer is None or self.closed or peer.is_host or data[:1] != FRAME_MESSAGE:
+            return
+        turn = head_start(peer.state, data, peer.secrets, key)
+        if turn is not None and self.head_starts.first(turn):
+            self.offloader.start_ahead(turn.run)
 
     def _send_ahead(self, entry: Entry) -> None:
         """The turn made ahead on ``entry``'s deck is ready while ``entry`` is still being

@@ -89,6 +89,8 @@ class MeshNode(Protocol):
 
     async def take_frame(self, data: bytes, deliver: Callable[[], None]) -> None: ...
 
+    def head_start(self, key: bytes, data: bytes) -> None: ...
+
     def give_up(self) -> None: ...
 
 
@@ -279,6 +281,7 @@ class Mesh:
                 data = await link.receive()
                 if self.links.get(key) is not link:
                     break  # a newer link of this member took over
+                self.node.head_start(key, data)
                 await self.node.take_frame(data, partial(self.node.deliver, key, data,
                                                          self.node.clock()))
         except LinkLost as error:

@@ -678,6 +678,7 @@ class JoinNode(Driver):
                 if data[:1] == PRESENCE:
                     self._presence(data[1:])
                     continue
+                self.head_start(link.peer.key, data)
                 await self.take_frame(data, partial(self.deliver, link.peer.key, data,
                                                     self.clock()))
         except LinkLost as error:

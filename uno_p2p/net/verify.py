@@ -129,6 +129,12 @@ def check_own(statements: Sequence[Statement]) -> list[tuple[Statement, bytes]]:
     return [(s, k) for s, k in checked if k is not None]
 
 
+def _quietly(done: asyncio.Future[None]) -> None:
+    """A head start that failed is only a head start lost (its exception retrieved)."""
+    if not done.cancelled():
+        done.exception()
+
+
 class Offloader:
     """One node's queue of frames and duties, and the workers that do their heavy part."""
 
@@ -155,6 +161,8 @@ class Offloader:
         self.duties = 0
         #: Shuffle turns started ahead of the check of the deck they follow.
         self.ahead = 0
+        #: Shuffle turns started on a head start (the shuffler before sent its turn).
+        self.head_starts = 0
         #: Wall seconds the queue spent waiting for workers.
         self.waited_s = 0.0
         #: This seat's own statements being checked in the duty worker (``check_sent``),
@@ -263,6 +271,17 @@ class Offloader:
 
         future.add_done_callback(then)
         return None if work.then is None else future
+
+    def start_ahead(self, work: Callable[[], None]) -> None:
+        """Start ``work`` (a turn made on a head start, ``offload.head_start``) in the
+        duty worker now, queued behind nothing: the frame that asks for it is never
+        delivered to the peer ahead of others, and the duty that wants the turn later
+        queues behind it there and finds it made."""
+        if self._duties is None:
+            return
+        self.head_starts += 1
+        future = asyncio.get_running_loop().run_in_executor(self._duties, work)
+        future.add_done_callback(_quietly)
 
     def check_sent(self, statements: Sequence[Statement]) -> None:
         """Check this seat's own statements of a body it has sent (a turn sent ahead, a

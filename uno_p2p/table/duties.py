@@ -119,9 +119,11 @@ class ProvenTurns:
         """This seat's proven turn of ``previous``: one made ahead, or made now (and,
         ``ahead``, kept for the state that will ask for it)."""
         key = _turn_key(previous, secrets, table, round_number, deck, turn, joint_key)
-        found = self._turns.pop(key, None)
+        # Made ahead twice (a head start, then the entry that logs the turn before): the
+        # second finds it and leaves it for the duty, which takes it.
+        found = self._turns.get(key) if ahead else self._turns.pop(key, None)
         if found is not None:
-            self.used += 1
+            self.used += not ahead
             return found
         context = shuffle_context(table, round_number, deck, secrets.peer, turn=turn)
         made = make_proven_shuffle(previous, shuffle_master=secrets.shuffle_master,

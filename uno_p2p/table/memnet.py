@@ -20,7 +20,13 @@ from uno_p2p.crypto.identity import Identity, PeerId
 from uno_p2p.errors import LocalProtocolError
 from uno_p2p.rules.options import Options
 from uno_p2p.table.events import TableEvent
-from uno_p2p.table.offload import Statement, frame_statements, frame_turn_ahead
+from uno_p2p.table.offload import (
+    HeadStarts,
+    Statement,
+    frame_statements,
+    frame_turn_ahead,
+    head_start,
+)
 from uno_p2p.table.peer import TablePeer
 from uno_p2p.table.state import TablePhase
 from uno_p2p.wire.envelope import PROTOCOL_VERSION, Entry
@@ -57,6 +63,9 @@ class Network:
         self.checked_ahead = 0
         #: Shuffle turns a joiner sent before the turn they follow was checked.
         self.sent_ahead = 0
+        #: Shuffle turns made on a head start (the shuffler before sent its turn).
+        self.head_starts = 0
+        self._head_starts: dict[bytes, HeadStarts] = {}
         self.queue: deque[tuple[bytes, bytes, bytes]] = deque()
         self.now_ms = start_ms
         self.tamper = tamper
@@ -114,6 +123,7 @@ class Network:
             peer = self.peers.get(recipient)
             if peer is not None and recipient not in self.silent:
                 if self.offload:
+                    self._head_start(peer, sender, data)
                     self._turn_ahead(peer, data)
                     self._check_ahead(frame_statements(peer.state, data,
                                                        sequencer=peer.is_host))
@@ -130,6 +140,15 @@ class Network:
         peer.handle_timer(self.now_ms)
         self.flush(peer)
         return True
+
+    def _head_start(self, peer: TablePeer, sender: bytes, data: bytes) -> None:
+        """As a node before a frame queues (``NodeDriver.head_start``): a shuffler's turn
+        sent straight to the seat that shuffles next starts that seat's turn."""
+        turn = None if peer.is_host else head_start(peer.state, data, peer.secrets, sender)
+        if turn is not None and self._head_starts.setdefault(
+                peer.peer_id.key, HeadStarts()).first(turn):
+            turn.run()
+            self.head_starts += 1
 
     def _turn_ahead(self, peer: TablePeer, data: bytes) -> None:
         """As a node's duty worker beside its check (net.md §7.1 item 4): the turn that

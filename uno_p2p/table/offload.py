@@ -30,6 +30,7 @@ Nothing here does I/O, reads a clock or starts a thread.
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from dataclasses import dataclass
 
 from uno_p2p.crypto.audit import ReexecutionStatement
@@ -198,6 +199,76 @@ def frame_turn_ahead(ts: TableState, data: bytes, secrets: PeerSecrets, *, seque
     except UnoError:
         return None
     return None
+
+
+def next_shuffler_after(ts: TableState, author: bytes, deck_number: int) -> int | None:
+    """The seat that shuffles deck ``deck_number`` right after ``author``'s turn, if any
+    (its order is the turns done, then the seats still to shuffle)."""
+    if not ts.void_decks <= deck_number < len(ts.decks):
+        return None
+    deck, seat = ts.decks[deck_number], ts.seat_of(author)
+    order = (*deck.done, *deck.shufflers)
+    if seat is None or seat not in order[len(deck.done):]:
+        return None
+    turn = order.index(seat, len(deck.done))
+    return order[turn + 1] if turn + 1 < len(order) else None
+
+
+def head_start(ts: TableState, data: bytes, secrets: PeerSecrets, sender: bytes
+               ) -> TurnAhead | None:
+    """This seat's turn made ahead on a shuffler's message that came straight from it
+    (an ``M`` frame at a peer that is not the sequencer, deck.md §6.3, "A head start"):
+    made while the sequencer checks that message, and sent only once the entry that
+    logs it arrives (``turn_ahead``), where the duty finds it made if the deck is the
+    same. The accepted state may still lack turns before the message's (their checks
+    run): the turn's number is the sender's place in the deck's order, plus one.
+
+    None unless the frame is a ``ShuffleDeck`` signed message whose author is
+    ``sender`` (a link says who is at its other end; a forward or a forgery starts
+    nothing), for a deck of ``ts`` whose turn by it is not accepted yet and after
+    which this seat shuffles. Its signature is not checked here: the link vouches
+    for the sender, and nothing made from it is sent before the entry arrives."""
+    if data[:1] != FRAME_MESSAGE:
+        return None
+    try:
+        message = Message.decode(data[1:])
+    except UnoError:
+        return None
+    body, author = message.body, message.author.key
+    if author != sender or not isinstance(body, ShuffleDeck) or ts.phase != TablePhase.PLAYING:
+        return None
+    me = ts.seat_of(secrets.peer)
+    if me is None or next_shuffler_after(ts, author, body.shuffle) != me:
+        return None
+    deck = ts.decks[body.shuffle]
+    turn = (*deck.done, *deck.shufflers).index(me)
+    return TurnAhead(body.ciphertexts, author.hex()[:16], secrets, ts.table_id, deck.round,
+                     deck.number, turn, table_key(ts))
+
+
+class HeadStarts:
+    """Which head starts a peer has taken: one per turn of a deck, the first that came.
+
+    The bound on what a member can make this seat spend through them (net.md §6.1): a
+    shuffler that sends its turn twice, two ways (or two turns for one place), costs
+    this seat at most the one turn it would have made anyway."""
+
+    KEEP = 16
+
+    __slots__ = ("_taken",)
+
+    def __init__(self) -> None:
+        self._taken: OrderedDict[tuple[bytes, int, int, int], None] = OrderedDict()
+
+    def first(self, turn: TurnAhead) -> bool:
+        """Whether ``turn`` is the first head start for its place (it is then taken)."""
+        place = (turn.table, turn.round_number, turn.deck, turn.turn)
+        if place in self._taken:
+            return False
+        self._taken[place] = None
+        while len(self._taken) > self.KEEP:
+            self._taken.popitem(last=False)
+        return True
 
 
 def heavy_duty(ts: TableState, seat: int) -> bool:

@@ -34,7 +34,7 @@ from uno_p2p.errors import (
 from uno_p2p.rules.bots import Bot
 from uno_p2p.rules.options import Options
 from uno_p2p.table.announce import announcement, drop_sent, sync_answer, sync_asked
-from uno_p2p.table.bodies import Clock, Handover, PrivateShares, Remove
+from uno_p2p.table.bodies import Clock, Handover, PrivateShares, Remove, ShuffleDeck
 from uno_p2p.table.chat import Chat
 from uno_p2p.table.controls import Controls
 from uno_p2p.table.duties import turn_on_pending
@@ -61,7 +61,14 @@ from uno_p2p.table.frames import (
 )
 from uno_p2p.table.initiative import Initiative, Moment, Reveal, Say, Work
 from uno_p2p.table.ledger import Ledger
-from uno_p2p.table.offload import Duty, DutyDesk, DutyJob, Statement, body_statements
+from uno_p2p.table.offload import (
+    Duty,
+    DutyDesk,
+    DutyJob,
+    Statement,
+    body_statements,
+    next_shuffler_after,
+)
 from uno_p2p.table.outbox import SYNCED, InFlight, Outbox
 from uno_p2p.table.player import BotPlayer, Player
 from uno_p2p.table.sending import ENTROPY_MIN, Maker, Outgoing, SeatSecrets
@@ -488,7 +495,22 @@ class TablePeer(Controls):
                                    self._maker(body, to, private),
                                    version=self.ledger.state.version, now_ms=self.now_ms)
         self.watch.sending(message, self.now_ms)
-        self._out.append(Outgoing(None, frame(FRAME_MESSAGE, message.encode())))
+        data = frame(FRAME_MESSAGE, message.encode())
+        self._out.append(Outgoing(None, data))
+        if isinstance(message.body, ShuffleDeck) and self.duties.offload:
+            self._out.extend(self._head_start(message.body.shuffle, data))
+
+    def _head_start(self, deck: int, data: bytes) -> list[Outgoing]:
+        """A shuffle turn goes to the seat that shuffles next too, unless that is the
+        sequencer (which has it anyway): it makes its turn while the sequencer checks
+        this one (deck.md §6.3, "A head start"; ``offload.head_start``). Only from a
+        peer whose shell works ahead (``duties.offload``, net.md §7.1): a peer that
+        does all in line (a test's, a replay's) sends what it always sent."""
+        after = next_shuffler_after(self.state, self.peer_id.key, deck)
+        if after is None or after >= len(self.state.seats):
+            return []
+        peer = self.state.seats[after]
+        return [] if peer == self.host_id else [Outgoing((peer,), data)]
 
     def _head(self) -> Head:
         """The head a joiner signs its next message at: its log's, or the later head of
