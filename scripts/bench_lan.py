@@ -29,6 +29,10 @@ Every node writes what it measured (``UNO_LAN_STATS``, ``uno_p2p.net.stats``):
   peer, each decryption share likewise, at this machine's cost of one
   (``proof_costs``, measured first, idle or not); ``setup_floor_x`` is
   ``setup_s / floor_s``;
+- ``gc_full`` / ``gc_longest_ms`` / ``gc_frozen_min``: the garbage collector once the
+  table started, every node's full collections, the longest collection any node
+  made (ms of wall time), and the fewest objects a node froze before the game
+  (``uno_p2p/net/heap.py``);
 - ``round_gap_s``: the pause between rounds (the median, with ``--target``
   high enough for several rounds), from the last peer accepting a round's
   last move to the last peer accepting the last entry before the next
@@ -259,6 +263,11 @@ def figures(nodes: list[dict[str, Any]], entries: tuple[Entry, ...],
         if in_play else None,
         "bytes_per_move": round(total_bytes / max(1, moves)),
         "host_cpu_ms_per_move": round(host["cpu_s"] * 1000 / max(1, moves), 2),
+        # The garbage collector once the table started (uno_p2p/net/heap.py): full
+        # collections in every node, and the longest collection any node made.
+        "gc_full": sum(n.get("gc_collections", [0, 0, 0])[2] for n in nodes),
+        "gc_longest_ms": max(max(n.get("gc_longest_ms", [0.0])) for n in nodes),
+        "gc_frozen_min": min(n.get("gc_frozen", 0) for n in nodes),
     }
 
 
@@ -314,7 +323,7 @@ def print_rows(result: dict[str, Any]) -> None:
     print(f"{'peers':>5} {'ready s':>8} {'seated s':>9} {'setup s':>8} {'floor s':>8} "
           f"{'setup/floor':>11} {'gap s':>6} {'gap floor s':>11} {'moves':>6} "
           f"{'p50 ms':>8} {'p99 ms':>8} {'bytes/move':>11} {'host CPU ms/move':>17} "
-          f"{'load':>10}")
+          f"{'full GCs':>8} {'GC max ms':>9} {'load':>10}")
     for key, row in result.items():
         if not key.isdigit():
             continue
@@ -322,7 +331,8 @@ def print_rows(result: dict[str, Any]) -> None:
               f"{row['setup_s']:>8} {row['floor_s']:>8} {row['setup_floor_x']!s:>11} "
               f"{row['round_gap_s']!s:>6} {row['gap_floor_s']!s:>11} {row['moves']:>6} "
               f"{row['move_p50_ms']:>8} {row['move_p99_ms']:>8} {row['bytes_per_move']:>11} "
-              f"{row['host_cpu_ms_per_move']:>17} {row['load'][0]:>4}->{row['load'][1]:<4}")
+              f"{row['host_cpu_ms_per_move']:>17} {row['gc_full']:>8} {row['gc_longest_ms']:>9} "
+              f"{row['load'][0]:>4}->{row['load'][1]:<4}")
 
 
 if __name__ == "__main__":

@@ -51,6 +51,7 @@ from uno_p2p.cli.names import add_player_argument, check_name, login_name
 from uno_p2p.cli.netui import play_screens, use_screens
 from uno_p2p.cli.voice import OUT_OF_RANGE, TOO_LONG, CommandError, options_from
 from uno_p2p.errors import ConfigError
+from uno_p2p.net import heap
 from uno_p2p.net.driver import wall_ms
 from uno_p2p.net.link import LinkLost, Timings
 from uno_p2p.net.node import HostNode
@@ -147,6 +148,7 @@ def host(args: argparse.Namespace) -> int:
     options.check_players(max(players, 2))
     bots = Bots(bot_think(args.bot_think, args.autoplay), args.join_code or "", args.bot_output)
     os.umask(0o077)
+    heap.settle()
     return asyncio.run(_host(args, player, options, players, bots))
 
 

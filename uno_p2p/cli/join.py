@@ -45,6 +45,7 @@ from uno_p2p.cli.names import add_player_argument, check_name, login_name
 from uno_p2p.cli.netui import play_screens, use_screens
 from uno_p2p.crypto.identity import Identity
 from uno_p2p.errors import ConfigError
+from uno_p2p.net import heap
 from uno_p2p.net.driver import wall_ms
 from uno_p2p.net.link import Link, LinkLost
 from uno_p2p.net.lookup import find_table as find_named
@@ -108,6 +109,7 @@ def run_seat(args: argparse.Namespace, bot: str | None, default_player: str) -> 
         ConfigError: as ``join``.
     """
     os.umask(0o077)
+    heap.settle()
     if args.resume:
         return asyncio.run(_resume(args, latest_seat(args.player)))
     player = check_name(default_player if args.player is None else args.player)

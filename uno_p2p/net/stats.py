@@ -11,6 +11,7 @@ Wall clocks are comparable because every peer runs on the same machine.
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 import time
@@ -32,6 +33,37 @@ def _now_ms() -> float:
 
 
 @dataclass(slots=True)
+class CollectorWatch:
+    """The cyclic garbage collector's pauses once the table has started (``net/heap.py``):
+    how many collections of each generation, and the longest of each, in ms of wall
+    time. A move that meets a collection waits for it."""
+
+    counts: list[int] = field(default_factory=lambda: [0, 0, 0])
+    longest_ms: list[float] = field(default_factory=lambda: [0.0, 0.0, 0.0])
+    began: float = 0.0
+    on: bool = False
+
+    def start(self) -> None:
+        if not self.on:
+            self.on = True
+            gc.callbacks.append(self.heard)
+
+    def stop(self) -> None:
+        if self.on:
+            self.on = False
+            gc.callbacks.remove(self.heard)
+
+    def heard(self, phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            self.began = time.perf_counter()
+            return
+        generation = info["generation"]
+        self.counts[generation] += 1
+        self.longest_ms[generation] = max(self.longest_ms[generation],
+                                          (time.perf_counter() - self.began) * 1000)
+
+
+@dataclass(slots=True)
 class NodeStats:
     """One node's measurements."""
 
@@ -45,6 +77,8 @@ class NodeStats:
     bytes_received: int = 0
     #: The event loop's longest stalls (net.md §7.1), ticking from the first pump.
     watch: LoopWatch = field(default_factory=LoopWatch)
+    #: The garbage collector's pauses from the start entry on.
+    collector: CollectorWatch = field(default_factory=CollectorWatch)
 
     @classmethod
     def from_env(cls) -> NodeStats | None:
@@ -62,6 +96,7 @@ class NodeStats:
         state = peer.state
         if self.start_ms is None and state.seats:
             self.start_ms = now
+            self.collector.start()
         if self.ready_ms is None and state.engine is not None and \
                 state.engine.phase == Phase.PLAYING and not waiting_for(state):
             self.ready_ms = now
@@ -70,6 +105,7 @@ class NodeStats:
         """Write ``<key>.json`` into the stats directory."""
         self.directory.mkdir(parents=True, exist_ok=True)
         self.watch.stop()
+        self.collector.stop()
         data = {
             **self.watch.figures(), "verify": os.environ.get(VERIFY_ENV, "") or "thread",
             "name": peer.name, "key": peer.peer_id.key.hex(), "host": peer.is_host,
@@ -78,6 +114,9 @@ class NodeStats:
             "accepted": self.accepted, "sent": self.sent,
             "bytes_sent": self.bytes_sent, "bytes_received": self.bytes_received,
             "cpu_s": time.process_time(),
+            "gc_collections": self.collector.counts,
+            "gc_longest_ms": [round(ms, 3) for ms in self.collector.longest_ms],
+            "gc_frozen": gc.get_freeze_count(),
         }
         path = self.directory / f"{peer.peer_id.key.hex()[:16]}.json"
         path.write_text(json.dumps(data))
