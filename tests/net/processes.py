@@ -29,9 +29,10 @@ UNO = [sys.executable, "-m", "uno_p2p"]
 class Uno:
     """One ``uno-lan`` process, its output in ``out``."""
 
-    def __init__(self, args: list[str], xdg: Path, out: Path, *, nice: int = 0) -> None:
+    def __init__(self, args: list[str], xdg: Path, out: Path, *, nice: int = 0,
+                 env: dict[str, str] | None = None) -> None:
         self.out = out
-        env = dict(os.environ, XDG_DATA_HOME=str(xdg), PYTHONUNBUFFERED="1")
+        env = dict(os.environ, XDG_DATA_HOME=str(xdg), PYTHONUNBUFFERED="1", **(env or {}))
         # ``nice`` as a slow laptop: its loop gets what the busy processes leave.
         lower = ["nice", "-n", str(nice)] if nice else []
         with out.open("wb") as sink:

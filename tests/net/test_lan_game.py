@@ -20,10 +20,10 @@ from tests.net.processes import Uno, audit, entry_bytes, logs
 @pytest.mark.slow
 @pytest.mark.timeout(1200)
 def test_host_and_three_bot_processes_play_a_whole_game(tmp_path: Path) -> None:
-    xdg = tmp_path / "data"
+    xdg, stats = tmp_path / "data", tmp_path / "stats"
     host = Uno(["host", "--bots", "3", "--autoplay", "--bind", "127.0.0.1", "--player", "Ann",
                 "--option", "target=100", "--bot-output", str(tmp_path / "bots")], xdg,
-               tmp_path / "host.out")
+               tmp_path / "host.out", env={"UNO_LAN_STATS": str(stats)})
     try:
         assert host.wait(1100) == 0, host.text()[-3000:]
     finally:
@@ -46,3 +46,11 @@ def test_host_and_three_bot_processes_play_a_whole_game(tmp_path: Path) -> None:
         assert verdict["status"] == "ok"
         assert max(verdict["scores"]) >= 100
         assert len(verdict["players"]) == 4
+    # What each node measured (``net/stats.py``, read by ``scripts/bench-lan``): every
+    # entry of the log accepted, and the objects its imports made frozen before the game
+    # (``net/heap.py``), so that no collection during play walks them.
+    measured = [json.loads(path.read_text()) for path in sorted(stats.glob("*.json"))]
+    assert len(measured) == 4
+    for node in measured:
+        assert len(node["accepted"]) == len(first), node["name"]
+        assert node["gc_frozen"] > 10_000, node["name"]

@@ -19,6 +19,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import partial
+from itertools import pairwise
 from typing import Any, ClassVar, TypeVar, cast
 
 import pytest
@@ -38,6 +39,7 @@ from uno_p2p.net.seats import LogSaver
 from uno_p2p.net.verify import Ahead, Offloader
 from uno_p2p.rules.options import preset
 from uno_p2p.table import duties
+from uno_p2p.table.bodies import ShuffleDeck
 from uno_p2p.table.duties import PROVEN_TURNS
 from uno_p2p.table.offload import DutyJob
 from uno_p2p.table.peer import TablePeer
@@ -338,6 +340,17 @@ async def loopback_game(players: int) -> tuple[LoopWatch, list[TablePeer], list[
     return watch, [host.peer, *(j.peer for j in joiners)], offloaders
 
 
+def joiner_follows_joiner(peer: TablePeer) -> int:
+    """How many shuffle turns of the log are a joiner's that another joiner takes next."""
+    host = peer.state.seats[0].key  # seat 0 is the host (table.md, notation)
+    authors: dict[int, list[bytes]] = {}
+    for entry in peer.ledger.chain.entries:
+        if isinstance(entry.body, ShuffleDeck):
+            authors.setdefault(entry.body.shuffle, []).append(entry.author.key)
+    return sum(host not in (a, b) for deck in authors.values()
+               for a, b in pairwise(deck))
+
+
 @pytest.mark.slow
 async def test_the_loop_is_never_held_for_a_proof_during_a_real_game(
         monkeypatch: pytest.MonkeyPatch) -> None:
@@ -372,8 +385,12 @@ async def test_the_loop_is_never_held_for_a_proof_during_a_real_game(
     # (issue 28), and the turn sent was the one made ahead.
     assert sum(o.ahead for o in offloaders) >= 6  # 2 decks x 3 such turns, at least
     # A joiner's turn went straight to the joiner after it too, which started its own
-    # turn on it (deck.md §6.3, "A head start"): 2 decks x 2 joiner-to-joiner turns.
-    assert sum(o.head_starts for o in offloaders) >= 4
+    # turn on it (deck.md §6.3, "A head start"): at most one per turn of a joiner that
+    # another joiner follows (how many depends on who deals), and over real links at
+    # least one (a head start that comes after its entry is only not taken).
+    places = joiner_follows_joiner(peers[0])
+    assert places >= 1
+    assert 1 <= sum(o.head_starts for o in offloaders) <= places
     assert PROVEN_TURNS.used - used >= 6
     assert watch.ticks > 20
     # A backstop in CPU time (the loop thread's own, whatever the machine's load): four
