@@ -28,7 +28,7 @@ from uno_p2p.net.verify import check_own as check_own_statements
 from uno_p2p.rules.options import preset
 from uno_p2p.rules.state import Phase
 from uno_p2p.table.bodies import RevealSecrets, Shares, ShuffleDeck
-from uno_p2p.table.duties import PROVEN_TURNS, ProvenTurns
+from uno_p2p.table.duties import PROVEN_TURNS, ProvenTurns, waiting_for
 from uno_p2p.table.events import PeerMisbehaved
 from uno_p2p.table.frames import FRAME_ENTRY, FRAME_MESSAGE
 from uno_p2p.table.game import table_key
@@ -43,6 +43,7 @@ from uno_p2p.table.offload import (
     frame_turn_ahead,
     head_start,
     heavy_duty,
+    next_round_turn,
     reveal_statements,
     shuffle_statement,
 )
@@ -386,6 +387,45 @@ def test_a_joiners_turn_goes_to_the_next_shuffler_too_which_makes_its_turn_on_it
     assert PROVEN_TURNS.made - made == 6  # 2 decks of 3 turns, none made twice
     assert PROVEN_TURNS.used - used == 4  # every turn that follows a seat's
     assert log_bytes(net) == log_bytes(plain)
+
+
+def test_the_next_rounds_first_turn_is_made_while_the_round_is_played() -> None:
+    """issue 28 (deck.md §6.3, "The next round's first turn"): seat 0 shuffles a round's
+    deck first, on an input known in advance, so it makes that turn while the round
+    before is played; the turn it then sends is the one made then, and the log is the
+    same bytes as without. Nothing is made while the table still owes work."""
+    setup = TableSetup(2, preset("official", ["target=500"]), b"next round")
+
+    def second_round_dealt(net: Network) -> bool:
+        game = net.host.state.engine
+        return game is not None and game.round >= 2 and game.phase == Phase.PLAYING
+
+    plain = seat_table(setup)
+    plain.run(until=second_round_dealt, max_steps=200_000)
+    used = PROVEN_TURNS.used
+    net = seat_table(replace(setup, offload=True))
+    seen: list[tuple[int, bool]] = []
+
+    def watch(n: Network) -> bool:
+        turn = next_round_turn(n.host.state, n.host.secrets)
+        if turn is not None:
+            seen.append((turn.round_number, not waiting_for(n.host.state)))
+        return second_round_dealt(n)
+
+    net.run(until=watch, max_steps=200_000)
+    assert net.next_rounds >= 1
+    assert {r for r, _ in seen} >= {2}, "round 2's first turn while round 1 was played"
+    assert all(idle for _, idle in seen)
+    # Every turn that follows another seat's was found made (sent ahead), and so was seat
+    # 0's first turn of round 2, made while round 1 was played.
+    turns: dict[int, int] = {}
+    for entry in net.entries():
+        if isinstance(entry.body, ShuffleDeck):
+            turns[entry.body.shuffle] = turns.get(entry.body.shuffle, 0) + 1
+    assert PROVEN_TURNS.used - used == sum(n - 1 for n in turns.values()) + 1
+    assert log_bytes(net) == log_bytes(plain)
+    joiner = next(p for p in net.peers.values() if not p.is_host)
+    assert next_round_turn(joiner.state, joiner.secrets) is None, "only seat 0's"
 
 
 def test_a_head_start_is_taken_only_from_its_author_for_the_next_turn_once() -> None:

@@ -34,6 +34,7 @@ from uno_p2p.table.offload import (
     frame_statements,
     frame_turn_ahead,
     head_start,
+    next_round_turn,
 )
 from uno_p2p.table.peer import TablePeer
 from uno_p2p.table.removal import LEFT
@@ -77,6 +78,8 @@ class Driver:
         self.syncs = SyncAllowance()
         #: deck.md §6.3: the head starts taken, one per turn of a deck.
         self.head_starts = HeadStarts()
+        #: deck.md §6.3: the (round, deck) of the next round's first turn made ahead.
+        self._next_round_made: tuple[int, int] | None = None
         #: ``finished`` was set by the game's end (phase ``ended``), which a hand-over
         #: this peer had not seen may still supersede (``_superseded``).
         self._over = False
@@ -124,6 +127,7 @@ class Driver:
         if job is not None:
             # A joiner sends its turn before checking its own proof (issue 28).
             self.offloader.duty(job, self._duty_done, check_first=peer.is_host)
+        self._next_round(peer)
         if self.stats is not None:
             self.stats.observe(peer)
         if peer.state.phase == TablePhase.ENDED or peer.stopped is not None:
@@ -178,6 +182,16 @@ class Driver:
             return Ahead(turn.run, None if entry is None else lambda: self._send_ahead(entry))
 
         await self.offloader.receive(statements, deliver, ahead)
+
+    def _next_round(self, peer: TablePeer) -> None:
+        """Seat 0 makes the next round's first turn while this round is played, once per
+        deck it may be (deck.md §6.3, "The next round's first turn")."""
+        if not self.offloader.offloads:
+            return
+        turn = next_round_turn(peer.state, peer.secrets)
+        if turn is not None and turn.place != self._next_round_made:
+            self._next_round_made = turn.place
+            self.offloader.start_ahead(turn.run)
 
     def head_start(self, key: bytes, data: bytes) -> None:
         """A frame from ``key``'s link, before it queues: a shuffler's turn sent straight

@@ -26,6 +26,7 @@ from uno_p2p.table.offload import (
     frame_statements,
     frame_turn_ahead,
     head_start,
+    next_round_turn,
 )
 from uno_p2p.table.peer import TablePeer
 from uno_p2p.table.state import TablePhase
@@ -66,6 +67,9 @@ class Network:
         #: Shuffle turns made on a head start (the shuffler before sent its turn).
         self.head_starts = 0
         self._head_starts: dict[bytes, HeadStarts] = {}
+        #: Next rounds' first turns made while a round was played, and for which deck.
+        self.next_rounds = 0
+        self._next_round_made: dict[bytes, tuple[int, int]] = {}
         self.queue: deque[tuple[bytes, bytes, bytes]] = deque()
         self.now_ms = start_ms
         self.tamper = tamper
@@ -100,6 +104,8 @@ class Network:
             body = job.run()
             self._check_ahead(job.statements(body))
             peer.duty_done(job, body)
+        if self.offload:
+            self._next_round(peer)
         key = peer.peer_id.key
         self.events[key].extend(peer.events())
         for out in peer.data_to_send():
@@ -140,6 +146,15 @@ class Network:
         peer.handle_timer(self.now_ms)
         self.flush(peer)
         return True
+
+    def _next_round(self, peer: TablePeer) -> None:
+        """As a node after each pump (``NodeDriver._next_round``): seat 0 makes the next
+        round's first turn while the round is played, once per deck it may be."""
+        turn = next_round_turn(peer.state, peer.secrets)
+        if turn is not None and self._next_round_made.get(peer.peer_id.key) != turn.place:
+            self._next_round_made[peer.peer_id.key] = turn.place
+            turn.run()
+            self.next_rounds += 1
 
     def _head_start(self, peer: TablePeer, sender: bytes, data: bytes) -> None:
         """As a node before a frame queues (``NodeDriver.head_start``): a shuffler's turn

@@ -34,15 +34,23 @@ from collections import OrderedDict
 from dataclasses import dataclass
 
 from uno_p2p.crypto.audit import ReexecutionStatement
+from uno_p2p.crypto.cards import CARD_COUNT
 from uno_p2p.crypto.group import Point
 from uno_p2p.crypto.keys import PeerSecrets
 from uno_p2p.crypto.shares import ShareStatement
-from uno_p2p.crypto.shuffle import ShuffleMessage
+from uno_p2p.crypto.shuffle import ShuffleMessage, initial_deck
 from uno_p2p.crypto.shuffle_proof import ShuffleStatement
 from uno_p2p.errors import UnoError
 from uno_p2p.rules.codec import Slot
+from uno_p2p.rules.state import Phase
 from uno_p2p.table.bodies import KeySetup, RevealSecrets, Shares, ShuffleDeck
-from uno_p2p.table.duties import PROVEN_TURNS, public_duty, public_shares_owed, shuffle_due
+from uno_p2p.table.duties import (
+    PROVEN_TURNS,
+    public_duty,
+    public_shares_owed,
+    shuffle_due,
+    waiting_for,
+)
 from uno_p2p.table.frames import FRAME_ENTRY, FRAME_MESSAGE, FRAME_RELAY
 from uno_p2p.table.game import share_context, table_key
 from uno_p2p.table.state import TablePhase, TableState
@@ -244,6 +252,44 @@ def head_start(ts: TableState, data: bytes, secrets: PeerSecrets, sender: bytes
     turn = (*deck.done, *deck.shufflers).index(me)
     return TurnAhead(body.ciphertexts, author.hex()[:16], secrets, ts.table_id, deck.round,
                      deck.number, turn, table_key(ts))
+
+
+@dataclass(frozen=True, slots=True)
+class NextRoundTurn:
+    """Seat 0's turn on the next round's deck, made as this round nears its end (deck.md
+    §6.3, "The next round's first turn"): that deck's input is public and known in
+    advance (all 108 cards, unshuffled, §6.1), and seat 0 shuffles first, so its turn
+    is found made (``duties.PROVEN_TURNS``) when the round ends and the deck is asked
+    for, instead of opening the pause between rounds with 55 ms that only it can do."""
+
+    secrets: PeerSecrets
+    table: bytes
+    round_number: int
+    deck: int
+    joint_key: Point
+
+    @property
+    def place(self) -> tuple[int, int]:
+        return self.round_number, self.deck
+
+    def run(self) -> None:
+        PROVEN_TURNS.prove(initial_deck(range(CARD_COUNT)), self.secrets, self.table,
+                           self.round_number, self.deck, 0, self.joint_key, ahead=True)
+
+
+def next_round_turn(ts: TableState, secrets: PeerSecrets) -> NextRoundTurn | None:
+    """The first turn of the next round's deck, if this seat takes it (seat 0: a round's
+    deck is shuffled in seat order, ``game._new_deck``) and the round nears its end: a
+    player holds one card or none, its deck is ready and nobody owes the table any
+    work (so that the turn never delays a deal's shares or another shuffle, and shares
+    the cores with the round's last few moves only). Its number is the next deck's,
+    unless a reshuffle of the discard pile comes first (it is then made again)."""
+    game = ts.engine
+    if ts.phase != TablePhase.PLAYING or game is None or game.phase != Phase.PLAYING or \
+            ts.seat_of(secrets.peer) != 0 or not ts.decks or not ts.decks[-1].ready or \
+            min(len(hand) for hand in game.hands) > 1 or waiting_for(ts):
+        return None
+    return NextRoundTurn(secrets, ts.table_id, game.round + 1, len(ts.decks), table_key(ts))
 
 
 class HeadStarts:
