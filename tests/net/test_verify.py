@@ -390,7 +390,7 @@ async def test_the_loop_is_never_held_for_a_proof_during_a_real_game(
     # least one (a head start that comes after its entry is only not taken).
     places = joiner_follows_joiner(peers[0])
     assert places >= 1
-    assert 1 <= sum(o.head_starts for o in offloaders) <= places
+    assert 1 <= sum(o.started["head start"] for o in offloaders) <= places
     assert PROVEN_TURNS.used - used >= 6
     assert watch.ticks > 20
     # A backstop in CPU time (the loop thread's own, whatever the machine's load): four

@@ -191,7 +191,7 @@ class Driver:
         turn = next_round_turn(peer.state, peer.secrets)
         if turn is not None and turn.place != self._next_round_made:
             self._next_round_made = turn.place
-            self.offloader.start_ahead(turn.run)
+            self.offloader.start_ahead(turn.run, "next round")
 
     def head_start(self, key: bytes, data: bytes) -> None:
         """A frame from ``key``'s link, before it queues: a shuffler's turn sent straight
@@ -203,7 +203,7 @@ class Driver:
             return
         turn = head_start(peer.state, data, peer.secrets, key)
         if turn is not None and self.head_starts.first(turn):
-            self.offloader.start_ahead(turn.run)
+            self.offloader.start_ahead(turn.run, "head start")
 
     def _send_ahead(self, entry: Entry) -> None:
         """The turn made ahead on ``entry``'s deck is ready while ``entry`` is still being

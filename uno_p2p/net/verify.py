@@ -49,7 +49,7 @@ import contextlib
 import multiprocessing
 import os
 import time
-from collections import deque
+from collections import Counter, deque
 from collections.abc import Callable, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass
@@ -161,8 +161,9 @@ class Offloader:
         self.duties = 0
         #: Shuffle turns started ahead of the check of the deck they follow.
         self.ahead = 0
-        #: Shuffle turns started on a head start (the shuffler before sent its turn).
-        self.head_starts = 0
+        #: Turns started ahead of any frame, by why (``start_ahead``): "head start" (the
+        #: shuffler before sent its turn), "next round" (the next round's first turn).
+        self.started: Counter[str] = Counter()
         #: Wall seconds the queue spent waiting for workers.
         self.waited_s = 0.0
         #: This seat's own statements being checked in the duty worker (``check_sent``),
@@ -272,14 +273,14 @@ class Offloader:
         future.add_done_callback(then)
         return None if work.then is None else future
 
-    def start_ahead(self, work: Callable[[], None]) -> None:
-        """Start ``work`` (a turn made on a head start, ``offload.head_start``) in the
-        duty worker now, queued behind nothing: the frame that asks for it is never
-        delivered to the peer ahead of others, and the duty that wants the turn later
+    def start_ahead(self, work: Callable[[], None], why: str) -> None:
+        """Start ``work`` (a turn made on a head start, ``offload.head_start``, or the next
+        round's first turn, ``offload.next_round_turn``) in the duty worker now, queued
+        behind nothing: no frame waits for it, and the duty that wants the turn later
         queues behind it there and finds it made."""
         if self._duties is None:
             return
-        self.head_starts += 1
+        self.started[why] += 1
         future = asyncio.get_running_loop().run_in_executor(self._duties, work)
         future.add_done_callback(_quietly)
 
