@@ -184,7 +184,7 @@ class Driver:
         await self.offloader.receive(statements, deliver, ahead)
 
     def _next_round(self, peer: TablePeer) -> None:
-        """Seat 0 makes the next round's first turn while this round is played, once per
+        """Seat 0 makes the next round's first turn as this round nears its end, once per
         deck it may be (deck.md §6.3, "The next round's first turn")."""
         if not self.offloader.offloads:
             return
