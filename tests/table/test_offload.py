@@ -44,6 +44,7 @@ from uno_p2p.table.offload import (
     head_start,
     heavy_duty,
     next_round_turn,
+    next_shuffler_after,
     reveal_statements,
     shuffle_statement,
 )
@@ -404,18 +405,26 @@ def test_the_next_rounds_first_turn_is_made_while_the_round_is_played() -> None:
     plain.run(until=second_round_dealt, max_steps=200_000)
     used = PROVEN_TURNS.used
     net = seat_table(replace(setup, offload=True))
-    seen: list[tuple[int, bool]] = []
+    seen: list[tuple[int, bool, bool, int, bool]] = []
 
     def watch(n: Network) -> bool:
-        turn = next_round_turn(n.host.state, n.host.secrets)
-        if turn is not None:
-            seen.append((turn.round_number, not waiting_for(n.host.state)))
+        host = n.host
+        joiner = next(p for p in n.peers.values() if not p.is_host)
+        turn = next_round_turn(host.state, host.secrets)
+        game = host.state.engine
+        if turn is not None and game is not None:
+            seen.append((turn.round_number, not waiting_for(host.state),
+                         game.phase == Phase.PLAYING, min(len(h) for h in game.hands),
+                         next_round_turn(joiner.state, joiner.secrets) is None))
         return second_round_dealt(n)
 
     net.run(until=watch, max_steps=200_000)
     assert net.next_rounds >= 1
-    assert {r for r, _ in seen} >= {2}, "round 2's first turn while round 1 was played"
-    assert all(idle for _, idle in seen)
+    assert {s[0] for s in seen} >= {2}, "round 2's first turn while round 1 was played"
+    # Only while a player decides, a hand holds one card or none, nobody owes work, and
+    # only at seat 0.
+    assert all(idle and playing and fewest <= 1 and not_joiner
+               for _, idle, playing, fewest, not_joiner in seen)
     # Every turn that follows another seat's was found made (sent ahead), and so was seat
     # 0's first turn of round 2, made while round 1 was played.
     turns: dict[int, int] = {}
@@ -457,10 +466,22 @@ def test_a_head_start_is_taken_only_from_its_author_for_the_next_turn_once() -> 
     assert head_start(peers[other].state, data, peers[other].secrets, author) is None
     assert head_start(ts, FRAME_ENTRY + data[1:], peers[recipient].secrets, author) is None
     assert head_start(ts, data[:40], peers[recipient].secrets, author) is None
-    # Once per place: a second copy (or another turn for the same place) is refused.
+    # A message of the author's that is no turn, and a deck the table does not hold.
+    other_message = next(d for s, _, d in sent if s == author and d[:1] == FRAME_MESSAGE
+                         and not isinstance(Message.decode(d[1:]).body, ShuffleDeck))
+    assert head_start(ts, other_message, peers[recipient].secrets, author) is None
+    assert next_shuffler_after(ts, author, len(ts.decks)) is None
+    assert next_shuffler_after(ts, author, turn.deck) == seat
+    # Once per place: a second copy (or another turn for the same place) is refused;
+    # the last KEEP places are remembered, the oldest forgotten first.
     taken = HeadStarts()
     assert taken.first(turn)
     assert not taken.first(turn)
+    for number in range(1, HeadStarts.KEEP + 1):
+        assert taken.first(replace(turn, deck=turn.deck + number))
+    assert taken.first(turn), "the oldest place is forgotten"
+    assert not taken.first(replace(turn, deck=turn.deck + HeadStarts.KEEP)), "the newest kept"
+    assert not taken.first(replace(turn, deck=turn.deck + 2)), "and the ones before it"
     # Once the turn is accepted, its head start has no place left.
     net.run(until=lambda n: n.peers[recipient].state.decks[turn.deck].done[-1:] ==
             (ts.seat_of(author),))

@@ -280,14 +280,14 @@ class NextRoundTurn:
 def next_round_turn(ts: TableState, secrets: PeerSecrets) -> NextRoundTurn | None:
     """The first turn of the next round's deck, if this seat takes it (seat 0: a round's
     deck is shuffled in seat order, ``game._new_deck``) and the round nears its end: a
-    player holds one card or none, its deck is ready and nobody owes the table any
-    work (so that the turn never delays a deal's shares or another shuffle, and shares
-    the cores with the round's last few moves only). Its number is the next deck's,
-    unless a reshuffle of the discard pile comes first (it is then made again)."""
+    player holds one card or none and nobody owes the table any work, so every deck is
+    shuffled and dealt (the turn never delays a deal's shares or another shuffle, and
+    shares the cores with the round's last few moves only). Its number is the next
+    deck's, unless a reshuffle of the discard pile comes first (it is then made again)."""
     game = ts.engine
     if ts.phase != TablePhase.PLAYING or game is None or game.phase != Phase.PLAYING or \
-            ts.seat_of(secrets.peer) != 0 or not ts.decks or not ts.decks[-1].ready or \
-            min(len(hand) for hand in game.hands) > 1 or waiting_for(ts):
+            ts.seat_of(secrets.peer) != 0 or min(len(hand) for hand in game.hands) > 1 or \
+            waiting_for(ts):
         return None
     return NextRoundTurn(secrets, ts.table_id, game.round + 1, len(ts.decks), table_key(ts))
 
