@@ -29,12 +29,10 @@ from uno_p2p.table.frames import FRAME_MESSAGE, FRAME_SYNC
 from uno_p2p.table.offload import (
     Duty,
     DutyJob,
-    HeadStarts,
     Statement,
+    WorkAhead,
     frame_statements,
     frame_turn_ahead,
-    head_start,
-    next_round_turn,
 )
 from uno_p2p.table.peer import TablePeer
 from uno_p2p.table.removal import LEFT
@@ -76,10 +74,8 @@ class Driver:
         self.offloader = Offloader.from_env()
         #: net.md §5.2: how often each member may make us queue the log for it.
         self.syncs = SyncAllowance()
-        #: deck.md §6.3: the head starts taken, one per turn of a deck.
-        self.head_starts = HeadStarts()
-        #: deck.md §6.3: the (round, deck) of the next round's first turn made ahead.
-        self._next_round_made: tuple[int, int] | None = None
+        #: deck.md §6.3: the turns started ahead of any frame, each once.
+        self.work_ahead = WorkAhead()
         #: ``finished`` was set by the game's end (phase ``ended``), which a hand-over
         #: this peer had not seen may still supersede (``_superseded``).
         self._over = False
@@ -188,9 +184,8 @@ class Driver:
         deck it may be (deck.md §6.3, "The next round's first turn")."""
         if not self.offloader.offloads:
             return
-        turn = next_round_turn(peer.state, peer.secrets)
-        if turn is not None and turn.place != self._next_round_made:
-            self._next_round_made = turn.place
+        turn = self.work_ahead.after_pump(peer.state, peer.secrets)
+        if turn is not None:
             self.offloader.start_ahead(turn.run, "next round")
 
     def head_start(self, key: bytes, data: bytes) -> None:
@@ -201,8 +196,8 @@ class Driver:
         peer = self._peer
         if peer is None or self.closed or peer.is_host or data[:1] != FRAME_MESSAGE:
             return
-        turn = head_start(peer.state, data, peer.secrets, key)
-        if turn is not None and self.head_starts.first(turn):
+        turn = self.work_ahead.on_frame(peer.state, data, peer.secrets, key)
+        if turn is not None:
             self.offloader.start_ahead(turn.run, "head start")
 
     def _send_ahead(self, entry: Entry) -> None:

@@ -20,14 +20,7 @@ from uno_p2p.crypto.identity import Identity, PeerId
 from uno_p2p.errors import LocalProtocolError
 from uno_p2p.rules.options import Options
 from uno_p2p.table.events import TableEvent
-from uno_p2p.table.offload import (
-    HeadStarts,
-    Statement,
-    frame_statements,
-    frame_turn_ahead,
-    head_start,
-    next_round_turn,
-)
+from uno_p2p.table.offload import Statement, WorkAhead, frame_statements, frame_turn_ahead
 from uno_p2p.table.peer import TablePeer
 from uno_p2p.table.state import TablePhase
 from uno_p2p.wire.envelope import PROTOCOL_VERSION, Entry
@@ -66,10 +59,9 @@ class Network:
         self.sent_ahead = 0
         #: Shuffle turns made on a head start (the shuffler before sent its turn).
         self.head_starts = 0
-        self._head_starts: dict[bytes, HeadStarts] = {}
-        #: Next rounds' first turns made while a round was played, and for which deck.
+        #: Next rounds' first turns made as a round neared its end.
         self.next_rounds = 0
-        self._next_round_made: dict[bytes, tuple[int, int]] = {}
+        self._work_ahead: dict[bytes, WorkAhead] = {}
         self.queue: deque[tuple[bytes, bytes, bytes]] = deque()
         self.now_ms = start_ms
         self.tamper = tamper
@@ -149,21 +141,23 @@ class Network:
 
     def _next_round(self, peer: TablePeer) -> None:
         """As a node after each pump (``NodeDriver._next_round``): seat 0 makes the next
-        round's first turn while the round is played, once per deck it may be."""
-        turn = next_round_turn(peer.state, peer.secrets)
-        if turn is not None and self._next_round_made.get(peer.peer_id.key) != turn.place:
-            self._next_round_made[peer.peer_id.key] = turn.place
+        round's first turn as the round nears its end, once per deck it may be."""
+        turn = self._ahead(peer).after_pump(peer.state, peer.secrets)
+        if turn is not None:
             turn.run()
             self.next_rounds += 1
 
     def _head_start(self, peer: TablePeer, sender: bytes, data: bytes) -> None:
         """As a node before a frame queues (``NodeDriver.head_start``): a shuffler's turn
         sent straight to the seat that shuffles next starts that seat's turn."""
-        turn = None if peer.is_host else head_start(peer.state, data, peer.secrets, sender)
-        if turn is not None and self._head_starts.setdefault(
-                peer.peer_id.key, HeadStarts()).first(turn):
+        turn = None if peer.is_host else \
+            self._ahead(peer).on_frame(peer.state, data, peer.secrets, sender)
+        if turn is not None:
             turn.run()
             self.head_starts += 1
+
+    def _ahead(self, peer: TablePeer) -> WorkAhead:
+        return self._work_ahead.setdefault(peer.peer_id.key, WorkAhead())
 
     def _turn_ahead(self, peer: TablePeer, data: bytes) -> None:
         """As a node's duty worker beside its check (net.md §7.1 item 4): the turn that

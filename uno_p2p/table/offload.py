@@ -317,6 +317,33 @@ class HeadStarts:
         return True
 
 
+class WorkAhead:
+    """The turns a shell starts for one peer ahead of any frame (deck.md §6.3), each at
+    most once: a head start per place of a deck (``HeadStarts``), and the next round's
+    first turn per deck number it may take. The node (``NodeDriver``) and the
+    in-memory network (``memnet``) both ask here, so they start the same work."""
+
+    __slots__ = ("_head_starts", "_next_round")
+
+    def __init__(self) -> None:
+        self._head_starts = HeadStarts()
+        self._next_round: tuple[int, int] | None = None
+
+    def on_frame(self, ts: TableState, data: bytes, secrets: PeerSecrets, sender: bytes
+                 ) -> TurnAhead | None:
+        """The turn to start on a frame from ``sender``'s link, before it queues."""
+        turn = head_start(ts, data, secrets, sender)
+        return turn if turn is not None and self._head_starts.first(turn) else None
+
+    def after_pump(self, ts: TableState, secrets: PeerSecrets) -> NextRoundTurn | None:
+        """The next round's first turn to start now, if not started for its deck yet."""
+        turn = next_round_turn(ts, secrets)
+        if turn is None or turn.place == self._next_round:
+            return None
+        self._next_round = turn.place
+        return turn
+
+
 def heavy_duty(ts: TableState, seat: int) -> bool:
     """Whether this seat's next public duty is worth computing off the event loop: a
     proven shuffle turn or decryption shares (``public_duty``'s costly branches), or
