@@ -32,6 +32,7 @@ from uno_p2p.crypto.keys import (
 from uno_p2p.crypto.shares import DecryptionShare
 from uno_p2p.crypto.shuffle import ShuffleMessage, make_shuffle
 from uno_p2p.crypto.shuffle_proof import VERIFIED
+from uno_p2p.wire.envelope import RECENT_DECODES
 
 CARDS_EACH = 7
 
@@ -287,7 +288,7 @@ def main() -> int:
                         help="max seconds spent on each per-operation figure")
     args = parser.parse_args()
     # Every peer pays its own checks, as on separate machines (no shared memo).
-    VERIFIED.enabled = REEXECUTED.enabled = VALID_POINTS.enabled = False
+    VERIFIED.enabled = REEXECUTED.enabled = VALID_POINTS.enabled = RECENT_DECODES.enabled = False
     counts = [int(n) for n in args.players.split(",")]
     if any(not 2 <= n <= 10 for n in counts):
         parser.error("player counts are 2..10")

@@ -68,6 +68,7 @@ from uno_p2p.table.duties import waiting_for
 from uno_p2p.table.memnet import Network, TableSetup, game_over, seat_table
 from uno_p2p.table.offload import frame_turn_ahead
 from uno_p2p.table.state import TableState
+from uno_p2p.wire.envelope import RECENT_DECODES
 
 ROOT = Path(__file__).resolve().parent.parent
 CORES = 2
@@ -351,6 +352,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.mode == "memory":
         # Every peer pays its own checks, as on separate machines (no shared memo).
         VERIFIED.enabled = REEXECUTED.enabled = VALID_POINTS.enabled = False
+        RECENT_DECODES.enabled = False
         instrument()
         for n in sizes:
             result[str(n)] = bench_memory(n, args.budget, args.seed, not args.no_ahead,

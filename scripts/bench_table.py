@@ -32,7 +32,7 @@ from uno_p2p.table.bodies import Move
 from uno_p2p.table.memnet import Network, TableSetup, game_over, seat_table
 from uno_p2p.table.peer import TablePeer
 from uno_p2p.table.state import TablePhase
-from uno_p2p.wire.envelope import Entry
+from uno_p2p.wire.envelope import RECENT_DECODES, Entry
 
 MOVE_SAMPLES: list[float] = []
 
@@ -95,7 +95,7 @@ def main(argv: list[str] | None = None) -> int:
                         help="seconds allowed for each whole game (default 120)")
     args = parser.parse_args(argv)
     # Every peer pays its own checks, as on separate machines (no shared memo).
-    VERIFIED.enabled = REEXECUTED.enabled = VALID_POINTS.enabled = False
+    VERIFIED.enabled = REEXECUTED.enabled = VALID_POINTS.enabled = RECENT_DECODES.enabled = False
     sizes = [int(n) for n in args.players.split(",") if n]
     results = {str(n): bench(n, args.target, args.budget) for n in sizes}
     if args.json:

@@ -23,7 +23,11 @@ mistaken for another.
 from __future__ import annotations
 
 import hashlib
+import threading
+from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 from uno_p2p.crypto.identity import SIGNATURE_BYTES, Identity, PeerId
 from uno_p2p.errors import CryptoError, InvalidMessage, LocalProtocolError, RemoteProtocolError
@@ -76,6 +80,13 @@ class Head:
         return cls(0, genesis_hash(table_id))
 
 
+T = TypeVar("T")
+
+#: msgpack's header of an array of 9 (``0x90 | 9``): a message's 8 unsigned fields and
+#: its signature; the unsigned array's own header is one byte too (``0x98``).
+_SIGNED_HEADER = b"\x99"
+
+
 def _peer_error(error: CryptoError, *, entry: int | None, code: str) -> RemoteProtocolError:
     return RemoteProtocolError(str(error), peer=error.peer, entry=entry, code=code)
 
@@ -106,10 +117,14 @@ class Message:
         fields.integer(self.counter, "an author counter", lo=0, hi=MAX_POSITION)
         fields.integer(self.kind, "a kind", lo=0, hi=MAX_KIND)
         fields.blob(self.signature, "a signature", size=SIGNATURE_BYTES)
-        unsigned = self._unsigned_wire()
-        digest = hashlib.sha256(MESSAGE_DIGEST_LABEL + pack(unsigned)).digest()
+        # The signed message is the unsigned array with the signature appended: its
+        # encoding is the unsigned one under a header one longer, so the body (most of
+        # the bytes, and of the codec's checks) is encoded once, not twice.
+        unsigned = pack(self._unsigned_wire())
+        digest = hashlib.sha256(MESSAGE_DIGEST_LABEL + unsigned).digest()
         object.__setattr__(self, "digest", digest)
-        full = hashlib.sha256(MESSAGE_HASH_LABEL + pack([*unsigned, self.signature])).digest()
+        signed = _SIGNED_HEADER + unsigned[1:] + pack(self.signature)
+        full = hashlib.sha256(MESSAGE_HASH_LABEL + signed).digest()
         object.__setattr__(self, "hash", full)
 
     def _unsigned_wire(self) -> list[WireValue]:
@@ -190,7 +205,9 @@ class Message:
         Raises:
             InvalidMessage: anything wrong with the bytes.
         """
-        return cls.from_wire(unpack(data, limits), registry)
+        if registry is not BODIES or limits is not DEFAULT_LIMITS:
+            return cls.from_wire(unpack(data, limits), registry)
+        return RECENT_DECODES.decoded(cls, data, lambda: cls.from_wire(unpack(data)))
 
 
 @dataclass(frozen=True, slots=True)
@@ -277,4 +294,61 @@ class Entry:
         Raises:
             InvalidMessage: anything wrong with the bytes.
         """
-        return cls.from_wire(unpack(data, limits), registry)
+        if registry is not BODIES or limits is not DEFAULT_LIMITS:
+            return cls.from_wire(unpack(data, limits), registry)
+        return RECENT_DECODES.decoded(cls, data, lambda: cls.from_wire(unpack(data)))
+
+
+class RecentDecodes:
+    """The entries and messages this process decoded last, by their bytes.
+
+    A frame is decoded up to three times on its way into a node: for the proofs
+    its check worker verifies ahead (``table.offload.frame_statements``), for a
+    shuffle turn it may start ahead (``frame_turn_ahead``), and by
+    ``TablePeer.receive``; decoding is most of what a move costs a peer besides
+    its signatures (the codec's canonical check, and the signed digests). A
+    decoding is a function of the bytes alone (with the default registry and
+    limits) and gives immutable values, so the later readers take the first
+    one's. Bytes that do not decode are not kept: they raise again, with the
+    same error, each time. ``enabled = False`` measures the real cost (the
+    benchmarks), as ``crypto.context.VerifiedStatements`` does. A node's worker
+    threads may decode too, hence the lock (held for dict steps only).
+    """
+
+    __slots__ = ("_kept", "_lock", "enabled", "size")
+
+    def __init__(self, size: int = 16) -> None:
+        self._kept: OrderedDict[tuple[type, bytes], object] = OrderedDict()
+        self._lock = threading.Lock()
+        self.size = size
+        self.enabled = True
+
+    def decoded(self, kind: type[T], data: bytes, decode: Callable[[], T]) -> T:
+        """``decode()``'s value for ``data`` read as ``kind``, computed once while kept.
+
+        Raises:
+            Whatever ``decode`` raises (nothing is kept then).
+        """
+        if not self.enabled:
+            return decode()
+        key = (kind, data)
+        with self._lock:
+            kept = self._kept.get(key)
+            if isinstance(kept, kind):
+                self._kept.move_to_end(key)
+                return kept
+        value = decode()
+        with self._lock:
+            self._kept[key] = value
+            while len(self._kept) > self.size:
+                self._kept.popitem(last=False)
+        return value
+
+    def clear(self) -> None:
+        """Forget every decoding."""
+        with self._lock:
+            self._kept.clear()
+
+
+#: This process's recent decodings (``Entry.decode``, ``Message.decode``).
+RECENT_DECODES = RecentDecodes()
