@@ -143,11 +143,14 @@ class Offloader:
             raise ConfigError(f"{VERIFY_ENV} is one of {', '.join(MODES)}, not {mode!r}")
         self.mode = mode
         self._duties: ThreadPoolExecutor | None = None
+        self._shares: ThreadPoolExecutor | None = None
         self._checks: Executor | None = None
         if mode != "inline":
             # Two threads: a turn made ahead (duties) overlaps the check of the deck it
             # follows (checks); libsodium releases the GIL (issue 28).
             self._duties = ThreadPoolExecutor(1, thread_name_prefix="uno-duty")
+            # A few shares (``DutyJob.light``) beside the shuffle turns, not behind them.
+            self._shares = ThreadPoolExecutor(1, thread_name_prefix="uno-shares")
         if mode == "thread":
             self._checks = ThreadPoolExecutor(1, thread_name_prefix="uno-check")
         if mode == "process":
@@ -284,14 +287,14 @@ class Offloader:
         future = asyncio.get_running_loop().run_in_executor(self._duties, work)
         future.add_done_callback(_quietly)
 
-    def check_sent(self, statements: Sequence[Statement]) -> None:
+    def check_sent(self, statements: Sequence[Statement], *, light: bool = False) -> None:
         """Check this seat's own statements of a body it has sent (a turn sent ahead, a
         joiner's duty) in the duty worker, off the frames' queue; the entry bringing
         it back finds them checked, or waits for this check if it is still running."""
         if not statements or self._duties is None:
             return
         future = asyncio.get_running_loop().run_in_executor(
-            self._duties, partial(check_own, statements))
+            self._shares if light else self._duties, partial(check_own, statements))
         keys = [statement.key() for statement in statements]
         self._own_checks.update(dict.fromkeys(keys, future))
 
@@ -333,9 +336,10 @@ class Offloader:
 
     async def _compute(self, item: _Duty) -> None:
         self.duties += 1
+        executor = self._shares if item.job.light else self._duties
         try:
             result = await self._in_worker(
-                self._duties, partial(_run_duty, item.job, check=item.check_first))
+                executor, partial(_run_duty, item.job, check=item.check_first))
         except Exception:  # a broken worker: compute it here, as inline
             result = (item.job.run(), [])
         body, keys = result
@@ -349,7 +353,7 @@ class Offloader:
                 own = item.job.statements(body)
             except Exception:  # unlisted: the ledger checks them inline
                 return
-            self.check_sent(own)
+            self.check_sent(own, light=item.job.light)
 
     def _remember(self, keys: list[tuple[Statement, bytes]]) -> None:
         self.verified += len(keys)
@@ -364,7 +368,7 @@ class Offloader:
             if isinstance(item, _Frame):
                 item.done.cancel()  # its reader ends with the node
         self._items.clear()
-        for executor in {self._duties, self._checks}:
+        for executor in {self._duties, self._shares, self._checks}:
             if executor is not None:
                 with contextlib.suppress(Exception):
                     executor.shutdown(wait=False, cancel_futures=True)

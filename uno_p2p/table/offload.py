@@ -344,6 +344,12 @@ class WorkAhead:
         return turn
 
 
+#: Decryption shares (~0.3 ms each to make) few enough to need no queue of their own: a
+#: draw's one share, a reveal's few. The shell makes them beside its shuffle turns, not
+#: behind them: a turn made ahead (55 ms) would hold a drawn card (issue 28).
+LIGHT_SHARES = 4
+
+
 def heavy_duty(ts: TableState, seat: int) -> bool:
     """Whether this seat's next public duty is worth computing off the event loop: a
     proven shuffle turn or decryption shares (``public_duty``'s costly branches), or
@@ -371,6 +377,13 @@ class DutyJob:
     def run(self) -> Duty:
         """The body ``public_duty`` gives for this state (deterministic)."""
         return public_duty(self.state, self.secrets, self.seat, self.channel_seed)
+
+    @property
+    def light(self) -> bool:
+        """Whether the job is a few shares (``LIGHT_SHARES``) and no shuffle turn."""
+        ts = self.state
+        return ts.phase == TablePhase.PLAYING and shuffle_due(ts, self.seat) is None and \
+            len(public_shares_owed(ts, self.seat)) <= LIGHT_SHARES
 
     def statements(self, body: Duty) -> tuple[Statement, ...]:
         """The statements the ledger will check for this seat's own ``body``."""
