@@ -125,6 +125,8 @@ class FakeJob:
     """A duty whose own statement is ``Slow`` or ``Held`` (a proof its maker checks)."""
 
     own: Slow | Held
+    #: A few shares (``DutyJob.light``), not a shuffle turn.
+    light: bool = False
 
     def run(self) -> str:
         return "body"
@@ -219,6 +221,41 @@ async def test_an_own_turn_that_comes_back_while_it_is_checked_is_not_checked_ag
     assert delivered == [True], "delivered once, found checked"
     assert [t.startswith("uno-duty") for t in sent.threads] == [True]
     assert back.threads == [], "the entry did not check it a second time"
+
+
+async def test_a_draw_s_share_is_not_held_behind_a_turn_made_ahead() -> None:
+    # issue 28: a turn made ahead (the next round's first, 55 ms) took the duty worker
+    # while a draw needed this seat's one share: the drawn card waited for the turn. A
+    # few shares go beside the turns, and so does their own check at a joiner.
+    MEMO.clear()
+    offloader = Offloader("thread")
+    turn = threading.Event()
+
+    def making_a_turn() -> None:
+        assert turn.wait(10), "the test never let the turn end"
+
+    offloader.start_ahead(making_a_turn, "next round")
+    threads: list[str] = []
+    sent = asyncio.get_running_loop().create_future()
+
+    def finish(job: object, body: object) -> None:
+        threads.append(threading.current_thread().name)
+        sent.set_result(body)
+
+    own = Slow("a draw's share", 0.0)
+    offloader.duty(cast(DutyJob, FakeJob(own, light=True)), finish, check_first=False)
+    try:
+        assert await asyncio.wait_for(sent, 5) == "body"
+        back: list[bool] = []
+        await asyncio.wait_for(
+            offloader.receive(lambda: [Slow("a draw's share", 0.0)],
+                              lambda: back.append(own.key() in MEMO)), 5)
+        assert back == [True], "its entry found it checked"
+        assert [t.startswith("uno-shares") for t in own.threads] == [True]
+        assert not turn.is_set(), "all while the turn ahead was still being made"
+    finally:
+        turn.set()
+    offloader.close()
 
 
 async def ahead_of(check_s: float, work_s: float) -> tuple[list[str], Slow]:

@@ -302,6 +302,31 @@ def test_a_seat_that_owes_its_reveal_has_heavy_work_and_none_once_it_revealed(
     assert heavy_duty(halfway, 1 - first) is True, "the other seat still owes it"
 
 
+def test_a_draw_s_share_is_light_work_and_a_deal_or_a_turn_is_not(two_seats: Network) -> None:
+    """net.md §7.1 item 3: a seat's few shares (one card drawn, RULES.md "Drawing") are
+    made beside its shuffle turns, not behind them; a hand's worth (seven cards dealt)
+    and a proven turn are the heavy work the duty worker keeps."""
+    net = two_seats
+    history = net.host.ledger
+    light: dict[str, set[bool]] = {"one card": set(), "a hand": set()}
+    for entry in net.entries():
+        if not isinstance(entry.body, Shares):
+            continue
+        before = history.state_at(entry.seq)
+        assert before is not None
+        seat = before.seat_of(entry.author.key)
+        assert seat is not None
+        peer = net.peers[entry.author.key]
+        job = DutyJob(before, peer.secrets, seat, peer.channel_seed)
+        assert job.run() == entry.body, "the job of the state that logged this body"
+        cards = len(entry.body.items)
+        if cards == 1 or cards >= 7:
+            light["one card" if cards == 1 else "a hand"].add(job.light)
+    assert light == {"one card": {True}, "a hand": {False}}
+    before, seat, peer, _ = _first_shuffle_duty(net)
+    assert DutyJob(before, peer.secrets, seat, peer.channel_seed).light is False
+
+
 def test_a_heavy_duty_is_asked_of_the_shell_once_per_state(two_seats: Network) -> None:
     """net.md §7.1 item 3 (``DutyDesk``): each state's heavy duty is handed to the shell
     once; asking again in the same state waits for that job instead of handing out a

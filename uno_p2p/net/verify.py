@@ -36,8 +36,12 @@ doing any I/O (``uno_p2p.table.offload``); this module does it elsewhere:
   the frame beside making its turn, which its duty finds made (deck.md
   §6.3, "What may overlap"; issue 28).
 
-Modes (``UNO_LAN_VERIFY``): ``thread`` (the default: a check thread and a duty thread;
-libsodium releases the GIL and the GIL's switch interval keeps the loop
+A few shares (``DutyJob.light``: a draw's one) are made, and checked at a joiner, in a
+third thread, beside the duty thread rather than behind a turn it makes ahead (55 ms):
+a drawn card waits for every other seat's share.
+
+Modes (``UNO_LAN_VERIFY``): ``thread`` (the default: a check thread, a duty thread and
+a shares thread; libsodium releases the GIL and the GIL's switch interval keeps the loop
 responsive), ``process`` (statements in one worker process, duties in a
 thread), ``inline`` (no worker: ``receive`` as before, for comparison).
 """
