@@ -17,6 +17,9 @@ Every node writes what it measured (``UNO_LAN_STATS``, ``uno_p2p.net.stats``):
   after the last proven shuffle (a round's start, a reshuffle) waits, at the
   slowest peer, for that peer's setup (its proof checks, the deal), not for its
   own path; how many moves did, and the latency of the others;
+- ``draw_p50_ms`` / ``draw_p99_ms``: from a draw's sending to the sending of the
+  move after it: every other seat makes its share of the card drawn, the host logs
+  them, the drawer opens the card and moves (a bot at once);
 - ``bytes_per_move``: every record byte every peer sent during the whole
   game (setup included), divided by the number of moves;
 - ``host_cpu_ms_per_move``: the host process's CPU for the whole game
@@ -220,7 +223,8 @@ def figures(nodes: list[dict[str, Any]], entries: tuple[Entry, ...],
     """Join every node's times through the log."""
     host = next(n for n in nodes if n["host"])
     by_key = {n["key"]: n for n in nodes}
-    latencies, in_play = [], []
+    latencies, in_play, draws = [], [], []
+    drawn: float | None = None  # when the last move, a draw, was sent
     moves = 0
     setup_done = 0.0  # when the last peer had the entries before this setup's first move
     shuffled = False
@@ -239,6 +243,9 @@ def figures(nodes: list[dict[str, Any]], entries: tuple[Entry, ...],
             continue
         sent = author["accepted" if author["host"] else "sent"].get(
             str(entry.seq if author["host"] else entry.message.counter))
+        if drawn is not None and sent is not None:
+            draws.append(sent - drawn)
+        drawn = sent if type(entry.body.action).__name__ == "Draw" else None
         done = [n["accepted"].get(str(entry.seq)) for n in nodes]
         if sent is None or any(d is None for d in done):
             continue
@@ -247,6 +254,7 @@ def figures(nodes: list[dict[str, Any]], entries: tuple[Entry, ...],
             in_play.append(latencies[-1])
     latencies.sort()
     in_play.sort()
+    draws.sort()
     total_bytes = sum(n["bytes_sent"] for n in nodes)
     return {
         "peers": len(nodes),
@@ -261,6 +269,9 @@ def figures(nodes: list[dict[str, Any]], entries: tuple[Entry, ...],
         "move_p50_play_ms": round(statistics.median(in_play), 2) if in_play else None,
         "move_p99_play_ms": round(in_play[min(len(in_play) - 1, int(0.99 * len(in_play)))], 2)
         if in_play else None,
+        "draw_p50_ms": round(statistics.median(draws), 2) if draws else None,
+        "draw_p99_ms": round(draws[min(len(draws) - 1, int(0.99 * len(draws)))], 2)
+        if draws else None,
         "bytes_per_move": round(total_bytes / max(1, moves)),
         "host_cpu_ms_per_move": round(host["cpu_s"] * 1000 / max(1, moves), 2),
         # The garbage collector once the table started (uno_p2p/net/heap.py): full
@@ -322,15 +333,16 @@ def print_rows(result: dict[str, Any]) -> None:
           f"shuffle {costs['prove_s']} s to make, {costs['check_s']} s to check")
     print(f"{'peers':>5} {'ready s':>8} {'seated s':>9} {'setup s':>8} {'floor s':>8} "
           f"{'setup/floor':>11} {'gap s':>6} {'gap floor s':>11} {'moves':>6} "
-          f"{'p50 ms':>8} {'p99 ms':>8} {'bytes/move':>11} {'host CPU ms/move':>17} "
-          f"{'full GCs':>8} {'GC max ms':>9} {'load':>10}")
+          f"{'p50 ms':>8} {'p99 ms':>8} {'draw p99 ms':>11} {'bytes/move':>11} "
+          f"{'host CPU ms/move':>17} {'full GCs':>8} {'GC max ms':>9} {'load':>10}")
     for key, row in result.items():
         if not key.isdigit():
             continue
         print(f"{row['peers']:>5} {row['ready_s']:>8} {row['seated_s']:>9} "
               f"{row['setup_s']:>8} {row['floor_s']:>8} {row['setup_floor_x']!s:>11} "
               f"{row['round_gap_s']!s:>6} {row['gap_floor_s']!s:>11} {row['moves']:>6} "
-              f"{row['move_p50_ms']:>8} {row['move_p99_ms']:>8} {row['bytes_per_move']:>11} "
+              f"{row['move_p50_ms']:>8} {row['move_p99_ms']:>8} {row['draw_p99_ms']!s:>11} "
+              f"{row['bytes_per_move']:>11} "
               f"{row['host_cpu_ms_per_move']:>17} {row['gc_full']:>8} {row['gc_longest_ms']:>9} "
               f"{row['load'][0]:>4}->{row['load'][1]:<4}")
 
