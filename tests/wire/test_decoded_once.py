@@ -47,7 +47,9 @@ def test_the_same_bytes_give_the_same_entry_without_decoding_again() -> None:
 def test_an_entry_and_a_message_are_kept_apart() -> None:
     entry = LOG[-1]
     message_bytes = entry.message.encode()
-    assert Message.decode(message_bytes) == entry.message
+    message = Message.decode(message_bytes)
+    assert message == entry.message
+    assert Message.decode(bytes(message_bytes)) is message
     with pytest.raises(InvalidMessage):
         Entry.decode(message_bytes)  # a message's bytes are no entry, even once decoded
     assert Entry.decode(entry.encode()) == entry
@@ -100,6 +102,13 @@ def test_other_limits_decode_anew() -> None:
     data = LOG[-1].encode()
     kept = Entry.decode(data)
     assert Entry.decode(data, limits=DEFAULT_LIMITS) is kept
+    anew = Entry.decode(data, limits=Limits(max_frame=len(data)))
+    assert anew == LOG[-1]
+    assert anew is not kept
+    message = LOG[-1].message.encode()
+    assert Message.decode(message, limits=Limits(max_frame=len(message))) == LOG[-1].message
+    with pytest.raises(InvalidMessage):
+        Message.decode(message, limits=Limits(max_frame=len(message) - 1))
     with pytest.raises(InvalidMessage):
         Entry.decode(data, limits=Limits(max_frame=len(data) - 1))  # its own limits apply
 
