@@ -26,9 +26,10 @@ import pytest
 
 from uno_p2p.crypto import shuffle_proof
 from uno_p2p.crypto.cards import CARD_COUNT
-from uno_p2p.crypto.context import VerifiedStatements
+from uno_p2p.crypto.context import ProofContext, VerifiedStatements
 from uno_p2p.crypto.group import Scalar, base_mul
 from uno_p2p.crypto.identity import Identity
+from uno_p2p.crypto.shares import ShareStatement
 from uno_p2p.crypto.shuffle import initial_deck, shuffle_context
 from uno_p2p.crypto.shuffle_proof import VERIFIED, ShuffleStatement, make_proven_shuffle
 from uno_p2p.errors import ConfigError
@@ -256,6 +257,40 @@ async def test_a_draw_s_share_is_not_held_behind_a_turn_made_ahead() -> None:
     finally:
         turn.set()
     offloader.close()
+
+
+class SeenShare(ShareStatement):
+    """A share proof that notes the thread it is checked in (and never verifies)."""
+
+    __slots__ = ()
+    threads: ClassVar[list[str]] = []
+
+    def check(self) -> bytes | None:
+        SeenShare.threads.append(threading.current_thread().name)
+        return None
+
+
+def seen_share(n: int) -> SeenShare:
+    context = ProofContext(bytes(16), 1, 1, "open", bytes(32), n, b"")
+    return SeenShare(bytes(32), bytes(64), bytes(32), bytes(32), context)
+
+
+async def test_a_draw_s_share_is_checked_on_the_loop_and_a_deal_s_in_the_worker() -> None:
+    # issue 28: a hop to the check worker and back costs more wall time than a share or
+    # two (a drawn card's); a deal's batch, or a shuffle's proof, still leaves the loop.
+    offloader = Offloader("thread")
+    for shares in (1, 4, 5):
+        SeenShare.threads.clear()
+        batch: list[Any] = [seen_share(n) for n in range(shares)]
+        await offloader.receive(partial(list, batch), lambda: None)
+        where = {"loop" if t == threading.current_thread().name else t[:9]
+                 for t in SeenShare.threads}
+        assert where == ({"loop"} if shares <= 4 else {"uno-check"}), shares
+    mixed: list[Any] = [seen_share(0), Slow("a proof of shuffle", 0.0)]
+    SeenShare.threads.clear()
+    await offloader.receive(lambda: mixed, lambda: None)
+    offloader.close()
+    assert [t.startswith("uno-check") for t in SeenShare.threads] == [True]
 
 
 async def ahead_of(check_s: float, work_s: float) -> tuple[list[str], Slow]:

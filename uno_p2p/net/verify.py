@@ -38,7 +38,9 @@ doing any I/O (``uno_p2p.table.offload``); this module does it elsewhere:
 
 A few shares (``DutyJob.light``: a draw's one) are made, and checked at a joiner, in a
 third thread, beside the duty thread rather than behind a turn it makes ahead (55 ms):
-a drawn card waits for every other seat's share.
+a drawn card waits for every other seat's share. A frame bringing a few shares
+(``offload.few_shares``) is checked on the loop: the hop to a worker and back would
+cost more wall time than the check.
 
 Modes (``UNO_LAN_VERIFY``): ``thread`` (the default: a check thread, a duty thread and
 a shares thread; libsodium releases the GIL and the GIL's switch interval keeps the loop
@@ -63,7 +65,7 @@ from typing import Protocol, TypeVar
 from uno_p2p.crypto.context import VerifiedStatements
 from uno_p2p.errors import ConfigError
 from uno_p2p.table.duties import PROVEN_TURNS
-from uno_p2p.table.offload import Duty, DutyJob
+from uno_p2p.table.offload import Duty, DutyJob, few_shares
 
 VERIFY_ENV = "UNO_LAN_VERIFY"
 MODES = ("thread", "process", "inline")
@@ -330,7 +332,9 @@ class Offloader:
             return
         self.checked += len(todo)
         try:
-            keys = await self._in_worker(self._checks, partial(check_all, todo))
+            # A draw's share or two: on the loop, not worth the hop (``LIGHT_SHARES``).
+            keys = check_all(todo) if few_shares(todo) else \
+                await self._in_worker(self._checks, partial(check_all, todo))
         except Exception:  # a broken worker: the ledger checks the statements inline
             return
         for statement, key in zip(todo, keys, strict=True):

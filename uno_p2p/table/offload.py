@@ -31,6 +31,7 @@ Nothing here does I/O, reads a clock or starts a thread.
 from __future__ import annotations
 
 from collections import OrderedDict
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from uno_p2p.crypto.audit import ReexecutionStatement
@@ -344,10 +345,18 @@ class WorkAhead:
         return turn
 
 
-#: Decryption shares (~0.3 ms each to make) few enough to need no queue of their own: a
-#: draw's one share, a reveal's few. The shell makes them beside its shuffle turns, not
-#: behind them: a turn made ahead (55 ms) would hold a drawn card (issue 28).
+#: Decryption shares few enough to be light work: a draw's one, a penalty's few (~0.3 ms
+#: each to make, ~0.45 ms to check). The shell makes them beside its shuffle turns, not
+#: behind them: a turn made ahead (55 ms) would hold a drawn card; and it checks another
+#: seat's on its event loop: a hop to the check worker and back costs less CPU, but more
+#: wall time on a busy core, and a draw's shares come as three entries in a row (issue 28).
 LIGHT_SHARES = 4
+
+
+def few_shares(statements: Sequence[object]) -> bool:
+    """Whether ``statements`` are share proofs only, at most ``LIGHT_SHARES`` of them."""
+    return len(statements) <= LIGHT_SHARES and \
+        all(isinstance(s, ShareStatement) for s in statements)
 
 
 def heavy_duty(ts: TableState, seat: int) -> bool:
