@@ -50,8 +50,8 @@ from uno_p2p.table.offload import (
 )
 from uno_p2p.table.peer import TablePeer
 from uno_p2p.table.replay import replay
-from uno_p2p.table.state import TablePhase, TableState
-from uno_p2p.wire.envelope import Message
+from uno_p2p.table.state import Misbehaviour, TablePhase, TableState
+from uno_p2p.wire.envelope import Entry, Message
 
 pytestmark = [pytest.mark.game, pytest.mark.xdist_group("test_offload")]
 
@@ -223,6 +223,54 @@ def test_a_reveal_names_every_shuffle_of_its_seat_and_a_wrong_seed_fails(
         assert isinstance(statement, ReexecutionStatement)
         assert statement.check() == statement.key()
         assert replace(statement, shuffle_master=bytes(32)).check() is None
+
+
+def test_what_the_ledger_refuses_before_a_proof_costs_no_check(two_seats: Network) -> None:
+    """net.md §7.1 item 1: the worker checks only what the ledger would check. A member
+    can send the sequencer any message; one it refuses before the proof (a turn out of
+    turn, shares nobody owes, a reveal made already) must not cost a proof of shuffle
+    (90 ms), a re-execution of every shuffle of the seat, or a share proof per item of
+    a batch the size of a frame."""
+    net = two_seats
+    entries = net.entries()
+    history = net.host.ledger
+    seq, turn, shuffler = _first_shuffle(net)
+    before = history.state_at(seq)
+    assert before is not None
+    other = next(s.key for s in before.seats if s.key != shuffler)
+    assert len(body_statements(before, shuffler, turn)) == 1
+    assert body_statements(before, other, turn) == (), "not its turn"
+    with pytest.raises(Misbehaviour) as refused:
+        apply_entry(before, replace_author(entries[seq], net.peers[other]))
+    assert refused.value.code == "out_of_turn"
+
+    deal = next(e for e in entries if isinstance(e.body, Shares) and len(e.body.items) > 3)
+    assert isinstance(deal.body, Shares)
+    before = history.state_at(deal.seq)
+    assert before is not None
+    owed = len(body_statements(before, deal.author.key, deal.body))
+    assert owed == len(deal.body.items)
+    # A batch holds at most 216 items (wire.md §5.4, kind 66): every item again, owed once.
+    flood = Shares(deal.body.items * (216 // len(deal.body.items)))
+    assert len(body_statements(before, deal.author.key, flood)) == owed
+    assert body_statements(before, other_seat(before, deal.author.key), deal.body) == ()
+
+    reveal = next(e for e in entries if isinstance(e.body, RevealSecrets))
+    after = history.state_at(reveal.seq + 1)
+    assert after is not None
+    assert body_statements(after, reveal.author.key, reveal.body) == (), "revealed already"
+
+
+def other_seat(ts: TableState, key: bytes) -> bytes:
+    return next(s.key for s in ts.seats if s.key != key)
+
+
+def replace_author(entry: Entry, peer: TablePeer) -> Entry:
+    """``entry``'s body, signed by ``peer`` and placed by nobody in particular: what
+    ``apply_entry`` judges is the body and its author."""
+    message = Message.sign(peer.identity, entry.message.table_id, entry.message.counter,
+                           entry.message.head, entry.body)
+    return Entry(entry.seq, entry.prev_hash, message, entry.countersignature)
 
 
 def test_a_batch_of_shares_checked_ahead_is_not_checked_again(

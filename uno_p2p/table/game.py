@@ -392,20 +392,37 @@ def apply_shares(ts: TableState, entry: Entry | None, seq: int, author: PeerId,
     seat = ts.seat_of(author.key)
     if ts.phase != TablePhase.PLAYING or seat is None or ts.engine is None:
         raise fault(entry, seq, author, "unexpected", "shares outside play")
-    owed_deals = {slot: to for to, slots in ts.deals for slot in slots}
+    owed = owed_items(ts, seat, body)
     found: list[tuple[Slot, int, Point]] = []
-    for item in body.items:
+    for index, item in enumerate(body.items):
         slot = Slot(item.shuffle, item.position)
-        have = ts.shares.get(slot, {})
-        deal_ok = item.purpose == "deal" and owed_deals.get(slot, -2) == item.recipient != seat
-        open_ok = item.purpose == "open" and slot in ts.engine.awaiting
-        if item.prover != seat or seat in have or not (deal_ok or open_ok) or \
-                any(f[0] == slot for f in found):
+        if index >= len(owed):
             raise fault(entry, seq, author, "unexpected_share",
                         f"a share of {tuple(slot)} that is not owed now")
         found.append((slot, seat, verify_item(ts, item, entry, seq)))
     ts = _add_shares(ts, found)
     return settle(ts, seq)
+
+
+def owed_items(ts: TableState, seat: int, body: Shares) -> tuple[ShareItem, ...]:
+    """The leading items of ``body`` that ``seat`` owes now (a deal's share to another
+    seat, or an awaited opening; none it gave already, none twice): ``apply_shares``
+    checks their proofs in order and refuses the batch at the first item past them,
+    before its proof. So a batch of shares nobody asked for costs no proof check
+    (``offload.share_statements`` lists only these)."""
+    if ts.engine is None:
+        return ()
+    owed_deals = {slot: to for to, slots in ts.deals for slot in slots}
+    taken: set[Slot] = set()
+    for index, item in enumerate(body.items):
+        slot = Slot(item.shuffle, item.position)
+        deal_ok = item.purpose == "deal" and owed_deals.get(slot, -2) == item.recipient != seat
+        open_ok = item.purpose == "open" and slot in ts.engine.awaiting
+        if item.prover != seat or seat in ts.shares.get(slot, {}) or \
+                not (deal_ok or open_ok) or slot in taken:
+            return body.items[:index]
+        taken.add(slot)
+    return body.items
 
 
 def apply_shuffle(ts: TableState, entry: Entry | None, seq: int, author: PeerId,

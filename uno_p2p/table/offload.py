@@ -53,7 +53,7 @@ from uno_p2p.table.duties import (
     waiting_for,
 )
 from uno_p2p.table.frames import FRAME_ENTRY, FRAME_MESSAGE, FRAME_RELAY
-from uno_p2p.table.game import share_context, table_key
+from uno_p2p.table.game import owed_items, share_context, table_key
 from uno_p2p.table.state import TablePhase, TableState
 from uno_p2p.wire.envelope import Entry, Message
 from uno_p2p.wire.registry import Body
@@ -67,11 +67,15 @@ def shuffle_statement(ts: TableState, shuffler: bytes, body: ShuffleDeck
                       ) -> ShuffleStatement | None:
     """The statement ``game.apply_shuffle`` checks for ``body`` by ``shuffler`` in ``ts``.
 
-    None when the body has no place in ``ts`` (the ledger refuses it anyway).
+    None when the body has no place in ``ts`` or it is not ``shuffler``'s turn: the
+    ledger refuses it before its proof, so a turn out of turn costs no check.
     """
     if ts.phase != TablePhase.PLAYING or not ts.void_decks <= body.shuffle < len(ts.decks):
         return None
     deck = ts.decks[body.shuffle]
+    seat = ts.seat_of(shuffler)
+    if seat is None or deck.next_shuffler != seat:
+        return None
     return ShuffleStatement(
         previous=tuple(c.to_wire() for c in deck.ciphertexts),
         shuffled=tuple(body.ciphertexts), proof=body.proof,
@@ -82,9 +86,12 @@ def shuffle_statement(ts: TableState, shuffler: bytes, body: ShuffleDeck
 def reveal_statements(ts: TableState, author: bytes, body: RevealSecrets
                       ) -> tuple[ReexecutionStatement, ...]:
     """The re-executions ``game.convict_shuffles`` runs for a seat's reveal (deck.md §9):
-    every shuffle that seat made, outside a void round."""
+    every shuffle that seat made, outside a void round. None for a reveal the ledger
+    refuses first (``ledger._reveal``: a seat that revealed already), so a reveal sent
+    again costs no re-execution."""
     seat = ts.seat_of(author)
-    if seat is None or ts.engine is None or any(k is None for k in ts.keys):
+    if seat is None or seat in ts.reveals or ts.engine is None or \
+            any(k is None for k in ts.keys):
         return ()
     key = table_key(ts).to_wire()
     return tuple(
@@ -95,11 +102,17 @@ def reveal_statements(ts: TableState, author: bytes, body: RevealSecrets
         for turn, shuffler in enumerate(deck.done) if shuffler == seat)
 
 
-def share_statements(ts: TableState, body: Shares) -> tuple[ShareStatement, ...]:
-    """The share proofs ``game.apply_shares`` checks (``verify_item``), for the items
-    that name a seat and a shuffled card (the ledger refuses the others)."""
+def share_statements(ts: TableState, author: bytes, body: Shares
+                     ) -> tuple[ShareStatement, ...]:
+    """The share proofs ``game.apply_shares`` checks (``verify_item``): those of the
+    items ``author``'s seat owes (``game.owed_items``) that name a seat and a shuffled
+    card. The ledger refuses a batch at its first item not owed, before that item's
+    proof, so shares nobody asked for cost no check, however many a batch holds."""
+    seat = ts.seat_of(author)
+    if seat is None:
+        return ()
     found = []
-    for item in body.items:
+    for item in owed_items(ts, seat, body):
         slot = Slot(item.shuffle, item.position)
         if item.prover >= len(ts.seats) or item.recipient >= len(ts.seats) or \
                 not ts.slot_ready(slot) or ts.keys[item.prover] is None:
@@ -114,7 +127,7 @@ def share_statements(ts: TableState, body: Shares) -> tuple[ShareStatement, ...]
 def body_statements(ts: TableState, author: bytes, body: Body) -> tuple[Statement, ...]:
     """The expensive statements the ledger will check for ``body`` applied to ``ts``."""
     if isinstance(body, Shares) and ts.phase == TablePhase.PLAYING:
-        return share_statements(ts, body)
+        return share_statements(ts, author, body)
     if isinstance(body, ShuffleDeck):
         statement = shuffle_statement(ts, author, body)
         return () if statement is None else (statement,)
