@@ -40,6 +40,7 @@ from uno_p2p.table.offload import (
     DutyJob,
     HeadStarts,
     body_statements,
+    few_shares,
     frame_turn_ahead,
     head_start,
     heavy_duty,
@@ -259,6 +260,25 @@ def test_what_the_ledger_refuses_before_a_proof_costs_no_check(two_seats: Networ
     after = history.state_at(reveal.seq + 1)
     assert after is not None
     assert body_statements(after, reveal.author.key, reveal.body) == (), "revealed already"
+
+
+def test_a_drawn_card_s_shares_are_few_and_a_deal_s_or_a_proof_of_shuffle_are_not(
+        two_seats: Network) -> None:
+    """net.md §7.1 item 1: the node checks a few share proofs on its loop (at most 4)."""
+    net = two_seats
+    deal = next(e for e in net.entries() if isinstance(e.body, Shares) and len(e.body.items) > 4)
+    assert isinstance(deal.body, Shares)
+    before = net.host.ledger.state_at(deal.seq)
+    assert before is not None
+    shares = body_statements(before, deal.author.key, deal.body)
+    assert all(isinstance(s, ShareStatement) for s in shares)
+    assert [few_shares(shares[:n]) for n in (1, 4, 5)] == [True, True, False]
+    seq, turn, shuffler = _first_shuffle(net)
+    at_turn = net.host.ledger.state_at(seq)
+    assert at_turn is not None
+    proof = body_statements(at_turn, shuffler, turn)
+    assert few_shares((*shares[:1], *proof)) is False
+    assert few_shares(proof) is False
 
 
 def other_seat(ts: TableState, key: bytes) -> bytes:
