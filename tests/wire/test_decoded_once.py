@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Iterator
+from functools import partial
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -65,15 +66,18 @@ def test_bytes_that_do_not_decode_are_refused_every_time() -> None:
     assert Entry.decode(data) == LOG[-1]
 
 
+def counted(memo: RecentDecodes, calls: list[bytes], data: bytes) -> Entry:
+    """``data`` decoded through ``memo``, noting in ``calls`` each time it really is."""
+    def anew() -> Entry:
+        calls.append(data)
+        return Entry.decode(data)
+    return memo.decoded(Entry, data, anew)
+
+
 def test_only_the_last_few_are_kept() -> None:
     memo = RecentDecodes(size=2)
     calls: list[bytes] = []
-
-    def decode(data: bytes) -> Entry:
-        def anew() -> Entry:
-            calls.append(data)
-            return Entry.decode(data)
-        return memo.decoded(Entry, data, anew)
+    decode = partial(counted, memo, calls)
 
     RECENT_DECODES.enabled = False  # count this memo's own decodings only
     try:
@@ -87,6 +91,32 @@ def test_only_the_last_few_are_kept() -> None:
         assert calls == [first, second, third, second]
     finally:
         RECENT_DECODES.enabled = True
+
+
+def test_the_bytes_kept_are_bounded_and_a_frame_over_the_bound_is_not_kept() -> None:
+    # A member may send frames of up to 4 MiB (wire.md §7): what is kept of them is
+    # bounded in bytes, not only in count.
+    first, second = (entry.encode() for entry in LOG[-2:])
+    memo = RecentDecodes(size=16, max_bytes=len(first) + len(second) - 1)
+    calls: list[bytes] = []
+    decode = partial(counted, memo, calls)
+
+    RECENT_DECODES.enabled = False  # count this memo's own decodings only
+    try:
+        kept = decode(first)
+        assert decode(first) is kept
+        decode(second)  # both would pass the bound: the first goes
+        decode(second)
+        assert decode(first) is not kept
+        small = RecentDecodes(max_bytes=len(second))
+        assert small.decoded(Entry, second, lambda: LOG[-1]) is LOG[-1]
+        assert len(first) > len(second)
+        assert small.decoded(Entry, first, lambda: LOG[-2]) is LOG[-2]
+        assert small.decoded(Entry, first, lambda: LOG[-3]) is LOG[-3], "over: not kept"
+        assert small.decoded(Entry, second, lambda: LOG[-3]) is LOG[-1], "nor pushing out"
+    finally:
+        RECENT_DECODES.enabled = True
+    assert calls == [first, second, first]
 
 
 def test_off_it_decodes_every_time() -> None:

@@ -313,14 +313,21 @@ class RecentDecodes:
     same error, each time. ``enabled = False`` measures the real cost (the
     benchmarks), as ``crypto.context.VerifiedStatements`` does. A node's worker
     threads may decode too, hence the lock (held for dict steps only).
+
+    Bounded in count (``size``) and in the bytes kept (``max_bytes``, 1 MiB: a
+    decoded value holds its frame's bytes, and a member may send frames of up to
+    4 MiB, wire.md §7, where an honest table's largest, a proven shuffle turn, is
+    some 21 KB); a frame over ``max_bytes`` is decoded and not kept.
     """
 
-    __slots__ = ("_kept", "_lock", "enabled", "size")
+    __slots__ = ("_bytes", "_kept", "_lock", "enabled", "max_bytes", "size")
 
-    def __init__(self, size: int = 16) -> None:
+    def __init__(self, size: int = 16, max_bytes: int = 1 << 20) -> None:
         self._kept: OrderedDict[tuple[type, bytes], object] = OrderedDict()
+        self._bytes = 0
         self._lock = threading.Lock()
         self.size = size
+        self.max_bytes = max_bytes
         self.enabled = True
 
     def decoded(self, kind: type[T], data: bytes, decode: Callable[[], T]) -> T:
@@ -338,16 +345,23 @@ class RecentDecodes:
                 self._kept.move_to_end(key)
                 return kept
         value = decode()
+        if len(data) > self.max_bytes:
+            return value
         with self._lock:
+            if key not in self._kept:
+                self._bytes += len(data)
             self._kept[key] = value
-            while len(self._kept) > self.size:
-                self._kept.popitem(last=False)
+            self._kept.move_to_end(key)
+            while len(self._kept) > self.size or self._bytes > self.max_bytes:
+                (_, gone), _ = self._kept.popitem(last=False)
+                self._bytes -= len(gone)
         return value
 
     def clear(self) -> None:
         """Forget every decoding."""
         with self._lock:
             self._kept.clear()
+            self._bytes = 0
 
 
 #: This process's recent decodings (``Entry.decode``, ``Message.decode``).
