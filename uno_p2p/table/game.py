@@ -393,15 +393,13 @@ def apply_shares(ts: TableState, entry: Entry | None, seq: int, author: PeerId,
     if ts.phase != TablePhase.PLAYING or seat is None or ts.engine is None:
         raise fault(entry, seq, author, "unexpected", "shares outside play")
     owed = owed_items(ts, seat, body)
-    found: list[tuple[Slot, int, Point]] = []
-    for index, item in enumerate(body.items):
-        slot = Slot(item.shuffle, item.position)
-        if index >= len(owed):
-            raise fault(entry, seq, author, "unexpected_share",
-                        f"a share of {tuple(slot)} that is not owed now")
-        found.append((slot, seat, verify_item(ts, item, entry, seq)))
-    ts = _add_shares(ts, found)
-    return settle(ts, seq)
+    found = [(Slot(item.shuffle, item.position), seat, verify_item(ts, item, entry, seq))
+             for item in owed]
+    if len(owed) < len(body.items):
+        stray = body.items[len(owed)]
+        raise fault(entry, seq, author, "unexpected_share",
+                    f"a share of {(stray.shuffle, stray.position)} that is not owed now")
+    return settle(_add_shares(ts, found), seq)
 
 
 def owed_items(ts: TableState, seat: int, body: Shares) -> tuple[ShareItem, ...]:

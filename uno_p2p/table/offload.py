@@ -112,14 +112,13 @@ def share_statements(ts: TableState, author: bytes, body: Shares
     if seat is None:
         return ()
     found = []
-    for item in owed_items(ts, seat, body):
+    for item in owed_items(ts, seat, body):  # each by ``seat``: its prover is ``seat``
         slot = Slot(item.shuffle, item.position)
-        if item.prover >= len(ts.seats) or item.recipient >= len(ts.seats) or \
-                not ts.slot_ready(slot) or ts.keys[item.prover] is None:
+        if item.recipient >= len(ts.seats) or not ts.slot_ready(slot) or ts.keys[seat] is None:
             continue
-        context = share_context(ts, slot, item.prover, item.purpose, item.recipient)
+        context = share_context(ts, slot, seat, item.purpose, item.recipient)
         found.append(ShareStatement(item.share, item.proof,
-                                    ts.key(item.prover).value.public_key.to_wire(),
+                                    ts.key(seat).value.public_key.to_wire(),
                                     ts.ciphertext(slot).c1.to_wire(), context))
     return tuple(found)
 
