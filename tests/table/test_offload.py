@@ -39,6 +39,7 @@ from uno_p2p.table.offload import (
     DutyDesk,
     DutyJob,
     HeadStarts,
+    Statement,
     body_statements,
     few_shares,
     frame_turn_ahead,
@@ -238,23 +239,20 @@ def test_what_the_ledger_refuses_before_a_proof_costs_no_check(two_seats: Networ
     seq, turn, shuffler = _first_shuffle(net)
     before = history.state_at(seq)
     assert before is not None
-    other = next(s.key for s in before.seats if s.key != shuffler)
+    other = other_seat(before, shuffler)
     assert len(body_statements(before, shuffler, turn)) == 1
     assert body_statements(before, other, turn) == (), "not its turn"
     with pytest.raises(Misbehaviour) as refused:
         apply_entry(before, replace_author(entries[seq], net.peers[other]))
     assert refused.value.code == "out_of_turn"
 
-    deal = next(e for e in entries if isinstance(e.body, Shares) and len(e.body.items) > 3)
-    assert isinstance(deal.body, Shares)
-    before = history.state_at(deal.seq)
-    assert before is not None
-    owed = len(body_statements(before, deal.author.key, deal.body))
-    assert owed == len(deal.body.items)
+    deal, batch, before, shares = _shares_and_state(net, more_than=3)
+    owed = len(shares)
+    assert owed == len(batch.items)
     # A batch holds at most 216 items (wire.md §5.4, kind 66): every item again, owed once.
-    flood = Shares(deal.body.items * (216 // len(deal.body.items)))
+    flood = Shares(batch.items * (216 // len(batch.items)))
     assert len(body_statements(before, deal.author.key, flood)) == owed
-    assert body_statements(before, other_seat(before, deal.author.key), deal.body) == ()
+    assert body_statements(before, other_seat(before, deal.author.key), batch) == ()
 
     reveal = next(e for e in entries if isinstance(e.body, RevealSecrets))
     after = history.state_at(reveal.seq + 1)
@@ -266,11 +264,7 @@ def test_a_drawn_card_s_shares_are_few_and_a_deal_s_or_a_proof_of_shuffle_are_no
         two_seats: Network) -> None:
     """net.md §7.1 item 1: the node checks a few share proofs on its loop (at most 4)."""
     net = two_seats
-    deal = next(e for e in net.entries() if isinstance(e.body, Shares) and len(e.body.items) > 4)
-    assert isinstance(deal.body, Shares)
-    before = net.host.ledger.state_at(deal.seq)
-    assert before is not None
-    shares = body_statements(before, deal.author.key, deal.body)
+    _, _, _, shares = _shares_and_state(net, more_than=4)
     assert all(isinstance(s, ShareStatement) for s in shares)
     assert [few_shares(shares[:n]) for n in (1, 4, 5)] == [True, True, False]
     seq, turn, shuffler = _first_shuffle(net)
@@ -279,6 +273,18 @@ def test_a_drawn_card_s_shares_are_few_and_a_deal_s_or_a_proof_of_shuffle_are_no
     proof = body_statements(at_turn, shuffler, turn)
     assert few_shares((*shares[:1], *proof)) is False
     assert few_shares(proof) is False
+
+
+def _shares_and_state(net: Network, more_than: int
+                      ) -> tuple[Entry, Shares, TableState, tuple[Statement, ...]]:
+    """The game's first batch of more than ``more_than`` shares (its entry and body), the
+    state it met, and the statements the ledger checks for it there."""
+    entry = next(e for e in net.entries()
+                 if isinstance(e.body, Shares) and len(e.body.items) > more_than)
+    assert isinstance(entry.body, Shares)
+    before = net.host.ledger.state_at(entry.seq)
+    assert before is not None
+    return entry, entry.body, before, body_statements(before, entry.author.key, entry.body)
 
 
 def other_seat(ts: TableState, key: bytes) -> bytes:
@@ -296,12 +302,8 @@ def replace_author(entry: Entry, peer: TablePeer) -> Entry:
 def test_a_batch_of_shares_checked_ahead_is_not_checked_again(
         monkeypatch: pytest.MonkeyPatch, three_seats: Network) -> None:
     net = three_seats
-    entry = next(e for e in net.entries() if isinstance(e.body, Shares) and len(e.body.items) > 1)
-    assert isinstance(entry.body, Shares)
-    before = net.host.ledger.state_at(entry.seq)
-    assert before is not None
-    statements = body_statements(before, entry.author.key, entry.body)
-    assert len(statements) == len(entry.body.items)
+    entry, batch, before, statements = _shares_and_state(net, more_than=1)
+    assert len(statements) == len(batch.items)
     checks: list[object] = []
 
     def counted(*args: Any, **kwargs: Any) -> None:
