@@ -30,7 +30,8 @@ Every node writes what it measured (``UNO_LAN_STATS``, ``uno_p2p.net.stats``):
   table, divided by the machine's cores: each shuffle turn in the log from
   the start entry to the first move made once and checked by each other
   peer, each decryption share likewise, at this machine's cost of one
-  (``proof_costs``, measured first, idle or not); ``setup_floor_x`` is
+  (``proof_costs``, measured first, idle or not; a check with its new points
+  checked too, as a peer meets it); ``setup_floor_x`` is
   ``setup_s / floor_s``;
 - ``gc_full`` / ``gc_longest_ms`` / ``gc_frozen_min``: the garbage collector once the
   table started, every node's full collections, the longest collection any node
@@ -69,9 +70,10 @@ import bench_lan_load
 
 from uno_p2p.crypto.cards import CARD_COUNT
 from uno_p2p.crypto.context import PURPOSE_DEAL, ProofContext
+from uno_p2p.crypto.group import VALID_POINTS
 from uno_p2p.crypto.keys import PeerSecrets, verify_key_announcement
-from uno_p2p.crypto.shares import make_share, verify_share
-from uno_p2p.crypto.shuffle import ShuffleMessage, initial_deck, shuffle_context
+from uno_p2p.crypto.shares import DecryptionShare, make_share, verify_share
+from uno_p2p.crypto.shuffle import Ciphertext, ShuffleMessage, initial_deck, shuffle_context
 from uno_p2p.crypto.shuffle_proof import ShuffleProof, ShuffleStatement, make_proven_shuffle
 from uno_p2p.store.unolog import read_log
 from uno_p2p.table.bodies import Move, Shares, ShuffleDeck
@@ -107,10 +109,14 @@ def loopback_rtt_ms(rounds: int = 500) -> float:
     return statistics.median(samples)
 
 
-def best_cpu_s(call: Callable[[], object], times: int = 3) -> float:
-    """The least thread CPU seconds ``call`` took in ``times`` runs."""
+def best_cpu_s(call: Callable[[], object], times: int = 3, *,
+               fresh_points: bool = False) -> float:
+    """The least thread CPU seconds ``call`` took in ``times`` runs; with ``fresh_points``
+    each run meets the points it checks as new (the process's memo of them emptied)."""
     costs = []
     for _ in range(times):
+        if fresh_points:
+            VALID_POINTS.clear()
         started = time.thread_time()
         call()
         costs.append(time.thread_time() - started)
@@ -119,43 +125,64 @@ def best_cpu_s(call: Callable[[], object], times: int = 3) -> float:
 
 def proof_costs() -> dict[str, float]:
     """Thread CPU seconds, on this machine now, of a 108-card proof of shuffle made and
-    checked, and of a decryption share made and checked (each the best of 3)."""
+    checked, and of a decryption share made and checked (each the best of 3).
+
+    A check is timed as a peer meets it at a table: the deck shuffled is known
+    (checked with the turn before), while the shuffled deck, the proof and the
+    share are a peer's new bytes, whose every point is first checked to lie in the
+    prime-order group (``Point.from_wire``, deck.md §1; some 30 us a point, 433
+    points a turn). The process keeps the points it checked (``VALID_POINTS``), so
+    a check timed again on the same bytes skips that, and the floor would miss
+    some 15 % of every check. A deck's first turn starts from the open deck, whose
+    ``c1`` are the identity: its check is cheaper (``first_check_s``)."""
     table, peer = b"t" * 16, b"p" * 32
     secrets = PeerSecrets.from_seed(b"s" * 32, table=table, peer=peer)
     announced = secrets.announce()
     key = announced.public_key
     deck = initial_deck(list(range(CARD_COUNT)))
-    context = shuffle_context(table, 1, 0, peer, turn=0)
 
-    def prove() -> tuple[ShuffleMessage, ShuffleProof]:
-        return make_proven_shuffle(deck, shuffle_master=b"m" * 32, round_number=1, deck=0,
-                                   joint_key=key, context=context)
+    def prove(previous: Sequence[Ciphertext], turn: int) -> tuple[ShuffleMessage, ShuffleProof]:
+        return make_proven_shuffle(previous, shuffle_master=bytes([turn]) * 32, round_number=1,
+                                   deck=0, joint_key=key,
+                                   context=shuffle_context(table, 1, 0, peer, turn=turn))
 
-    message, proof = prove()
-    statement = ShuffleStatement(tuple(c.to_wire() for c in deck), tuple(message.to_wire()),
-                                 proof.to_wire(), key.to_wire(), table, 1, 0, peer, 0)
+    def statement(previous: Sequence[Ciphertext], turn: int) -> ShuffleStatement:
+        message, proof = prove(previous, turn)
+        return ShuffleStatement(tuple(c.to_wire() for c in previous), tuple(message.to_wire()),
+                                proof.to_wire(), key.to_wire(), table, 1, 0, peer, turn)
+
+    first, _ = prove(deck, 0)
     where = ProofContext(table, 1, 0, PURPOSE_DEAL, peer, 0, b"")
-    share = make_share(secrets, message.ciphertexts[0], where)
+    ciphertext = first.ciphertexts[0]
+    share = make_share(secrets, ciphertext, where).to_wire()
     verified = verify_key_announcement(announced, table=table, peer=peer)
+
+    def check_share() -> None:
+        verify_share(DecryptionShare.from_wire(share, peer=None), ciphertext=ciphertext,
+                     key=verified, context=where)
+
     return {
-        "prove_s": best_cpu_s(prove),
-        "check_s": best_cpu_s(statement.check),
-        "share_s": best_cpu_s(lambda: make_share(secrets, message.ciphertexts[0], where)),
-        "share_check_s": best_cpu_s(lambda: verify_share(
-            share, ciphertext=message.ciphertexts[0], key=verified, context=where)),
+        "prove_s": best_cpu_s(lambda: prove(first.ciphertexts, 1)),
+        "first_check_s": best_cpu_s(statement(deck, 0).check, fresh_points=True),
+        "check_s": best_cpu_s(statement(first.ciphertexts, 1).check, fresh_points=True),
+        "share_s": best_cpu_s(lambda: make_share(secrets, ciphertext, where)),
+        "share_check_s": best_cpu_s(check_share, fresh_points=True),
     }
 
 
 def proof_floor_s(entries: Sequence[Entry], peers: int, costs: dict[str, float]) -> float:
     """The CPU ``entries``' proofs and shares cost the table, on this machine's cores:
     each turn made once and checked by every other peer, each share likewise (a turn's
-    cost in proportion to its deck's size)."""
-    others, cpu = peers - 1, 0.0
+    cost in proportion to its deck's size; a shuffle's first turn, in the slice, at
+    the cost of a check from the open deck)."""
+    others, cpu, begun = peers - 1, 0.0, set()
     for entry in entries:
         body = entry.body
         if isinstance(body, ShuffleDeck):
             size = len(body.ciphertexts) / CARD_COUNT
-            cpu += size * (costs["prove_s"] + others * costs["check_s"])
+            check = costs["check_s" if body.shuffle in begun else "first_check_s"]
+            begun.add(body.shuffle)
+            cpu += size * (costs["prove_s"] + others * check)
         items = body.items if isinstance(body, Shares) else \
             body.shares if isinstance(body, Move) else ()
         cpu += len(items) * (costs["share_s"] + others * costs["share_check_s"])
@@ -330,7 +357,8 @@ def print_rows(result: dict[str, Any]) -> None:
     costs = result["costs"]
     print(f"loopback round trip: {result['loopback_rtt_ms']} ms (the floor); "
           f"{result['busy_loops']} busy loops on {result['cores']} cores; a proof of "
-          f"shuffle {costs['prove_s']} s to make, {costs['check_s']} s to check")
+          f"shuffle {costs['prove_s']} s to make, {costs['check_s']} s to check "
+          f"({costs['first_check_s']} s a deck's first)")
     print(f"{'peers':>5} {'ready s':>8} {'seated s':>9} {'setup s':>8} {'floor s':>8} "
           f"{'setup/floor':>11} {'gap s':>6} {'gap floor s':>11} {'moves':>6} "
           f"{'p50 ms':>8} {'p99 ms':>8} {'draw p99 ms':>11} {'bytes/move':>11} "
