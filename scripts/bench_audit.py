@@ -24,6 +24,7 @@ from typing import TypeVar
 
 from uno_p2p.audit import audit_entries
 from uno_p2p.crypto.audit import REEXECUTED
+from uno_p2p.crypto.identity import VERIFIED_SIGNATURES
 from uno_p2p.crypto.shuffle_proof import VERIFIED
 from uno_p2p.rules.options import preset
 from uno_p2p.store.unolog import GameLog, read_log
@@ -81,6 +82,7 @@ def fresh(action: Callable[[], T]) -> Callable[[], T]:
     def run() -> T:
         VERIFIED.clear()
         REEXECUTED.clear()
+        VERIFIED_SIGNATURES.clear()
         return action()
     return run
 

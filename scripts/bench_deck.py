@@ -22,6 +22,7 @@ from uno_p2p.crypto.cards import CARD_COUNT
 from uno_p2p.crypto.context import PURPOSE_DEAL, Verified
 from uno_p2p.crypto.deck import Deck
 from uno_p2p.crypto.group import OPS, VALID_POINTS, G, Point, Scalar, base_mul
+from uno_p2p.crypto.identity import VERIFIED_SIGNATURES
 from uno_p2p.crypto.keys import (
     KeyAnnouncement,
     PeerSecrets,
@@ -289,6 +290,7 @@ def main() -> int:
     args = parser.parse_args()
     # Every peer pays its own checks, as on separate machines (no shared memo).
     VERIFIED.enabled = REEXECUTED.enabled = VALID_POINTS.enabled = RECENT_DECODES.enabled = False
+    VERIFIED_SIGNATURES.enabled = False
     counts = [int(n) for n in args.players.split(",")]
     if any(not 2 <= n <= 10 for n in counts):
         parser.error("player counts are 2..10")

@@ -59,6 +59,7 @@ import bench_lan
 
 from uno_p2p.crypto.audit import REEXECUTED
 from uno_p2p.crypto.group import VALID_POINTS
+from uno_p2p.crypto.identity import VERIFIED_SIGNATURES
 from uno_p2p.crypto.shuffle_proof import VERIFIED
 from uno_p2p.rules.options import preset
 from uno_p2p.rules.state import Phase
@@ -352,7 +353,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.mode == "memory":
         # Every peer pays its own checks, as on separate machines (no shared memo).
         VERIFIED.enabled = REEXECUTED.enabled = VALID_POINTS.enabled = False
-        RECENT_DECODES.enabled = False
+        RECENT_DECODES.enabled = VERIFIED_SIGNATURES.enabled = False
         instrument()
         for n in sizes:
             result[str(n)] = bench_memory(n, args.budget, args.seed, not args.no_ahead,

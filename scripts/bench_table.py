@@ -25,6 +25,7 @@ import time
 
 from uno_p2p.crypto.audit import REEXECUTED
 from uno_p2p.crypto.group import VALID_POINTS
+from uno_p2p.crypto.identity import VERIFIED_SIGNATURES
 from uno_p2p.crypto.shuffle_proof import VERIFIED
 from uno_p2p.rules.options import preset
 from uno_p2p.rules.state import Phase
@@ -96,6 +97,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     # Every peer pays its own checks, as on separate machines (no shared memo).
     VERIFIED.enabled = REEXECUTED.enabled = VALID_POINTS.enabled = RECENT_DECODES.enabled = False
+    VERIFIED_SIGNATURES.enabled = False
     sizes = [int(n) for n in args.players.split(",") if n]
     results = {str(n): bench(n, args.target, args.budget) for n in sizes}
     if args.json:

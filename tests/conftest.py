@@ -21,6 +21,7 @@ from hypothesis import settings
 
 from uno_p2p.crypto.audit import REEXECUTED
 from uno_p2p.crypto.group import VALID_POINTS
+from uno_p2p.crypto.identity import VERIFIED_SIGNATURES
 from uno_p2p.crypto.shares import VERIFIED_SHARES
 from uno_p2p.crypto.shuffle_proof import VERIFIED
 from uno_p2p.wire.envelope import RECENT_DECODES
@@ -49,7 +50,8 @@ def _memos_on() -> Iterator[None]:
     """Each test starts with the proof memos on. A benchmark run in-process turns them
     off (every peer pays its own checks), and that must not reach the next test that
     the same xdist worker runs (a test that wants them off turns them off itself)."""
-    memos = (VERIFIED, REEXECUTED, VERIFIED_SHARES, VALID_POINTS, RECENT_DECODES)
+    memos = (VERIFIED, REEXECUTED, VERIFIED_SHARES, VALID_POINTS, RECENT_DECODES,
+             VERIFIED_SIGNATURES)
     for memo in memos:
         memo.enabled = True
     yield

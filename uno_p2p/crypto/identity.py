@@ -21,6 +21,7 @@ from functools import lru_cache
 import nacl.bindings
 import nacl.exceptions
 
+from uno_p2p.crypto.context import VerifiedStatements
 from uno_p2p.errors import CryptoError, InvalidMessage
 
 #: Sizes fixed by RFC 8032.
@@ -30,6 +31,22 @@ SIGNATURE_BYTES = 64
 
 #: Domain label of a key fingerprint (docs/protocol/wire.md §2).
 FINGERPRINT_LABEL = b"uno-lan/v1/fingerprint\x00"
+
+
+#: This process's memo of signatures that verified, or that it made.
+VERIFIED_SIGNATURES = VerifiedStatements(size=4096)
+"""An Ed25519 check costs some 50 µs, and a sequencer made four of them on the
+path of every move: the author's signature as the message came in, again before
+placing it, again as it logged the entry, and its own countersignature on that
+entry. Whether a signature verifies is a function of the key, the signed bytes
+and the signature alone, so a digest of the three is the memo's key; only
+signatures that verified are kept, and those this process made itself (valid by
+construction, RFC 8032 §5.1.6-7)."""
+
+
+def _signature_key(key: bytes, signature: bytes, message: bytes) -> bytes:
+    # The key and the signature have fixed lengths, so the concatenation is unambiguous.
+    return hashlib.sha256(key + signature + message).digest()
 
 
 @lru_cache(maxsize=4096)
@@ -79,6 +96,9 @@ class PeerId:
                 "a signature must be 64 bytes", peer=self.fingerprint, item=item,
                 code="bad_signature",
             )
+        memo_key = _signature_key(self.key, signature, message)
+        if memo_key in VERIFIED_SIGNATURES:
+            return
         try:
             nacl.bindings.crypto_sign_open(signature + message, self.key)
         except (nacl.exceptions.BadSignatureError, ValueError) as error:
@@ -86,6 +106,7 @@ class PeerId:
                 f"the {item} by {self.fingerprint} does not verify", peer=self.fingerprint,
                 item=item, code="bad_signature",
             ) from error
+        VERIFIED_SIGNATURES.add(memo_key)
 
     def to_wire(self) -> bytes:
         return self.key
@@ -129,4 +150,6 @@ class Identity:
     def sign(self, message: bytes) -> bytes:
         """Sign ``message`` (callers pass a domain-separated digest, wire.md §3)."""
         signed: bytes = nacl.bindings.crypto_sign(message, self._secret)
-        return signed[:SIGNATURE_BYTES]
+        signature = signed[:SIGNATURE_BYTES]
+        VERIFIED_SIGNATURES.add(_signature_key(self.peer.key, signature, message))
+        return signature
