@@ -22,6 +22,7 @@ import nacl.bindings
 import nacl.exceptions
 
 from uno_p2p.crypto.context import VerifiedStatements
+from uno_p2p.crypto.group import hash_bytes
 from uno_p2p.errors import CryptoError, InvalidMessage
 
 #: Sizes fixed by RFC 8032.
@@ -45,8 +46,7 @@ construction, RFC 8032 §5.1.6-7)."""
 
 
 def _signature_key(key: bytes, signature: bytes, message: bytes) -> bytes:
-    # The key and the signature have fixed lengths, so the concatenation is unambiguous.
-    return hashlib.sha256(key + signature + message).digest()
+    return hash_bytes("signature/verified", key, signature, message)
 
 
 @lru_cache(maxsize=4096)
