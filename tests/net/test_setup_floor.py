@@ -12,7 +12,7 @@ from __future__ import annotations
 import importlib.util
 import sys
 from pathlib import Path
-from types import ModuleType, SimpleNamespace
+from types import ModuleType
 
 import pytest
 
@@ -20,6 +20,8 @@ from uno_p2p.crypto.cards import CARD_COUNT
 from uno_p2p.crypto.group import OPS, Point, Scalar, base_mul
 from uno_p2p.rules.actions import Draw
 from uno_p2p.table.bodies import Move, ShareItem, Shares, ShuffleDeck
+from uno_p2p.wire.envelope import Entry
+from uno_p2p.wire.samples import SampleTable
 
 SCRIPTS = Path(__file__).resolve().parents[2] / "scripts"
 COSTS = {"prove_s": 1.0, "first_check_s": 10.0, "check_s": 100.0, "share_s": 1000.0,
@@ -40,13 +42,18 @@ def bench_lan() -> ModuleType:
         sys.path.remove(str(SCRIPTS))
 
 
-def turn(shuffle: int, cards: int = CARD_COUNT) -> SimpleNamespace:
-    return SimpleNamespace(body=ShuffleDeck(shuffle, (bytes(64),) * cards, b"p"))
+#: A signed log whose entries carry the bodies the floor reads (the chain checks only its
+#: links and signatures: these decks and shares are no game's, and need not be).
+TABLE = SampleTable(2)
+ITEM = ShareItem(0, 1, "deal", 2, 0, bytes(32), bytes(64))
 
 
-def shares(count: int) -> SimpleNamespace:
-    item = ShareItem(0, 1, "deal", 2, 0, bytes(32), bytes(64))
-    return SimpleNamespace(body=Shares((item,) * count))
+def turn(shuffle: int, cards: int = CARD_COUNT) -> Entry:
+    return TABLE.append(0, ShuffleDeck(shuffle, (bytes(64),) * cards, b"p"))
+
+
+def shares(count: int) -> Entry:
+    return TABLE.append(1, Shares((ITEM,) * count))
 
 
 def test_each_turn_is_made_once_and_checked_by_every_other_peer(
@@ -74,8 +81,7 @@ def test_every_shuffle_in_the_slice_has_its_own_first_turn(
 def test_shares_and_the_shares_a_move_shows_are_made_once_and_checked_by_the_others(
         bench_lan: ModuleType, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(bench_lan.os, "cpu_count", lambda: 1)
-    item = shares(1).body.items[0]
-    played = SimpleNamespace(body=Move(Draw(0), (item, item)))
+    played = TABLE.append(1, Move(Draw(0), (ITEM, ITEM)))
     entries = [shares(3), played]
     assert bench_lan.proof_floor_s(entries, 3, COSTS) == 5 * (1000 + 2 * 10000)
 
