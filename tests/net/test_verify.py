@@ -22,6 +22,7 @@ from functools import partial
 from itertools import pairwise
 from typing import Any, ClassVar, TypeVar, cast
 
+import nacl.bindings
 import pytest
 
 from uno_p2p.crypto import shuffle_proof
@@ -29,6 +30,7 @@ from uno_p2p.crypto.cards import CARD_COUNT
 from uno_p2p.crypto.context import ProofContext, VerifiedStatements
 from uno_p2p.crypto.group import Scalar, base_mul
 from uno_p2p.crypto.identity import Identity
+from uno_p2p.crypto.proofs import prove_dleq
 from uno_p2p.crypto.shares import ShareStatement
 from uno_p2p.crypto.shuffle import initial_deck, shuffle_context
 from uno_p2p.crypto.shuffle_proof import VERIFIED, ShuffleStatement, make_proven_shuffle
@@ -259,38 +261,42 @@ async def test_a_draw_s_share_is_not_held_behind_a_turn_made_ahead() -> None:
     offloader.close()
 
 
-class SeenShare(ShareStatement):
-    """A share proof that notes the thread it is checked in (and never verifies)."""
-
-    __slots__ = ()
-    threads: ClassVar[list[str]] = []
-
-    def check(self) -> bytes | None:
-        SeenShare.threads.append(threading.current_thread().name)
-        return None
+def true_share(n: int) -> ShareStatement:
+    """A true share proof, its own for each ``n`` (checked for real: some 0.45 ms)."""
+    secret, base = Scalar.of(1_000 + n), base_mul(Scalar.of(7 + n))
+    context = ProofContext(bytes(16), 1, 1, "open", bytes(32), n % 108, b"")
+    share, proof = prove_dleq(secret, base, context)
+    return ShareStatement(share.data, proof.to_wire(), base_mul(secret).data, base.data,
+                          context)
 
 
-def seen_share(n: int) -> SeenShare:
-    context = ProofContext(bytes(16), 1, 1, "open", bytes(32), n, b"")
-    return SeenShare(bytes(32), bytes(64), bytes(32), bytes(32), context)
-
-
-async def test_a_draw_s_share_is_checked_on_the_loop_and_a_deal_s_in_the_worker() -> None:
+async def test_a_draw_s_share_is_checked_on_the_loop_and_a_deal_s_in_the_worker(
+        monkeypatch: pytest.MonkeyPatch) -> None:
     # issue 28: a hop to the check worker and back costs more wall time than a share or
     # two (a drawn card's); a deal's batch, or a shuffle's proof, still leaves the loop.
+    # libsodium's multiplication notes the thread each real check runs in.
+    threads: list[str] = []
+    multiply = nacl.bindings.crypto_scalarmult_ed25519_noclamp
+
+    def noted(scalar: bytes, point: bytes) -> bytes:
+        threads.append(threading.current_thread().name)
+        return multiply(scalar, point)
+
+    monkeypatch.setattr(nacl.bindings, "crypto_scalarmult_ed25519_noclamp", noted)
+    loop = threading.current_thread().name
     offloader = Offloader("thread")
-    for shares in (1, 4, 5):
-        SeenShare.threads.clear()
-        batch: list[Any] = [seen_share(n) for n in range(shares)]
+    for first, shares in ((0, 1), (10, 4), (20, 5)):
+        batch: list[Any] = [true_share(first + n) for n in range(shares)]
+        threads.clear()  # proving them multiplied on the loop
         await offloader.receive(partial(list, batch), lambda: None)
-        where = {"loop" if t == threading.current_thread().name else t[:9]
-                 for t in SeenShare.threads}
+        assert all(s.key() in s.memo for s in batch), "each checked and found true"
+        where = {"loop" if t == loop else t[:9] for t in threads}
         assert where == ({"loop"} if shares <= 4 else {"uno-check"}), shares
-    mixed: list[Any] = [seen_share(0), Slow("a proof of shuffle", 0.0)]
-    SeenShare.threads.clear()
+    mixed: list[Any] = [true_share(30), a_shuffle_statement()]
+    threads.clear()
     await offloader.receive(lambda: mixed, lambda: None)
     offloader.close()
-    assert [t.startswith("uno-check") for t in SeenShare.threads] == [True]
+    assert {t[:9] for t in threads} == {"uno-check"}
 
 
 async def ahead_of(check_s: float, work_s: float) -> tuple[list[str], Slow]:
@@ -365,15 +371,20 @@ async def test_work_ahead_that_fails_leaves_the_frame_checked_and_delivered() ->
     assert happened == ["checked", "delivered"]
 
 
-def one_check_cpu_s() -> float:
-    """Thread CPU time of checking one 108-card proof of shuffle here (best of 3)."""
+def a_shuffle_statement() -> ShuffleStatement:
+    """A true 108-card proof of shuffle, as a statement to check."""
     key = base_mul(Scalar.of(12345))
     deck = initial_deck(list(range(CARD_COUNT)))
     context = shuffle_context(b"t" * 16, 1, 0, b"p" * 32, turn=0)
     message, proof = make_proven_shuffle(deck, shuffle_master=b"m" * 32, round_number=1,
                                          deck=0, joint_key=key, context=context)
-    statement = ShuffleStatement(tuple(c.to_wire() for c in deck), tuple(message.to_wire()),
-                                 proof.to_wire(), key.to_wire(), b"t" * 16, 1, 0, b"p" * 32, 0)
+    return ShuffleStatement(tuple(c.to_wire() for c in deck), tuple(message.to_wire()),
+                            proof.to_wire(), key.to_wire(), b"t" * 16, 1, 0, b"p" * 32, 0)
+
+
+def one_check_cpu_s() -> float:
+    """Thread CPU time of checking one 108-card proof of shuffle here (best of 3)."""
+    statement = a_shuffle_statement()
     costs = []
     for _ in range(3):
         started = time.thread_time()
